@@ -1,0 +1,430 @@
+//! Reads one PTX instruction as people write it.
+//!
+//! The parser only checks the shape of the text (guard, opcode, known modifiers, operands,
+//! selectors, immediates); whether the combination is legal is [`crate::validate`]'s job.
+
+use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
+use crate::error::Diagnostic;
+use crate::table::{Opcode, OPCODES};
+
+/// Longest text accepted, in bytes: one instruction never needs more.
+pub const MAX_LEN: usize = 4096;
+
+/// Parse one instruction. Accepts an optional guard (`@p`, `@!p`), an optional trailing `;`
+/// and a trailing `//` comment.
+pub fn parse(text: &str) -> Result<Instruction, Diagnostic> {
+    if text.len() > MAX_LEN {
+        return Err(Diagnostic::new(
+            0..0,
+            format!(
+                "instruction text is {} bytes long; at most {MAX_LEN} are accepted",
+                text.len()
+            ),
+        ));
+    }
+    let mut p = Parser { s: text, i: 0 };
+    p.instruction()
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$'
+}
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<char> {
+        self.s[self.i..].chars().next()
+    }
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += c.len_utf8();
+        Some(c)
+    }
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() {
+                self.bump();
+            } else if self.s[self.i..].starts_with("//") {
+                self.i = self.s.len();
+            } else {
+                break;
+            }
+        }
+    }
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    /// The token starting here, for messages: up to the next space, comma or semicolon.
+    fn token_span(&self, start: usize) -> Span {
+        let rest = &self.s[start..];
+        let len = rest
+            .char_indices()
+            .find(|&(_, c)| c.is_whitespace() || c == ',' || c == ';')
+            .map(|(i, _)| i)
+            .unwrap_or(rest.len());
+        start..start + len.max(rest.chars().next().map_or(0, char::len_utf8))
+    }
+    fn word(&mut self) -> &'a str {
+        let start = self.i;
+        while let Some(c) = self.peek() {
+            if is_ident_char(c) {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        &self.s[start..self.i]
+    }
+    fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
+        let start = self.i;
+        match self.peek() {
+            Some(c) if is_ident_start(c) => {
+                self.bump();
+                self.word();
+                Ok((self.s[start..self.i].to_string(), start..self.i))
+            }
+            Some(_) => Err(Diagnostic::new(
+                self.token_span(start),
+                format!("expected {what} at '{}'", &self.s[self.token_span(start)]),
+            )),
+            None => Err(Diagnostic::new(
+                start..start,
+                format!("expected {what}, found the end of the text"),
+            )),
+        }
+    }
+
+    fn instruction(&mut self) -> Result<Instruction, Diagnostic> {
+        self.skip_ws();
+        if self.i >= self.s.len() {
+            return Err(Diagnostic::new(
+                0..0,
+                "empty instruction: type one, e.g. vadd.u32.u32.u32 d, a, b;",
+            ));
+        }
+        let guard = if self.eat('@') {
+            let negated = self.eat('!');
+            let (pred, _) = self.ident("a predicate register after '@'")?;
+            self.skip_ws();
+            Some(Guard { negated, pred })
+        } else {
+            None
+        };
+        let op_start = self.i;
+        let name = self.word();
+        let op_span = op_start..self.i;
+        if name.is_empty() {
+            let sp = self.token_span(op_start);
+            return Err(Diagnostic::new(
+                sp.clone(),
+                format!("expected an opcode at '{}'", &self.s[sp]),
+            )
+            .allowed(OPCODES.iter().map(|o| o.name)));
+        }
+        let opcode = Opcode::from_name(name).ok_or_else(|| {
+            Diagnostic::new(op_span.clone(), format!("unknown opcode '{name}'"))
+                .allowed(suggest_opcodes(name))
+        })?;
+        let mut mods = Vec::new();
+        while self.peek() == Some('.') {
+            let start = self.i;
+            self.bump();
+            let m = self.word();
+            let span = start..self.i;
+            if m.is_empty() {
+                return Err(Diagnostic::new(
+                    start..start + 1,
+                    format!("'.' after '{name}' must be followed by a modifier"),
+                ));
+            }
+            let md = Mod::from_name(m).ok_or_else(|| {
+                Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
+            })?;
+            mods.push((md, span));
+        }
+        if let Some(c) = self.peek() {
+            if !c.is_whitespace() {
+                let sp = self.token_span(self.i);
+                return Err(Diagnostic::new(
+                    sp.clone(),
+                    format!(
+                        "unexpected '{}' after the opcode and modifiers; put a space before the operands",
+                        &self.s[sp]
+                    ),
+                ));
+            }
+        }
+        self.skip_ws();
+        let mut operands = Vec::new();
+        loop {
+            if self.i >= self.s.len() || self.peek() == Some(';') {
+                if operands.is_empty() {
+                    return Err(Diagnostic::new(
+                        self.i..self.i,
+                        format!("'{name}' needs operands: a destination and its sources"),
+                    ));
+                }
+                let sp = self.i..self.i;
+                return Err(Diagnostic::new(sp, "expected an operand after ','"));
+            }
+            operands.push(self.operand()?);
+            self.skip_ws();
+            if self.eat(',') {
+                self.skip_ws();
+                continue;
+            }
+            break;
+        }
+        self.skip_ws();
+        self.eat(';');
+        self.skip_ws();
+        if self.i < self.s.len() {
+            let sp = self.token_span(self.i);
+            return Err(Diagnostic::new(
+                sp.clone(),
+                format!(
+                    "unexpected '{}' after the operands; operands are separated by ',' and the instruction ends with ';'",
+                    &self.s[sp]
+                ),
+            ));
+        }
+        let form = gather_form(&mods);
+        let mut it = operands.into_iter();
+        let dst = it.next().expect("at least one operand was parsed");
+        Ok(Instruction {
+            guard,
+            opcode,
+            opcode_span: op_span,
+            mods,
+            form,
+            dst,
+            srcs: it.collect(),
+        })
+    }
+
+    fn operand(&mut self) -> Result<Operand, Diagnostic> {
+        let start = self.i;
+        let mut neg = false;
+        if self.eat('-') {
+            self.skip_ws();
+            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                let v = self.number(start, true)?;
+                let sel = self.selector()?;
+                return Ok(Operand {
+                    kind: OperandKind::Imm(v),
+                    neg: false,
+                    sel,
+                    span: start..self.i,
+                });
+            }
+            neg = true;
+        }
+        let kind = match self.peek() {
+            Some(c) if c.is_ascii_digit() => OperandKind::Imm(self.number(self.i, false)?),
+            Some(c) if is_ident_start(c) => OperandKind::Reg(self.ident("an operand")?.0),
+            _ => {
+                let sp = self.token_span(self.i);
+                let msg = if sp.is_empty() {
+                    "expected an operand, found the end of the text".to_string()
+                } else {
+                    format!(
+                        "expected an operand (a register name or a number) at '{}'",
+                        &self.s[sp.clone()]
+                    )
+                };
+                return Err(Diagnostic::new(sp, msg));
+            }
+        };
+        let sel = self.selector()?;
+        Ok(Operand {
+            kind,
+            neg,
+            sel,
+            span: start..self.i,
+        })
+    }
+
+    fn number(&mut self, start: usize, negative: bool) -> Result<i64, Diagnostic> {
+        let num_start = self.i;
+        let w = self.word();
+        let span = start..self.i;
+        let body = w.strip_suffix(['U', 'u']).unwrap_or(w);
+        let parsed = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()
+        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            u64::from_str_radix(b, 2).ok()
+        } else if body.len() > 1 && body.starts_with('0') {
+            u64::from_str_radix(&body[1..], 8).ok()
+        } else {
+            body.parse::<u64>().ok()
+        };
+        let _ = num_start;
+        match parsed {
+            Some(v) if !negative => Ok(v as i64),
+            Some(v) if v <= 1u64 << 63 => Ok((v as i64).wrapping_neg()),
+            Some(_) => Err(Diagnostic::new(
+                span.clone(),
+                format!("immediate '{}' does not fit in 64 bits", &self.s[span]),
+            )),
+            None => Err(Diagnostic::new(
+                span.clone(),
+                format!(
+                    "'{}' is not a number: write decimal (42, -5), hex (0x2a), binary (0b101) or octal (052)",
+                    &self.s[span]
+                ),
+            )),
+        }
+    }
+
+    fn selector(&mut self) -> Result<Option<Selector>, Diagnostic> {
+        if self.peek() != Some('.') {
+            return Ok(None);
+        }
+        let start = self.i;
+        self.bump();
+        let w = self.word();
+        let span = start..self.i;
+        let bad = || {
+            Diagnostic::new(
+                span.clone(),
+                format!(
+                    "unknown selector '.{w}': write .b followed by 1 to 4 byte digits (.b0, .b3210) or .h followed by 1 or 2 half-word digits (.h1, .h10)"
+                ),
+            )
+        };
+        let (kind, digits) = match w.as_bytes().first() {
+            Some(b'b') => (SelKind::B, &w[1..]),
+            Some(b'h') => (SelKind::H, &w[1..]),
+            _ => return Err(bad()),
+        };
+        if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let ds: Vec<u8> = digits.bytes().map(|c| c - b'0').collect();
+        Ok(Some(Selector::new(kind, &ds)))
+    }
+}
+
+/// Gather modifiers by kind; the first of each kind wins (the validator reports repeats).
+fn gather_form(mods: &[(Mod, Span)]) -> Form {
+    let mut f = Form::default();
+    let mut nt = 0;
+    for (m, _) in mods {
+        match *m {
+            Mod::Type(t) => {
+                if nt < 3 {
+                    f.types[nt] = Some(t);
+                }
+                nt += 1;
+            }
+            Mod::Sat => f.sat = true,
+            Mod::SecOp(s) => {
+                f.secop.get_or_insert(s);
+            }
+            Mod::Cmp(c) => {
+                f.cmp.get_or_insert(c);
+            }
+            Mod::Mode(c) => {
+                f.mode.get_or_insert(c);
+            }
+            Mod::Scale(s) => {
+                f.scale.get_or_insert(s);
+            }
+            Mod::Po => f.po = true,
+            Mod::Half(h) => {
+                f.half.get_or_insert(h);
+            }
+            Mod::Relu => f.relu = true,
+            Mod::Shiftamt => f.shiftamt = true,
+        }
+    }
+    f
+}
+
+/// Opcodes that start like `name`, or all of them when none does.
+fn suggest_opcodes(name: &str) -> Vec<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let stem: String = lower.chars().take(3).collect();
+    let near: Vec<&'static str> = OPCODES
+        .iter()
+        .map(|o| o.name)
+        .filter(|n| !stem.is_empty() && n.starts_with(&stem))
+        .collect();
+    if near.is_empty() {
+        OPCODES.iter().map(|o| o.name).collect()
+    } else {
+        near
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Type;
+
+    #[test]
+    fn parses_scalar_video() {
+        let i = parse("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
+        assert_eq!(i.opcode, Opcode::Vadd);
+        assert_eq!(
+            i.form.types,
+            [Some(Type::S32), Some(Type::U32), Some(Type::S32)]
+        );
+        assert!(i.form.sat);
+        assert_eq!(i.srcs.len(), 2);
+        assert_eq!(i.srcs[0].sel, Some(Selector::new(SelKind::B, &[0])));
+        assert_eq!(i.canonical(), "vadd.s32.u32.s32.sat d, a.b0, b.h0;");
+    }
+
+    #[test]
+    fn parses_guard_registers_and_immediates() {
+        let i = parse("@!p vmin4.s32.u32.u32.add %r1.b0, %r2.b0000, -0x10, 7").unwrap();
+        assert!(i.guard.as_ref().unwrap().negated);
+        assert_eq!(i.srcs[1].kind, OperandKind::Imm(-16));
+        assert_eq!(i.srcs[2].kind, OperandKind::Imm(7));
+        assert_eq!(i.dst.sel.unwrap().digits(), &[0]);
+    }
+
+    #[test]
+    fn negated_register() {
+        let i = parse("vmad.s32.s32.u32.sat r0, r1, r2, -r3;").unwrap();
+        assert!(i.srcs[2].neg);
+    }
+
+    #[test]
+    fn canonical_reorders_modifiers() {
+        let i = parse("vmax.sat.s32.s32.s32 d.h0, a.h0, b.b1, c").unwrap();
+        assert_eq!(i.canonical(), "vmax.s32.s32.s32.sat d.h0, a.h0, b.b1, c;");
+    }
+
+    #[test]
+    fn errors_point_at_token() {
+        let t = "vaddd.u32.u32.u32 d, a, b;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], "vaddd");
+        assert!(e.allowed.contains(&"vadd".to_string()));
+        let t = "vadd.u32.foo.u32 d, a, b;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".foo");
+        let t = "vadd4.u32.u32.u32 d, a.b00000, b, c;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".b00000");
+        let t = "vadd.u32.u32.u32 d, a,, b;";
+        assert!(parse(t).is_err());
+        assert!(parse("").is_err());
+        assert!(parse("vadd.u32.u32.u32").is_err());
+        assert!(parse("vadd.u32.u32.u32 d, a, b; junk").is_err());
+    }
+}

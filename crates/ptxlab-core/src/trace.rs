@@ -1,0 +1,350 @@
+//! The stage-by-stage trace of one evaluation, designed for display.
+//!
+//! Evaluators are generic over a [`Tracer`]. With [`NoTrace`] every `stage` call compiles to
+//! nothing (the closure that builds the stage is never called), so evaluation without a trace
+//! allocates nothing; with [`Recorder`] each stage is kept. Both paths run the same code, so the
+//! trace can never disagree with the fast answer.
+
+use serde::{Deserialize, Serialize};
+
+/// Receives stages from an evaluator.
+pub trait Tracer {
+    /// Whether stages are kept; evaluators may skip work that only feeds the trace.
+    const ON: bool;
+    /// Offer a stage; `f` builds it and is only called when tracing.
+    fn stage<F: FnOnce() -> Stage>(&mut self, f: F);
+}
+
+/// Keeps nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn stage<F: FnOnce() -> Stage>(&mut self, _f: F) {}
+}
+
+/// Keeps every stage in order.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub stages: Vec<Stage>,
+}
+
+impl Tracer for Recorder {
+    const ON: bool = true;
+    fn stage<F: FnOnce() -> Stage>(&mut self, f: F) {
+        self.stages.push(f());
+    }
+}
+
+/// A value at some stage: a mathematical integer with the width and signedness it is held in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Val {
+    /// Short name shown beside it: `a`, `ta`, `tmp`, `lane 2`, `d`...
+    pub name: String,
+    /// Width in bits of the container (33 for extended video operands, 34 for the intermediate).
+    pub bits: u32,
+    /// Whether `value` is read as signed.
+    pub signed: bool,
+    /// The value as an integer (already sign-interpreted when `signed`).
+    #[serde(with = "i128_string")]
+    pub value: i128,
+}
+
+impl Val {
+    pub fn new(name: impl Into<String>, bits: u32, signed: bool, value: i128) -> Val {
+        Val {
+            name: name.into(),
+            bits,
+            signed,
+            value,
+        }
+    }
+    /// An unsigned register value of `bits` bits.
+    pub fn reg(name: impl Into<String>, bits: u32, raw: u64) -> Val {
+        Val::new(name, bits, false, (raw as u128 & mask128(bits)) as i128)
+    }
+    /// Two's complement bit pattern of the value in `bits` bits.
+    pub fn raw(&self) -> u128 {
+        (self.value as u128) & mask128(self.bits)
+    }
+    /// Hex of the bit pattern, zero-padded to the width, with `0x`.
+    pub fn hex(&self) -> String {
+        let digits = self.bits.div_ceil(4) as usize;
+        format!("0x{:0digits$x}", self.raw())
+    }
+    /// Binary of the bit pattern, zero-padded to the width.
+    pub fn binary(&self) -> String {
+        let w = self.bits as usize;
+        format!("{:0w$b}", self.raw())
+    }
+}
+
+/// All ones in the low `bits` bits.
+pub fn mask128(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// What kind of step a stage is; the UI picks a diagram by this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StageKind {
+    /// A source register as read.
+    Read,
+    /// A byte/half-word/word taken from a source and sign- or zero-extended.
+    Extract,
+    /// SIMD: the byte or half-word pool formed from `b:a`.
+    Pool,
+    /// The primary arithmetic operation.
+    Operate,
+    /// Multiplication (full product before anything is dropped).
+    Product,
+    /// Negation, complement or plus-one adjustments (`vmad`, `neg`).
+    Adjust,
+    /// Right shift that scales a result (`vmad .shr7/.shr15`).
+    Scale,
+    /// Saturation to a range.
+    Clamp,
+    /// Secondary `.add/.min/.max` with `c`.
+    Secondary,
+    /// Merge of a part of the result into `c` (scalar `d.bN/.hN`, SIMD mask).
+    Merge,
+    /// SIMD `.add`: lanes summed into `c`.
+    Accumulate,
+    /// A bit field: position and length (bfe, bfi, bmsk, szext).
+    Field,
+    /// A bit search or count (bfind, fns, clz, popc, brev).
+    Search,
+    /// Part of a wider value kept (`.hi`, `.lo`, truncation to the destination).
+    Truncate,
+    /// Comparison producing 1 or 0.
+    Compare,
+    /// Division and remainder.
+    Divide,
+    /// The value written to `d`.
+    Result,
+}
+
+/// Something notable that happened in a stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Flag {
+    SignExtended,
+    ZeroExtended,
+    /// Clamped down to the maximum of the range.
+    ClampedHigh,
+    /// Clamped up to the minimum of the range.
+    ClampedLow,
+    /// Wrapped around (bits dropped, modular arithmetic).
+    Wrapped,
+    /// A shift amount or position was limited (`.clamp`).
+    AmountClamped,
+    /// A shift amount or position was reduced modulo the width (`.wrap`).
+    AmountWrapped,
+    /// A SIMD lane not in the mask: `d` takes that lane from elsewhere.
+    MaskedOff,
+    DivideByZero,
+    Negated,
+    PlusOne,
+    /// A search found nothing.
+    NotFound,
+    /// The hardware differs from a literal reading of the ISA text here.
+    HardwareDiffersFromText,
+}
+
+/// Extra data that lets the UI draw a stage as a diagram rather than only numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Detail {
+    #[default]
+    None,
+    /// A field of `source` (bits `lo .. lo+width`) extended to `out_bits`; the bits above the
+    /// field are copies of its top bit when `signed`, zeros otherwise.
+    Field {
+        source: u64,
+        source_bits: u32,
+        lo: u32,
+        width: u32,
+        signed: bool,
+        out_bits: u32,
+    },
+    /// A clamp: the range and where the value fell.
+    Range {
+        #[serde(with = "i128_string")]
+        min: i128,
+        #[serde(with = "i128_string")]
+        max: i128,
+    },
+    /// Lanes of `d`: which come from the result and which from another operand.
+    Merge {
+        lane_bits: u32,
+        /// One entry per lane of `d`, least significant first: true when it comes from the result.
+        from_result: Vec<bool>,
+        /// The operand the other lanes come from (`c`, or `b` for some SIMD forms).
+        other: String,
+    },
+    /// SIMD pool: the 8 bytes (or 4 half-words) of `b:a`, and which pool entry each lane took.
+    Pool {
+        lane_bits: u32,
+        /// Pool entries, least significant first (entries 0-3 from `a`, 4-7 from `b` for bytes).
+        entries: Vec<u64>,
+        /// For each lane of the first operand (least significant first), the pool index chosen.
+        picks_a: Vec<u8>,
+        /// The same for the second operand.
+        picks_b: Vec<u8>,
+    },
+    /// A product: how wide it is in full and which bits are kept.
+    Product {
+        full_bits: u32,
+        kept_lo: u32,
+        kept_bits: u32,
+    },
+}
+
+/// One step of an evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stage {
+    pub kind: StageKind,
+    /// The SIMD lane (least significant = 0) or byte this stage is about, if any.
+    pub lane: Option<u8>,
+    /// A short description in words: "a.b1 zero-extended to 33 bits".
+    pub label: String,
+    /// The operation as a formula over the input names: "ta + tb".
+    pub op: String,
+    pub inputs: Vec<Val>,
+    pub output: Val,
+    pub flags: Vec<Flag>,
+    pub detail: Detail,
+}
+
+impl Stage {
+    pub fn new(kind: StageKind, label: impl Into<String>, output: Val) -> Stage {
+        Stage {
+            kind,
+            lane: None,
+            label: label.into(),
+            op: String::new(),
+            inputs: Vec::new(),
+            output,
+            flags: Vec::new(),
+            detail: Detail::None,
+        }
+    }
+    pub fn op(mut self, op: impl Into<String>) -> Stage {
+        self.op = op.into();
+        self
+    }
+    pub fn input(mut self, v: Val) -> Stage {
+        self.inputs.push(v);
+        self
+    }
+    pub fn inputs(mut self, v: impl IntoIterator<Item = Val>) -> Stage {
+        self.inputs.extend(v);
+        self
+    }
+    pub fn flag(mut self, f: Flag) -> Stage {
+        self.flags.push(f);
+        self
+    }
+    pub fn flag_if(self, cond: bool, f: Flag) -> Stage {
+        if cond {
+            self.flag(f)
+        } else {
+            self
+        }
+    }
+    pub fn lane(mut self, lane: u8) -> Stage {
+        self.lane = Some(lane);
+        self
+    }
+    pub fn detail(mut self, d: Detail) -> Stage {
+        self.detail = d;
+        self
+    }
+}
+
+/// The four ways the final value is shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Views {
+    pub hex: String,
+    pub unsigned: String,
+    pub signed: String,
+    pub binary: String,
+}
+
+impl Views {
+    pub fn of(raw: u64, bits: u32) -> Views {
+        let m = mask128(bits) as u64;
+        let u = raw & m;
+        let s = if bits == 0 {
+            0
+        } else if bits >= 64 {
+            u as i64 as i128
+        } else {
+            let sh = 64 - bits;
+            (((u << sh) as i64) >> sh) as i128
+        };
+        let v = Val::new("", bits, false, u as i128);
+        Views {
+            hex: v.hex(),
+            unsigned: u.to_string(),
+            signed: s.to_string(),
+            binary: v.binary(),
+        }
+    }
+}
+
+/// A whole evaluation: what was computed, how, and the answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    /// The instruction in canonical form.
+    pub instruction: String,
+    pub opcode: String,
+    pub family: crate::table::Family,
+    /// Source values as read (only the operands the instruction reads).
+    pub sources: Vec<Val>,
+    pub stages: Vec<Stage>,
+    /// What is written to `d`.
+    pub result: Val,
+    pub views: Views,
+    /// Link to the instruction's section of NVIDIA's documentation.
+    pub doc_url: String,
+}
+
+mod i128_string {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_read_width() {
+        let v = Views::of(0xff, 8);
+        assert_eq!(v.hex, "0xff");
+        assert_eq!(v.unsigned, "255");
+        assert_eq!(v.signed, "-1");
+        assert_eq!(v.binary, "11111111");
+        let w = Views::of(0x8000_0000_0000_0000, 64);
+        assert_eq!(w.signed, i64::MIN.to_string());
+    }
+
+    #[test]
+    fn val_hex_of_negative_34_bit() {
+        let v = Val::new("tmp", 34, true, -1);
+        assert_eq!(v.hex(), "0x3ffffffff");
+    }
+}
