@@ -20,6 +20,8 @@
 pub mod ast;
 pub mod error;
 pub mod eval;
+#[doc(hidden)]
+pub mod gen;
 pub mod parse;
 pub mod table;
 pub mod trace;
