@@ -12,7 +12,7 @@
 use super::bits::{clamp_i64, extend_field, field, int_range, sext};
 use crate::ast::{ClampMode, Cmp, Instruction, Scale, SecOp, SelKind, Selector};
 use crate::table::Opcode;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, NoTrace, Stage, StageKind, Tracer, Val};
 
 const M32: u64 = 0xffff_ffff;
 const U32_MAX: i64 = 0xffff_ffff;
@@ -504,10 +504,6 @@ fn word_path<T: Tracer>(
                 .op("sext(tmp & 0xffffffff)")
                 .input(Val::new("tmp", 34, true, i128::from(r)))
                 .flag_if(w != r, Flag::Wrapped)
-                .flag_if(
-                    secondary_text(op, w, c, text_signed) != secondary_text(op, r, c, text_signed),
-                    Flag::HardwareDiffersFromText,
-                )
             });
         }
         w
@@ -516,6 +512,12 @@ fn word_path<T: Tracer>(
     };
     let out = secondary(op, seen, c, dsig);
     t.stage(|| {
+        // The text's intermediate entering this stage: vshl's without .sat is 34 bits wide.
+        let r_text = if p == Prim::Shl && !sat {
+            sext(r as u64, 34)
+        } else {
+            r
+        };
         let (label, formula) = match (op, dsig) {
             (SecOp::Add, _) => ("secondary .add with c", "tmp + c"),
             (SecOp::Min, true) => (
@@ -563,7 +565,7 @@ fn word_path<T: Tracer>(
         .input(tin)
         .input(cv)
         .flag_if(
-            op != SecOp::Add && secondary_text(op, seen, c, text_signed) != out,
+            op != SecOp::Add && secondary_text(op, r_text, c, text_signed) != out,
             Flag::HardwareDiffersFromText,
         )
     });
@@ -595,13 +597,13 @@ fn merge_path<T: Tracer>(
                     "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
                 )
             };
-            let text = saturate_text(tmp, dsig, part.width) as u64;
             let lane = (1u64 << part.width) - 1;
             let orig = if p.is_shift() {
                 sext(tmp as u64, 34)
             } else {
                 tmp
             };
+            let text = saturate_text(orig, dsig, part.width) as u64;
             let val = if p.is_shift() {
                 clamp_i64(orig, lo, hi)
             } else {
@@ -671,6 +673,10 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
     let signed_final = asig || bsig || negp || nc;
     let c = v[2] & M32;
 
+    // The literal reading's answer, only when tracing: a stage is flagged when it departs from
+    // the text and the answer differs because of it.
+    let final_differs = T::ON && vmad_text(insn, v) != eval_vmad(insn, v, &mut NoTrace);
+
     let ta = read_part("a", v[0], src_sel(insn, 0), asig, t);
     let tb = read_part("b", v[1], src_sel(insn, 1), bsig, t);
 
@@ -693,7 +699,7 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
         .op("ta * tb")
         .input(Val::new("ta", 32, true, i128::from(ma)))
         .input(Val::new("tb", 32, true, i128::from(mb)))
-        .flag_if(differs, Flag::HardwareDiffersFromText)
+        .flag_if(differs && final_differs, Flag::HardwareDiffersFromText)
         .detail(Detail::Product {
             full_bits: 64,
             kept_lo: 0,
@@ -754,7 +760,10 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
         .op("sext(c)")
         .input(Val::reg("c", 32, cc))
         .flag(Flag::SignExtended)
-        .flag_if(!signed_final && cx < 0, Flag::HardwareDiffersFromText)
+        .flag_if(
+            !signed_final && cx < 0 && final_differs,
+            Flag::HardwareDiffersFromText,
+        )
         .detail(Detail::Field {
             source: cc,
             source_bits: 32,
@@ -818,7 +827,10 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
                 )
                 .op(op)
                 .input(Val::new("tmp", 64, true, i128::from(sum)))
-                .flag_if(!signed_final && sum < 0, Flag::HardwareDiffersFromText)
+                .flag_if(
+                    !signed_final && sum < 0 && final_differs,
+                    Flag::HardwareDiffersFromText,
+                )
             });
             r
         }
@@ -863,13 +875,12 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
         scaled as u64 & M32
     };
     t.stage(|| {
-        let text = vmad_text(insn, v);
         Stage::new(
             StageKind::Result,
             "value written to d",
             Val::reg("d", 32, d),
         )
-        .flag_if(text != d, Flag::HardwareDiffersFromText)
+        .flag_if(final_differs, Flag::HardwareDiffersFromText)
     });
     d
 }
