@@ -588,3 +588,287 @@ fn trace_operate<T: Tracer>(t: &mut T, lane: usize, op: Op, x: i64, y: i64, r: i
         .lane(lane as u8)
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::{evaluate, evaluate_traced, Inputs};
+    use crate::trace::{Detail, Flag, StageKind};
+    use crate::{check, parse};
+
+    fn run(text: &str, a: u64, b: u64, c: u64) -> u64 {
+        let insn = check(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let d = evaluate(&insn, &Inputs::new(a, b, c, 0));
+        let traced = evaluate_traced(&insn, &Inputs::new(a, b, c, 0));
+        assert_eq!(
+            traced.result.raw() as u64,
+            d,
+            "trace and fast path differ: {text}"
+        );
+        d
+    }
+
+    #[test]
+    fn default_selectors_pair_a_with_b() {
+        // a.b3210 with b.b7654: byte i of a with byte i of b.
+        assert_eq!(
+            run("vadd4.u32.u32.u32 d, a, b, c;", 0x0403_0201, 0x4030_2010, 0),
+            0x4433_2211
+        );
+        // a.h10 with b.h32.
+        assert_eq!(
+            run("vadd2.u32.u32.u32 d, a, b, c;", 0x0002_0001, 0x0020_0010, 0),
+            0x0022_0011
+        );
+    }
+
+    #[test]
+    fn selector_digits_index_the_pool_of_b_and_a() {
+        // b.h10 names half-words 1 and 0 of the pool, which come from a, not from b.
+        assert_eq!(
+            run(
+                "vadd2.u32.u32.u32 d, a.h10, b.h10, c;",
+                0x0003_0002,
+                0x0005_0004,
+                0
+            ),
+            0x0006_0004
+        );
+        // a.b4567 reverses b's bytes; b.b0000 repeats a's byte 0 in every lane.
+        assert_eq!(
+            run(
+                "vadd4.u32.u32.u32 d, a.b4567, b.b0000, c;",
+                0x0000_0001,
+                0x4030_2010,
+                0
+            ),
+            0x1121_3141
+        );
+    }
+
+    #[test]
+    fn lanes_wrap_within_themselves_without_sat() {
+        // 0xff + 1 in byte 0 gives 0x00; nothing carries into byte 1.
+        assert_eq!(run("vadd4.u32.u32.u32 d, a, b, c;", 0xff, 0x01, 0), 0);
+        // 0 - 1 in half-word 0 gives 0xffff; nothing borrows from half-word 1.
+        assert_eq!(
+            run("vsub2.u32.u32.u32 d, a, b, c;", 0x0001_0000, 0x0000_0001, 0),
+            0x0001_ffff
+        );
+    }
+
+    #[test]
+    fn sat_clamps_each_lane_to_the_destination_lane_range() {
+        assert_eq!(
+            run("vadd4.u32.u32.u32.sat d, a, b, c;", 0xff, 0x01, 0),
+            0xff
+        );
+        assert_eq!(
+            run("vsub4.u32.u32.u32.sat d, a, b, c;", 0x00, 0x01, 0),
+            0x00
+        );
+        // Lane 0: 0x7fff + 1 clamps to 0x7fff; lane 1: -32768 + -32768 clamps to -32768.
+        assert_eq!(
+            run(
+                "vadd2.s32.s32.s32.sat d, a, b, c;",
+                0x8000_7fff,
+                0x8000_0001,
+                0
+            ),
+            0x8000_7fff
+        );
+        // |-128 - 127| = 255: wraps to 0xff without .sat, clamps to 127 for a signed dtype.
+        assert_eq!(
+            run("vabsdiff4.u32.s32.s32 d, a, b, c;", 0x80, 0x7f, 0),
+            0xff
+        );
+        assert_eq!(
+            run("vabsdiff4.s32.s32.s32.sat d, a, b, c;", 0x80, 0x7f, 0),
+            0x7f
+        );
+    }
+
+    #[test]
+    fn average_rounds_halves_away_from_zero() {
+        // Lane 0: (1 + 2) / 2 = 1.5 -> 2; lane 1: (-1 + -2) / 2 = -1.5 -> -2.
+        assert_eq!(
+            run(
+                "vavrg2.s32.s32.s32 d, a, b, c;",
+                0xffff_0001,
+                0xfffe_0002,
+                0
+            ),
+            0xfffe_0002
+        );
+        // Bytes: (-1 + 0) / 2 = -0.5 -> -1; (1 + 0) / 2 = 0.5 -> 1.
+        assert_eq!(run("vavrg4.s32.s32.s32 d, a, b, c;", 0x01ff, 0, 0), 0x01ff);
+    }
+
+    #[test]
+    fn each_operand_is_extended_by_its_own_type() {
+        // a.h0 = 0x8000 is 32768 unsigned, -32768 signed; b.h0 = 1.
+        assert_eq!(
+            run("vmin2.u32.u32.s32 d, a, b, c;", 0x8000, 0x0001, 0),
+            0x0001
+        );
+        assert_eq!(
+            run("vmin2.u32.s32.s32 d, a, b, c;", 0x8000, 0x0001, 0),
+            0x8000
+        );
+        assert_eq!(run("vset4.u32.s32.lt d, a, b, c;", 0x80, 0x01, 0), 0);
+        assert_eq!(run("vset4.s32.u32.lt d, a, b, c;", 0x80, 0x01, 0), 1);
+    }
+
+    #[test]
+    fn lanes_outside_the_mask_come_from_c() {
+        assert_eq!(
+            run(
+                "vadd4.u32.u32.u32 d.b20, a, b, c;",
+                0x0101_0101,
+                0x0101_0101,
+                0xaabb_ccdd
+            ),
+            0xaa02_cc02
+        );
+        // vset2: the text names b as the source of the other lanes; the H100 uses c.
+        assert_eq!(
+            run(
+                "vset2.u32.u32.eq d.h0, a, b, c;",
+                0x0000_0005,
+                0x1234_0005,
+                0xabcd_0000
+            ),
+            0xabcd_0001
+        );
+        assert_eq!(
+            run(
+                "vset4.u32.u32.ne d.b1, a, b, c;",
+                0,
+                0x0000_0100,
+                0x1122_3344
+            ),
+            0x1122_0144
+        );
+    }
+
+    #[test]
+    fn accumulate_adds_exact_signed_lanes_in_the_mask() {
+        // Lane 0: 0 - 1 = -1 is added as -1 although dtype is u32.
+        assert_eq!(run("vsub4.u32.u32.u32.add d, a, b, c;", 0, 1, 10), 9);
+        // Each lane is 0xff + 0xff = 510, added in full: 4 * 510 = 0x7f8.
+        assert_eq!(
+            run(
+                "vadd4.u32.u32.u32.add d, a, b, c;",
+                0xffff_ffff,
+                0xffff_ffff,
+                0
+            ),
+            0x7f8
+        );
+        // Only lanes 3 and 1 count.
+        assert_eq!(run("vset4.u32.u32.eq.add d.b31, a, b, c;", 7, 7, 100), 102);
+        // The sum wraps modulo 2^32.
+        assert_eq!(
+            run(
+                "vadd2.u32.u32.u32.add d, a, b, c;",
+                0x0000_0002,
+                0,
+                0xffff_ffff
+            ),
+            1
+        );
+    }
+
+    #[test]
+    fn trace_shows_pool_mask_and_merge() {
+        let insn = check("vset4.u32.u32.eq d.b20, a.b0123, b, c;").unwrap();
+        let tr = evaluate_traced(
+            &insn,
+            &Inputs::new(0x0403_0201, 0x0102_0304, 0xffff_ffff, 0),
+        );
+        let pool = tr
+            .stages
+            .iter()
+            .find(|s| s.kind == StageKind::Pool)
+            .unwrap();
+        match &pool.detail {
+            Detail::Pool {
+                entries,
+                picks_a,
+                picks_b,
+                lane_bits,
+            } => {
+                assert_eq!(*lane_bits, 8);
+                assert_eq!(entries, &[1, 2, 3, 4, 4, 3, 2, 1]);
+                assert_eq!(picks_a, &[3, 2, 1, 0]);
+                assert_eq!(picks_b, &[4, 5, 6, 7]);
+            }
+            d => panic!("unexpected detail {d:?}"),
+        }
+        let masked: Vec<u8> = tr
+            .stages
+            .iter()
+            .filter(|s| s.flags.contains(&Flag::MaskedOff))
+            .filter_map(|s| s.lane)
+            .collect();
+        assert_eq!(masked, [1, 3]);
+        let merge = tr
+            .stages
+            .iter()
+            .find(|s| matches!(s.detail, Detail::Merge { .. }))
+            .unwrap();
+        assert!(merge.flags.contains(&Flag::HardwareDiffersFromText));
+        assert_eq!(
+            merge.detail,
+            Detail::Merge {
+                lane_bits: 8,
+                from_result: vec![true, false, true, false],
+                other: "c".into()
+            }
+        );
+        let last = tr.stages.last().unwrap();
+        assert_eq!(last.kind, StageKind::Result);
+        assert_eq!(last.output.name, "d");
+        // Lanes: 4 vs 4 -> 1, 1 vs 1 -> 1 in lanes 0 and 2.
+        assert_eq!(tr.result.raw(), 0xff01_ff01);
+    }
+
+    #[test]
+    fn clamp_stages_flag_the_side_clamped() {
+        let insn = check("vsub2.s32.s32.s32.sat d, a, b, c;").unwrap();
+        let tr = evaluate_traced(&insn, &Inputs::new(0x7fff_8000, 0xffff_0001, 0, 0));
+        let clamps: Vec<_> = tr
+            .stages
+            .iter()
+            .filter(|s| s.kind == StageKind::Clamp)
+            .collect();
+        assert_eq!(clamps.len(), 2);
+        assert!(clamps[0].flags.contains(&Flag::ClampedLow));
+        assert!(clamps[1].flags.contains(&Flag::ClampedHigh));
+        assert_eq!(tr.result.raw(), 0x7fff_8000);
+    }
+
+    #[test]
+    fn malformed_instructions_do_not_panic() {
+        let texts = [
+            "vadd4.u32.u32.u32 d.b7, a.b9, b.b1, c;",
+            "vadd2 d.h5, a.h7, b.h3210, c;",
+            "vset4.u32.u32 d, a, b, c;",
+            "vavrg4.s32.s32.s32.sat.add d, a.b7777, b.b0, c;",
+            "vmax2.s32.s32.s32 d.b3210, a.b76543210, b, c;",
+        ];
+        let mut parsed = 0;
+        for text in texts {
+            let Ok(mut insn) = parse(text) else { continue };
+            parsed += 1;
+            for v in [0u64, u64::MAX, 0x8000_8000, 0x7f7f_7f7f] {
+                let inputs = Inputs::new(v, !v, v ^ 0x1234, 0);
+                evaluate(&insn, &inputs);
+                evaluate_traced(&insn, &inputs);
+            }
+            insn.srcs.clear();
+            evaluate(&insn, &Inputs::default());
+            evaluate_traced(&insn, &Inputs::default());
+        }
+        assert!(parsed >= 3, "only {parsed} texts parsed");
+    }
+}
