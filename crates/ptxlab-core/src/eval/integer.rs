@@ -487,41 +487,59 @@ fn eval_sad<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
 fn eval_div_rem<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
     let n = ty.bits();
     let s = ty.is_signed();
-    let a = ext(v[0], n, s);
-    let b = ext(v[1], n, s);
     let div = insn.opcode == Opcode::Div;
     let m = mask64(n);
-    let (d, exact, by_zero) = if b == 0 {
+    let by_zero = v[1] & m == 0;
+    // Quotient rounded toward zero; the remainder takes the sign of a. Only the most negative
+    // value divided by -1 overflows: the quotient wraps back to that value, the remainder is 0.
+    let d = if by_zero {
         // The H100 writes all ones, for the quotient and the remainder alike.
-        (m, m as i128, true)
-    } else {
-        // Quotient rounded toward zero; the remainder takes the sign of a.
-        let q = a / b;
-        let r = a - q * b;
-        let x = if div { q } else { r };
-        ((x as u64) & m, x, false)
-    };
-    t.stage(|| {
-        let label = match (div, by_zero) {
-            (_, true) => "division by zero: all ones".to_string(),
-            (true, false) => "quotient, rounded toward zero".to_string(),
-            (false, false) => "remainder, with the sign of a".to_string(),
-        };
-        let out = if by_zero {
-            rv("tmp", n, s, d)
+        m
+    } else if s {
+        let (a, b) = (sx(v[0], n), sx(v[1], n));
+        let x = if div {
+            a.wrapping_div(b)
         } else {
-            Val::new("tmp", n + 1, true, exact)
+            a.wrapping_rem(b)
         };
-        Stage::new(StageKind::Divide, label, out)
-            .op(if div { "a / b" } else { "a % b" })
-            .input(Val::new("a", n, s, a))
-            .input(Val::new("b", n, s, b))
-            .flag_if(by_zero, Flag::DivideByZero)
-    });
-    if !by_zero {
+        (x as u64) & m
+    } else {
+        let (a, b) = (v[0] & m, v[1] & m);
+        if div {
+            a / b
+        } else {
+            a % b
+        }
+    };
+    if T::ON {
+        let a = ext(v[0], n, s);
+        let b = ext(v[1], n, s);
+        let exact = if by_zero {
+            m as i128
+        } else if div {
+            a / b
+        } else {
+            a % b
+        };
+        t.stage(|| {
+            let label = match (div, by_zero) {
+                (_, true) => "division by zero: all ones",
+                (true, false) => "quotient, rounded toward zero",
+                (false, false) => "remainder, with the sign of a",
+            };
+            let out = if by_zero {
+                rv("tmp", n, s, d)
+            } else {
+                Val::new("tmp", n + 1, true, exact)
+            };
+            Stage::new(StageKind::Divide, label, out)
+                .op(if div { "a / b" } else { "a % b" })
+                .input(Val::new("a", n, s, a))
+                .input(Val::new("b", n, s, b))
+                .flag_if(by_zero, Flag::DivideByZero)
+        });
         let (lo, hi) = range(n, s);
-        if exact < lo || exact > hi {
-            // Only the most negative value divided by -1 gets here.
+        if !by_zero && (exact < lo || exact > hi) {
             wrap_to(t, exact, n + 1, n, s, "tmp");
         }
     }
