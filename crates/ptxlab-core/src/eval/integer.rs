@@ -326,6 +326,8 @@ fn eval_mul_mad<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T
                     HalfMode::Wide => "t".to_string(),
                 })
                 .input(Val::new("t", full_bits, s, p))
+                // The low half alone no longer equals the product.
+                .flag_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped)
         });
     }
     if insn.opcode == Opcode::Mul {
