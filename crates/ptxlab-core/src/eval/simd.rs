@@ -329,7 +329,11 @@ fn accumulate<const N: usize, T: Tracer>(
         t.stage(|| {
             Stage::new(
                 StageKind::Accumulate,
-                "lane results in the mask added to c; each lane counts with its sign",
+                if lane_signed {
+                    "lane results in the mask added to c, each in full and with its sign"
+                } else {
+                    "comparison results (1 or 0) in the mask added to c"
+                },
                 Val::new("sum", TMP_BITS, true, exact),
             )
             .op(formula)
