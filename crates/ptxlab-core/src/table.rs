@@ -77,14 +77,14 @@ opcodes! {
     Vset "vset" ScalarVideo 2 "scalar-video-instructions-vset", "Compares a selected part of a with one of b, giving 1 or 0.";
     Vadd2 "vadd2" Simd2 3 S2, "Adds two pairs of half-words chosen from a and b.";
     Vsub2 "vsub2" Simd2 3 S2, "Subtracts two pairs of half-words chosen from a and b.";
-    Vavrg2 "vavrg2" Simd2 3 S2, "Averages two pairs of half-words, rounding halves away from minus infinity.";
+    Vavrg2 "vavrg2" Simd2 3 S2, "Averages two pairs of half-words, rounding halves away from zero.";
     Vabsdiff2 "vabsdiff2" Simd2 3 S2, "Absolute differences of two pairs of half-words.";
     Vmin2 "vmin2" Simd2 3 S2, "Per-half-word minimum.";
     Vmax2 "vmax2" Simd2 3 S2, "Per-half-word maximum.";
     Vset2 "vset2" Simd2 3 "simd-video-instructions-vset2", "Per-half-word comparison giving 1 or 0 in each lane.";
     Vadd4 "vadd4" Simd4 3 S4, "Adds four pairs of bytes chosen from a and b.";
     Vsub4 "vsub4" Simd4 3 S4, "Subtracts four pairs of bytes chosen from a and b.";
-    Vavrg4 "vavrg4" Simd4 3 S4, "Averages four pairs of bytes, rounding up.";
+    Vavrg4 "vavrg4" Simd4 3 S4, "Averages four pairs of bytes, rounding halves away from zero.";
     Vabsdiff4 "vabsdiff4" Simd4 3 S4, "Absolute differences of four pairs of bytes.";
     Vmin4 "vmin4" Simd4 3 S4, "Per-byte minimum.";
     Vmax4 "vmax4" Simd4 3 S4, "Per-byte maximum.";
