@@ -348,6 +348,7 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
             }
             Mod::Relu => f.relu = true,
             Mod::Shiftamt => f.shiftamt = true,
+            Mod::Cc => f.cc = true,
         }
     }
     f
