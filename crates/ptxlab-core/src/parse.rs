@@ -7,6 +7,10 @@ use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, S
 use crate::error::Diagnostic;
 use crate::table::{Opcode, OPCODES};
 
+/// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
+/// them (`.b1024` is a data type name; every other `.b` with four digits 0-7 reads as a selector).
+pub const RESERVED_WORDS: &[&str] = &["b1024"];
+
 /// Longest text accepted, in bytes: one instruction never needs more.
 pub const MAX_LEN: usize = 4096;
 
@@ -221,18 +225,22 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             if self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 let v = self.number(start, true)?;
-                let sel = self.selector()?;
+                self.no_selector_on_number(start)?;
                 return Ok(Operand {
                     kind: OperandKind::Imm(v),
                     neg: false,
-                    sel,
+                    sel: None,
                     span: start..self.i,
                 });
             }
             neg = true;
         }
         let kind = match self.peek() {
-            Some(c) if c.is_ascii_digit() => OperandKind::Imm(self.number(self.i, false)?),
+            Some(c) if c.is_ascii_digit() => {
+                let v = self.number(self.i, false)?;
+                self.no_selector_on_number(start)?;
+                OperandKind::Imm(v)
+            }
             Some(c) if is_ident_start(c) => OperandKind::Reg(self.ident("an operand")?.0),
             _ => {
                 let sp = self.token_span(self.i);
@@ -288,6 +296,25 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// ptxas reads `5.b0` as a syntax error: selectors pick parts of registers only.
+    fn no_selector_on_number(&mut self, start: usize) -> Result<(), Diagnostic> {
+        if self.peek() != Some('.') {
+            return Ok(());
+        }
+        let dot = self.i;
+        self.bump();
+        self.word();
+        let span = dot..self.i;
+        Err(Diagnostic::new(
+            span.clone(),
+            format!(
+                "'{}' cannot follow the number '{}': selectors pick parts of registers, so put the value in a register or drop the selector",
+                &self.s[span],
+                &self.s[start..dot]
+            ),
+        ))
+    }
+
     fn selector(&mut self) -> Result<Option<Selector>, Diagnostic> {
         if self.peek() != Some('.') {
             return Ok(None);
@@ -304,6 +331,14 @@ impl<'a> Parser<'a> {
                 ),
             )
         };
+        if RESERVED_WORDS.contains(&w) {
+            return Err(Diagnostic::new(
+                span.clone(),
+                format!(
+                    "'.{w}' is a reserved word of PTX (a type name), so ptxas cannot read it as a selector"
+                ),
+            ));
+        }
         let (kind, digits) = match w.as_bytes().first() {
             Some(b'b') => (SelKind::B, &w[1..]),
             Some(b'h') => (SelKind::H, &w[1..]),
@@ -427,5 +462,14 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("vadd.u32.u32.u32").is_err());
         assert!(parse("vadd.u32.u32.u32 d, a, b; junk").is_err());
+        let t = "vadd4.u32.u32.u32 d, a.b1024, b, c;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".b1024");
+        let t = "vadd.u32.u32.u32 d, 5.b0, b;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".b0");
+        let t = "vmad.u32.u32.u32 d, a, -3.h1, c;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".h1");
     }
 }
