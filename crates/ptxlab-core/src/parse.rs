@@ -207,7 +207,7 @@ impl<'a> Parser<'a> {
         let form = gather_form(&mods);
         let mut it = operands.into_iter();
         let dst = it.next().expect("at least one operand was parsed");
-        Ok(Instruction {
+        let mut insn = Instruction {
             guard,
             opcode,
             opcode_span: op_span,
@@ -215,7 +215,9 @@ impl<'a> Parser<'a> {
             form,
             dst,
             srcs: it.collect(),
-        })
+        };
+        drop_ignored_suffixes(&mut insn);
+        Ok(insn)
     }
 
     fn operand(&mut self) -> Result<Operand, Diagnostic> {
@@ -349,6 +351,26 @@ impl<'a> Parser<'a> {
         }
         let ds: Vec<u8> = digits.bytes().map(|c| c - b'0').collect();
         Ok(Some(Selector::new(kind, &ds)))
+    }
+}
+
+/// ptxas accepts `.b01`, `.b12`, `.b23` on some operands and then ignores them (the machine code
+/// is the same as without); drop them there so that the instruction means what ptxas runs.
+fn drop_ignored_suffixes(insn: &mut Instruction) {
+    let keep = |insn: &Instruction, pos: usize, o: &Operand| {
+        o.sel
+            .filter(|s| !crate::table::suffix_ignored(insn, pos, s))
+    };
+    let d = keep(insn, 0, &insn.dst);
+    let srcs: Vec<Option<Selector>> = insn
+        .srcs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| keep(insn, i + 1, o))
+        .collect();
+    insn.dst.sel = d;
+    for (o, s) in insn.srcs.iter_mut().zip(srcs) {
+        o.sel = s;
     }
 }
 

@@ -604,6 +604,37 @@ pub fn operand_bits(insn: &Instruction) -> [u32; 5] {
     }
 }
 
+/// Suffixes ptxas reads on a register and then ignores: `.b01`, `.b12`, `.b23` (digits as
+/// written). The machine code is the same as without them.
+pub const IGNORED_SUFFIXES: [[u8; 2]; 3] = [[0, 1], [1, 2], [2, 3]];
+
+/// Whether ptxas accepts and ignores the suffix `sel` on operand `position` (0 = `d`, 1 = `a`,
+/// ...): on `d` and `c` of the scalar video instructions and `vmad`, and on every 32-bit operand
+/// of the integer instructions other than `div rem popc clz bfind brev bfe bfi`. Elsewhere it
+/// is an error like any other wrong selector.
+pub fn suffix_ignored(insn: &Instruction, position: usize, sel: &crate::ast::Selector) -> bool {
+    if sel.kind != crate::ast::SelKind::B || !IGNORED_SUFFIXES.iter().any(|s| s == sel.digits()) {
+        return false;
+    }
+    match insn.opcode.family() {
+        Family::ScalarVideo | Family::Vmad => position == 0 || position == 3,
+        Family::Simd2 | Family::Simd4 => false,
+        Family::Integer => {
+            !matches!(
+                insn.opcode,
+                Opcode::Div
+                    | Opcode::Rem
+                    | Opcode::Popc
+                    | Opcode::Clz
+                    | Opcode::Bfind
+                    | Opcode::Brev
+                    | Opcode::Bfe
+                    | Opcode::Bfi
+            ) && operand_bits(insn).get(position) == Some(&32)
+        }
+    }
+}
+
 /// Which selector each operand position takes: `[d, a, b, c, e]`. `merge` says whether a
 /// scalar video instruction writes a part of `d` (three sources, no secondary operation).
 pub fn selector_rules(opcode: Opcode, merge: bool) -> [SelRule; 5] {
