@@ -142,7 +142,14 @@ impl<'a> Parser<'a> {
                 .allowed(suggest_opcodes(name))
         })?;
         let mut mods = Vec::new();
-        while self.peek() == Some('.') {
+        loop {
+            // ptxas also reads modifiers separated by spaces (`vadd.u32 .u32.u32`).
+            let save = self.i;
+            self.skip_ws();
+            if self.peek() != Some('.') {
+                self.i = save;
+                break;
+            }
             let start = self.i;
             self.bump();
             let m = self.word();
@@ -270,7 +277,7 @@ impl<'a> Parser<'a> {
         let num_start = self.i;
         let w = self.word();
         let span = start..self.i;
-        let body = w.strip_suffix(['U', 'u']).unwrap_or(w);
+        let body = w.strip_suffix('U').unwrap_or(w); // ptxas takes only an upper-case U
         let parsed = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
             u64::from_str_radix(h, 16).ok()
         } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
