@@ -171,7 +171,6 @@ pub fn canonical_mod_order(insn: &Instruction) -> Vec<Mod> {
     v
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // What ptxas (sm_90) accepts, as data: types, modifiers, operands and selectors per opcode.
 // ---------------------------------------------------------------------------------------------
@@ -316,8 +315,12 @@ impl SelRule {
             },
             SelRule::Lanes2 => sel.kind == H && d.len() == 2 && d.iter().all(|&x| x <= 3),
             SelRule::Lanes4 => sel.kind == B && d.len() == 4 && d.iter().all(|&x| x <= 7),
-            SelRule::Mask2 => sel.kind == H && !d.is_empty() && d.iter().all(|&x| x <= 1) && descending,
-            SelRule::Mask4 => sel.kind == B && !d.is_empty() && d.iter().all(|&x| x <= 3) && descending,
+            SelRule::Mask2 => {
+                sel.kind == H && !d.is_empty() && d.iter().all(|&x| x <= 1) && descending
+            }
+            SelRule::Mask4 => {
+                sel.kind == B && !d.is_empty() && d.iter().all(|&x| x <= 3) && descending
+            }
         }
     }
     /// The selectors this position takes, as written (patterns for the lane selectors).
@@ -402,7 +405,11 @@ const fn video(opcode: Opcode, mods: &'static [Mod]) -> Syntax {
     }
 }
 
-const fn integer(opcode: Opcode, types: &'static [&'static [Type]], mods: &'static [Mod]) -> Syntax {
+const fn integer(
+    opcode: Opcode,
+    types: &'static [&'static [Type]],
+    mods: &'static [Mod],
+) -> Syntax {
     Syntax {
         opcode,
         type_names: ONE_NAME,
@@ -640,7 +647,13 @@ pub fn suffix_ignored(insn: &Instruction, position: usize, sel: &crate::ast::Sel
 pub fn selector_rules(opcode: Opcode, merge: bool) -> [SelRule; 5] {
     use SelRule::*;
     match opcode.family() {
-        Family::ScalarVideo => [if merge { Scalar } else { None }, Scalar, Scalar, None, None],
+        Family::ScalarVideo => [
+            if merge { Scalar } else { None },
+            Scalar,
+            Scalar,
+            None,
+            None,
+        ],
         Family::Vmad => [None, Scalar, Scalar, None, None],
         Family::Simd2 => [Mask2, Lanes2, Lanes2, None, None],
         Family::Simd4 => [Mask4, Lanes4, Lanes4, None, None],

@@ -93,7 +93,11 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                     dotted(*m)
                 ),
             )
-            .allowed(names(syn.mods.iter().filter(|x| ModGroup::of(**x) == ModGroup::Half))));
+            .allowed(names(
+                syn.mods
+                    .iter()
+                    .filter(|x| ModGroup::of(**x) == ModGroup::Half),
+            )));
         }
         if group.repeatable() {
             continue;
@@ -163,14 +167,19 @@ fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
     if written.len() < want {
         let missing = syn.type_names.get(written.len()).copied().unwrap_or("type");
         let msg = if written.is_empty() {
-            format!("'{op}' needs {want} type{} ({pattern})", if want == 1 { "" } else { "s" })
+            format!(
+                "'{op}' needs {want} type{} ({pattern})",
+                if want == 1 { "" } else { "s" }
+            )
         } else {
             format!(
                 "'{op}' needs {want} types ({pattern}) but {} given: the {missing} is missing",
                 written.len()
             )
         };
-        return Err(Diagnostic::new(head_span(insn), msg).allowed(type_names(syn.types[written.len()])));
+        return Err(
+            Diagnostic::new(head_span(insn), msg).allowed(type_names(syn.types[written.len()]))
+        );
     }
     Ok(())
 }
@@ -314,7 +323,10 @@ fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
         ));
     }
     if n < lo {
-        let at = insn.srcs.last().map_or(insn.dst.span.clone(), |o| o.span.clone());
+        let at = insn
+            .srcs
+            .last()
+            .map_or(insn.dst.span.clone(), |o| o.span.clone());
         let msg = if needs_c && n == 2 {
             if let Some(sec) = insn.form.secop {
                 format!(
@@ -416,12 +428,22 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
             },
             OperandKind::Reg(_) => {}
         }
-        check_selector(insn, o, pos, sels.get(pos).copied().unwrap_or(SelRule::None))?;
+        check_selector(
+            insn,
+            o,
+            pos,
+            sels.get(pos).copied().unwrap_or(SelRule::None),
+        )?;
     }
     check_negation(insn, syn, &bits)
 }
 
-fn check_selector(insn: &Instruction, o: &Operand, pos: usize, rule: SelRule) -> Result<(), Diagnostic> {
+fn check_selector(
+    insn: &Instruction,
+    o: &Operand,
+    pos: usize,
+    rule: SelRule,
+) -> Result<(), Diagnostic> {
     let Some(sel) = o.sel else {
         return Ok(());
     };
@@ -506,25 +528,254 @@ fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(
         }
         return Ok(());
     }
-    if insn.form.po {
-        if product || other.is_some() {
-            let span = if product {
-                product_span()
-            } else {
-                neg_span(&insn.srcs[2])
-            };
-            return Err(Diagnostic::new(
-                span,
-                "'.po' adds one instead of negating: with .po no source may be negated",
-            ));
-        }
+    if insn.form.po && (product || other.is_some()) {
+        let span = if product {
+            product_span()
+        } else {
+            neg_span(&insn.srcs[2])
+        };
+        return Err(Diagnostic::new(
+            span,
+            "'.po' adds one instead of negating: with .po no source may be negated",
+        ));
     }
     if product && other.is_some() {
         return Err(Diagnostic::new(
             neg_span(&insn.srcs[2]),
             "vmad negates either the product (-a or -b) or c, not both",
         )
-        .allowed(["-a", "-b", "-c", "-a, -b (cancel)"]));
+        .allowed([
+            "negate a or b (the product)",
+            "negate c",
+            "negate both a and b (they cancel)",
+        ]));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check;
+
+    /// The text under the diagnostic's span.
+    fn rejected_at(text: &str) -> String {
+        let d = check(text).expect_err(text);
+        text[d.span.clone()].to_string()
+    }
+
+    fn allowed(text: &str) -> Vec<String> {
+        check(text).expect_err(text).allowed
+    }
+
+    #[test]
+    fn accepts_the_isa_examples_ptxas_takes() {
+        for t in [
+            "vadd.s32.u32.s32.sat d, a.b0, b.h0;",
+            "vsub.s32.s32.u32.sat d, a.h1, b.h1;",
+            "vabsdiff.s32.s32.s32.sat d.h0, a.b0, b.b2, c;",
+            "vmin.s32.s32.s32.sat.add d, a, b, c;",
+            "vshl.s32.u32.u32.clamp d, a, b;",
+            "vshr.u32.u32.u32.wrap d, a, b.h1;",
+            "vmad.s32.s32.u32.sat d, a, b, -c;",
+            "vmad.u32.u32.u32.shr15 d, a.h0, b.h0, c;",
+            "vset.s32.u32.lt d, a, b;",
+            "vadd2.s32.s32.u32.sat d, a, b, c;",
+            "vsub2.s32.s32.s32.sat d.h0, a.h10, b.h32, c;",
+            "vmin2.s32.u32.u32.add d.h10, a.h00, b.h22, c;",
+            "vset2.u32.u32.ne.add d, a, b, c;",
+            "vsub4.s32.s32.s32.sat d.b0, a.b3210, b.b7654, c;",
+            "vset4.u32.u32.ne.add d.b20, a.b7777, b.b0123, c;",
+            "add.sat.s32 d, d, 1;",
+            "add.u16x2 d, a, b;",
+            "mul.wide.s16 d, a, b;",
+            "mad.hi.sat.s32 d, a, b, c;",
+            "min.s16x2.relu d, a, b;",
+            "bfind.shiftamt.s64 d, a;",
+            "fns.b32 d, 0xaaaaaaaa, 3, -1;",
+            "szext.wrap.u32 d, 0xffffffff, 0;",
+            "bmsk.wrap.b32 d, 1, 2;",
+            "dp2a.hi.u32.s32 d, a, b, c;",
+            "add.cc.u32 d, a, b;",
+        ] {
+            assert!(check(t).is_ok(), "{t}: {:?}", check(t).err());
+        }
+    }
+
+    #[test]
+    fn types_may_be_interleaved_and_repeatable_modifiers_repeated() {
+        assert!(check("vmin4.s32.sat.s32.u32 d, a, b, c;").is_ok());
+        assert!(check("vmad.shr7.u32.u32.po.sat.s32 d, a.h0, b.h1, c;").is_ok());
+        assert!(check("vadd.s32.s32.s32.sat.sat d, a, b;").is_ok());
+        assert!(check("min.relu.relu.s32 d, a, b;").is_ok());
+        // Counting types: a fourth is one too many, and the span names it.
+        assert_eq!(rejected_at("vsub4.u32.u32.s32.s64.add d, a, b, c;"), ".s64");
+        assert_eq!(rejected_at("vadd.u16.u32.u32 d, a, b;"), ".u16");
+        assert!(allowed("vadd.u16.u32.u32 d, a, b;").contains(&".s32".to_string()));
+        // Too few: the head is pointed at, and the missing position is offered.
+        assert_eq!(rejected_at("vadd.s32.s32 d, a, b;"), "vadd.s32.s32");
+    }
+
+    #[test]
+    fn conflicting_and_repeated_modifiers() {
+        assert_eq!(rejected_at("vsub.u32.u32.u32.min.max d, a, b, c;"), ".max");
+        assert_eq!(rejected_at("vshr.s32.s32.u32.clamp.wrap d, a, b;"), ".wrap");
+        assert_eq!(
+            rejected_at("vmad.s32.s32.s32.shr7.shr15 d, a, b, c;"),
+            ".shr15"
+        );
+        assert_eq!(rejected_at("vset4.u32.u32.ne.lt d, a, b, c;"), ".lt");
+        assert_eq!(rejected_at("vmad.po.u32.u32.u32.po d, a, b, c;"), ".po");
+        assert_eq!(rejected_at("vadd2.s32.s32.u32.sat.add d, a, b, c;"), ".add");
+        assert_eq!(rejected_at("vadd2.s32.s32.u32.add.sat d, a, b, c;"), ".sat");
+        assert_eq!(rejected_at("add.cc.sat.s32 d, a, b;"), ".sat");
+        // Secondary operations: SIMD accumulates only; vmad has none.
+        assert_eq!(rejected_at("vset2.u32.u32.ne.max d, a, b, c;"), ".max");
+        assert_eq!(rejected_at("vmad.s32.s32.s32.add d, a, b, c;"), ".add");
+        assert_eq!(rejected_at("vset.s32.s32.lt.sat d, a, b;"), ".sat");
+    }
+
+    #[test]
+    fn required_modifiers() {
+        let e = check("vshl.s32.u32.u32 d, a, b;").unwrap_err();
+        assert_eq!(e.allowed, vec![".clamp", ".wrap"]);
+        assert!(check("vset.s32.s32 d, a, b;").is_err());
+        assert!(check("szext.s32 d, a, b;").is_err());
+        assert!(check("dp2a.u32.u32 d, a, b, c;").is_err());
+        // The result part of mul/mad is part of the opcode: it comes first.
+        assert_eq!(rejected_at("mul.s32.lo d, a, b;"), ".lo");
+        assert_eq!(rejected_at("mad.sat.hi.s32 d, a, b, c;"), ".hi");
+        assert_eq!(rejected_at("mad.u32.wide d, a, b, c;"), ".wide");
+        assert_eq!(rejected_at("mul24.wide.s32 d, a, b;"), ".wide");
+        assert_eq!(rejected_at("dp2a.u32.u32.lo d, a, b, c;"), ".lo");
+    }
+
+    #[test]
+    fn integer_type_sets_narrowed_by_modifiers() {
+        for t in [
+            "add.sat.u32 d, a, b;",
+            "add.sat.s16x2 d, a, b;",
+            "sub.u16x2 d, a, b;",
+            "mul.wide.u64 d, a, b;",
+            "mad.lo.sat.s32 d, a, b, c;",
+            "mad.hi.sat.u32 d, a, b, c;",
+            "mad24.lo.sat.s32 d, a, b, c;",
+            "mad.wide.cc.u32 d, a, b, c;",
+            "add.cc.u16 d, a, b;",
+            "min.relu.u32 d, a, b;",
+            "max.relu.u16x2 d, a, b;",
+            "abs.u32 d, a;",
+            "popc.u32 d, a;",
+            "bfe.b32 d, a, b, c;",
+            "bmsk.clamp.b64 d, a, b;",
+            "dp4a.u32 d, a, b, c;",
+        ] {
+            assert!(check(t).is_err(), "{t} should be rejected");
+        }
+        assert_eq!(rejected_at("add.sat.s64 d, a, b;"), ".s64");
+        assert_eq!(allowed("min.relu.s16 d, a, b;"), vec![".s32", ".s16x2"]);
+    }
+
+    #[test]
+    fn video_selectors_per_position() {
+        // Scalar: one byte or half-word; d only when merging into c.
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d, a.b4, b;"), ".b4");
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d, a.h2, b;"), ".h2");
+        assert_eq!(rejected_at("vadd.u32.u32.u32 d, a.b3210, b;"), ".b3210");
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d.h2, a, b, c;"), ".h2");
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d.b0, a, b;"), ".b0");
+        assert_eq!(rejected_at("vadd.s32.s32.s32.add d.b0, a, b, c;"), ".b0");
+        assert_eq!(
+            rejected_at("vadd.u32.u32.u32.min d, a, b, c.b7654;"),
+            ".b7654"
+        );
+        assert_eq!(rejected_at("vmad.s32.s32.s32 d.b0, a, b, c;"), ".b0");
+        // SIMD two-way: .hxy on sources, a mask on d.
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d, a.h0, b, c;"), ".h0");
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d, a.h4, b, c;"), ".h4");
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d.h01, a, b, c;"), ".h01");
+        assert_eq!(
+            allowed("vadd2.u32.u32.u32 d.h01, a, b, c;"),
+            vec![".h0", ".h1", ".h10"]
+        );
+        // SIMD four-way: .bxyzw with digits 0-7; masks name bytes highest first.
+        assert!(check("vadd4.u32.u32.u32 d.b31, a.b0016, b.b7654, c;").is_ok());
+        assert_eq!(rejected_at("vadd4.u32.u32.u32 d, a.b8000, b, c;"), ".b8000");
+        assert_eq!(rejected_at("vadd4.u32.u32.u32 d, a.b000, b, c;"), ".b000");
+        assert_eq!(rejected_at("vadd4.u32.u32.u32 d.b13, a, b, c;"), ".b13");
+        assert_eq!(rejected_at("vmin4.s32.u32.u32.add d.b00, a, b, c;"), ".b00");
+        // Integer instructions take none.
+        assert_eq!(rejected_at("add.u32 d, a.b0, b;"), ".b0");
+    }
+
+    #[test]
+    fn ignored_byte_pair_suffixes() {
+        // ptxas reads .b01/.b12/.b23 and ignores them on d and c of scalar video and on 32-bit
+        // integer operands; on a and b of scalar video they are errors.
+        assert!(check("vadd.u32.u32.u32 d.b12, a, b;").is_ok());
+        assert!(check("vmad.u32.u32.u32 d, a, b, c.b23;").is_ok());
+        assert!(check("add.u32 d, a.b01, b;").is_ok());
+        assert!(check("vadd.s32.s32.s32 d, a.b01, b;").is_err());
+        assert!(check("add.u64 d, a.b01, b;").is_err());
+        assert!(check("bfe.u32 d, a.b12, b, c;").is_err());
+        assert!(check("vadd4.u32.u32.u32 d.b01, a, b, c;").is_err());
+    }
+
+    #[test]
+    fn operand_counts() {
+        assert!(check("vadd.u32.u32.u32 d, a, b, c;").is_ok());
+        assert!(check("vadd.s32.s32.s32.add d, a, b;").is_err());
+        assert!(check("vadd2.u32.u32.u32 d, a, b;").is_err());
+        assert_eq!(rejected_at("vset4.u32.u32.ge d.b3, a, b, c, e;"), "e");
+        assert_eq!(rejected_at("mul.lo.s32 d, a, b, c;"), "c");
+        assert!(check("add.u32 d, a;").is_err());
+        assert!(check("bfi.b32 d, a, b, c, e;").is_ok());
+    }
+
+    #[test]
+    fn immediates() {
+        assert!(check("vadd.u32.u32.u32.add d, 1, 2, 3;").is_ok());
+        assert!(check("vmad.u32.u32.u32 d, 5, -3, 7;").is_ok());
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d, a, b, 0;"), "0");
+        assert_eq!(rejected_at("vmax2.u32.u32.s32.sat d, a.h33, -3, c;"), "-3");
+        assert_eq!(rejected_at("add.u16x2 d, a, 5;"), "5");
+        assert_eq!(rejected_at("bfe.u32 d, a, 256, 3;"), "256");
+        assert_eq!(rejected_at("bfi.b32 d, a, b, -1, 2;"), "-1");
+        assert!(check("bfe.u64 d, a, 255, 0;").is_ok());
+        assert!(check("add.u16 d, a, 65536;").is_ok());
+        assert_eq!(rejected_at("add.u32 5, a, b;"), "5");
+    }
+
+    #[test]
+    fn negation() {
+        // vmad: the product (a xor b) or c, not both; nothing with .po.
+        assert!(check("vmad.s32.s32.s32 d, -a, -b, -c;").is_ok());
+        assert!(check("vmad.s32.s32.s32 d, -a, b, c;").is_ok());
+        assert_eq!(rejected_at("vmad.u32.u32.u32 d, a.b0, -b.b1, -c;"), "-");
+        let t = "vmad.u32.u32.u32 d, a.b0, -b.b1, -c;";
+        assert_eq!(check(t).unwrap_err().span.start, t.find("-c").unwrap());
+        let t = "vmad.u32.u32.u32.po d, -a, b, c;";
+        assert_eq!(check(t).unwrap_err().span.start, t.find("-a").unwrap());
+        assert!(check("vmad.u32.u32.u32.po d, -a, -b, c;").is_ok());
+        // Elsewhere only -a and -b together (they cancel), and only on 32-bit registers.
+        let t = "vadd.u32.u32.u32 d, -a, b;";
+        assert_eq!(check(t).unwrap_err().span, 20..21);
+        assert!(check("vadd.u32.u32.u32 d, -a, -b;").is_ok());
+        assert!(check("add.u32 d, -a, -b;").is_ok());
+        assert!(check("add.s64 d, -a, -b;").is_err());
+        assert!(check("vadd.u32.u32.u32 -d, a, b;").is_err());
+        assert!(check("abs.s32 d, -a;").is_err());
+    }
+
+    #[test]
+    fn messages_name_the_token_and_say_what_fits() {
+        let t = "vshl.s32.u32.s32.clamp d, a, b;";
+        let e = check(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".s32");
+        assert!(e.message.contains(".s32"), "{}", e.message);
+        assert_eq!(e.allowed, vec![".u32"]);
+        let t = "vsub.u32.po.u32.s32.sat.add d, a.b1, b.b3, c;";
+        let e = check(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".po");
+        assert!(e.allowed.contains(&".add".to_string()));
+    }
 }
