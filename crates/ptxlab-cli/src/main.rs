@@ -13,6 +13,7 @@ const USAGE: &str = "\
 usage:
   ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [--trace] [--json]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
+  ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
 ";
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         "eval" => cmd_eval(rest),
         "check" => cmd_check(rest),
         "validate" => cmd_validate(rest),
+        "cuda" => cmd_cuda(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)
@@ -88,6 +90,17 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
             "d = {}  (unsigned {}, signed {}, {} bits)",
             t.views.hex, t.views.unsigned, t.views.signed, w.dst
         );
+    }
+    Ok(true)
+}
+
+fn cmd_cuda(args: &[String]) -> Result<bool, String> {
+    if args.is_empty() {
+        return Err(format!("cuda needs an instruction\n{USAGE}"));
+    }
+    for text in args {
+        let insn = check(text).map_err(|d| d.render(text))?;
+        println!("{}", ptxlab_core::cuda::asm_statement(&insn));
     }
     Ok(true)
 }

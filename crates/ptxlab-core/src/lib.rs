@@ -18,6 +18,7 @@
 //! ```
 
 pub mod ast;
+pub mod cuda;
 pub mod error;
 pub mod eval;
 #[doc(hidden)]
