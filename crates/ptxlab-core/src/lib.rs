@@ -24,6 +24,7 @@ pub mod eval;
 #[doc(hidden)]
 pub mod gen;
 pub mod parse;
+pub mod readings;
 pub mod table;
 pub mod trace;
 pub mod validate;
@@ -32,6 +33,10 @@ pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
 pub use parse::parse;
+pub use readings::{
+    compare_readings, evaluate_reading, evaluate_traced_reading, DiffId, DiffKind, Difference,
+    Divergence, Reading, DIFFERENCES,
+};
 pub use table::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use trace::{Stage, StageKind, Trace, Val};
 pub use validate::validate;
