@@ -7,12 +7,18 @@ use ptxlab_cli::{
     decide, describe_mismatch, opcode_of, parse_value, read_jsonl, render_trace, Case, Decision,
     Outcome, Tally,
 };
-use ptxlab_core::{check, evaluate_traced, widths, Inputs};
+use ptxlab_core::{
+    check, compare_readings, evaluate, evaluate_traced_reading, widths, Inputs, Instruction,
+    Reading,
+};
 
 const USAGE: &str = "\
 usage:
   ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [--trace] [--json]
+             [--reading hardware|text] [--compare]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
+      --reading text: follow the ISA text literally where the H100 departs from it
+      --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
@@ -49,11 +55,26 @@ fn main() -> ExitCode {
 fn cmd_eval(args: &[String]) -> Result<bool, String> {
     let mut text = None;
     let mut inputs = Inputs::default();
-    let (mut trace, mut json) = (false, false);
-    for a in args {
+    let (mut trace, mut json, mut compare) = (false, false, false);
+    let mut reading = Reading::Hardware;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--trace" => trace = true,
             "--json" => json = true,
+            "--compare" => compare = true,
+            "--reading" => {
+                reading = match it.next().map(String::as_str) {
+                    Some("hardware") => Reading::Hardware,
+                    Some("text") => Reading::Text,
+                    other => {
+                        return Err(format!(
+                            "--reading takes 'hardware' or 'text', not {:?}",
+                            other.unwrap_or("nothing")
+                        ))
+                    }
+                }
+            }
             _ => {
                 if let Some((k, v)) = a.split_once('=') {
                     let val = parse_value(v).map_err(|e| format!("{k}: {e}"))?;
@@ -76,7 +97,10 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
     }
     let text = text.ok_or_else(|| format!("eval needs an instruction\n{USAGE}"))?;
     let insn = check(&text).map_err(|d| d.render(&text))?;
-    let t = evaluate_traced(&insn, &inputs);
+    if compare {
+        return compare_and_print(&insn, &inputs, json);
+    }
+    let t = evaluate_traced_reading(&insn, &inputs, reading);
     if json {
         println!(
             "{}",
@@ -90,6 +114,40 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
             "d = {}  (unsigned {}, signed {}, {} bits)",
             t.views.hex, t.views.unsigned, t.views.signed, w.dst
         );
+    }
+    Ok(true)
+}
+
+fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<bool, String> {
+    let div = compare_readings(insn, inputs);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&div).map_err(|e| e.to_string())?
+        );
+        return Ok(true);
+    }
+    let bits = widths(insn).dst;
+    let digits = bits.div_ceil(4) as usize;
+    match div {
+        None => {
+            let d = evaluate(insn, inputs);
+            println!("hardware and text agree: d = 0x{d:0digits$x}");
+        }
+        Some(div) => {
+            println!("hardware d = 0x{:0digits$x}", div.hardware);
+            println!("text     d = 0x{:0digits$x}", div.text);
+            println!("they part at stage {} ({:?})", div.stage, div.kind);
+            if let Some(s) = &div.hardware_stage {
+                println!("  hardware: {} -> {}", s.label, s.output.hex());
+            }
+            if let Some(s) = &div.text_stage {
+                println!("  text:     {} -> {}", s.label, s.output.hex());
+            }
+            if let Some(id) = div.difference {
+                println!("why: {} ({})", id.info().title, id.doc_link());
+            }
+        }
     }
     Ok(true)
 }

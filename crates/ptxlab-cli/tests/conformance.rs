@@ -215,3 +215,22 @@ fn text_reading_differs_exactly_where_flagged() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(notes_problems.is_empty(), "{}", notes_problems.join("\n"));
 }
+
+/// The claims of `docs/hardware-vs-spec.md#ptxas-vs-isa`: ptxas decisions the validator follows.
+#[test]
+fn ptxas_vs_isa_claims() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ptxas-vs-isa.jsonl");
+    let mut n = 0;
+    for (line, d) in read_jsonl::<Decision>(&path).expect("readable") {
+        let d = d.unwrap_or_else(|e| panic!("line {line}: {e}"));
+        let (agree, diag) = decide(&d);
+        assert!(
+            agree,
+            "line {line}: {} ({:?})",
+            d.ptx,
+            diag.map(|x| x.message)
+        );
+        n += 1;
+    }
+    assert!(n >= 15, "only {n} claims");
+}

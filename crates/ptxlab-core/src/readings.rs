@@ -668,3 +668,74 @@ mod tests {
             .all(|s| s.difference.is_none() && !s.flags.contains(&Flag::HardwareDiffersFromText)));
     }
 }
+
+#[cfg(test)]
+mod doc_tests {
+    use super::*;
+    use crate::{check, widths};
+
+    const DOC: &str = include_str!("../../../docs/hardware-vs-spec.md");
+
+    /// The `## <a id="..."></a>` headings of the page, with each section's text.
+    fn sections() -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for line in DOC.lines() {
+            if let Some(rest) = line.strip_prefix("## ") {
+                let anchor = rest
+                    .strip_prefix("<a id=\"")
+                    .and_then(|r| r.split_once("\"></a>"))
+                    .map(|(a, _)| a.to_string())
+                    .unwrap_or_default();
+                out.push((anchor, String::new()));
+            } else if let Some(last) = out.last_mut() {
+                last.1.push_str(line);
+                last.1.push('\n');
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_entry_has_its_section_and_every_section_its_entry() {
+        let secs = sections();
+        let anchors: Vec<&str> = secs
+            .iter()
+            .map(|(a, _)| a.as_str())
+            .filter(|a| !a.is_empty())
+            .collect();
+        for d in DIFFERENCES {
+            assert!(
+                anchors.contains(&d.anchor()),
+                "no section with anchor {}",
+                d.anchor()
+            );
+        }
+        for a in &anchors {
+            assert!(DiffId::from_anchor(a).is_some(), "section {a} has no entry");
+        }
+        assert_eq!(anchors.len(), DIFFERENCES.len(), "an anchor appears twice");
+    }
+
+    #[test]
+    fn every_example_is_written_in_its_section_with_both_values() {
+        let secs = sections();
+        for d in DIFFERENCES {
+            let text = &secs.iter().find(|(a, _)| a == d.anchor()).unwrap().1;
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            for e in d.examples {
+                assert!(
+                    flat.contains(e.ptx),
+                    "{}: {} not in the page",
+                    d.anchor(),
+                    e.ptx
+                );
+                let bits = widths(&check(e.ptx).unwrap()).dst;
+                let digits = bits.div_ceil(4) as usize;
+                for v in [e.hardware, e.text] {
+                    let hex = format!("0x{v:0digits$x}");
+                    assert!(flat.contains(&hex), "{}: {hex} not in the page", d.anchor());
+                }
+            }
+        }
+    }
+}

@@ -474,9 +474,12 @@ fn merge<const N: usize, T: Tracer>(
                     Val::reg("d", 32, d),
                 )
                 .op(formula)
-                .inputs(res.iter().enumerate().map(|(i, &r)| {
-                    Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128)
-                }))
+                .inputs(
+                    res.iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask >> i & 1 != 0)
+                        .map(|(i, &r)| Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128)),
+                )
                 .input(Val::reg("c", 32, c))
                 .differs_if(hw != d, DiffId::SimdMergeLanes)
             } else {

@@ -2,7 +2,7 @@
 //!
 //! The ISA text describes 33-bit extended operands, a 34-bit intermediate, a saturation to the
 //! destination's range and a secondary operation or merge. Measured results follow that outline
-//! but differ from a literal reading in several stages (see `docs/hw-notes-video.md`); each such
+//! but differ from a literal reading in several stages (see `docs/hardware-vs-spec.md`); each such
 //! stage is a small function below, and the trace flags it with
 //! [`Flag::HardwareDiffersFromText`] when the literal reading would give another value.
 //!
