@@ -25,6 +25,7 @@ pub mod eval;
 pub mod gen;
 pub mod parse;
 pub mod readings;
+pub mod sweep;
 pub mod table;
 pub mod trace;
 pub mod validate;
@@ -34,8 +35,8 @@ pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
 pub use parse::parse;
 pub use readings::{
-    compare_readings, evaluate_reading, evaluate_traced_reading, DiffId, DiffKind, Difference,
-    Divergence, Reading, DIFFERENCES,
+    compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, DiffId,
+    DiffKind, Difference, Divergence, Reading, DIFFERENCES,
 };
 pub use table::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use trace::{Stage, StageKind, Trace, Val};

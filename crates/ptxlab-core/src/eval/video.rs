@@ -691,22 +691,29 @@ fn merge_path<T: Tracer>(
         } else {
             x as i64
         };
-        note_clamp(t, orig, val);
+        let (lo, hi, label) = if T::TEXT {
+            let (lo, hi) = int_range(part.width, dsig);
+            (lo, hi, "saturated to the range of the lane")
+        } else if p.is_shift() {
+            let (lo, hi) = int_range(32, dsig);
+            (
+                lo,
+                hi,
+                "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits",
+            )
+        } else {
+            let (_, hi) = int_range(part.width, dsig);
+            (
+                0,
+                hi,
+                "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
+            )
+        };
+        // Which end it was clamped to (the hardware sends negative values to the top).
+        let (high, low) = (val != orig && val == hi, val != orig && val == lo);
+        t.note_if(high, Flag::ClampedHigh);
+        t.note_if(low, Flag::ClampedLow);
         t.stage(|| {
-            let (lo, hi, label) = if T::TEXT {
-                let (lo, hi) = int_range(part.width, dsig);
-                (lo, hi, "saturated to the range of the lane")
-            } else if p.is_shift() {
-                let (lo, hi) = int_range(32, dsig);
-                (lo, hi, "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits")
-            } else {
-                let (_, hi) = int_range(part.width, dsig);
-                (
-                    0,
-                    hi,
-                    "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
-                )
-            };
             let (text, hw) = if T::TEXT {
                 (x, saturate_lane(p, tmp, dsig, part.width))
             } else {
@@ -717,13 +724,17 @@ fn merge_path<T: Tracer>(
             } else {
                 DiffId::LaneSaturation
             };
-            Stage::new(StageKind::Clamp, label, Val::new("tmp", 32, false, i128::from(x)))
-                .op(format!("clamp(tmp, {lo}, {hi})"))
-                .input(Val::new("tmp", 34, true, i128::from(tmp)))
-                .flag_if(val < orig, Flag::ClampedHigh)
-                .flag_if(val > orig, Flag::ClampedLow)
-                .differs_if(text & lane != hw & lane, id)
-                .detail(range_detail(lo, hi))
+            Stage::new(
+                StageKind::Clamp,
+                label,
+                Val::new("tmp", 32, false, i128::from(x)),
+            )
+            .op(format!("clamp(tmp, {lo}, {hi})"))
+            .input(Val::new("tmp", 34, true, i128::from(tmp)))
+            .flag_if(high, Flag::ClampedHigh)
+            .flag_if(low, Flag::ClampedLow)
+            .differs_if(text & lane != hw & lane, id)
+            .detail(range_detail(lo, hi))
         });
         x
     } else {
