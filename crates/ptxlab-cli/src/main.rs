@@ -20,6 +20,8 @@ usage:
       --reading text: follow the ISA text literally where the H100 departs from it
       --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
+  ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
+                                       forms); without an instruction, list every form
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
 ";
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         "check" => cmd_check(rest),
         "validate" => cmd_validate(rest),
         "cuda" => cmd_cuda(rest),
+        "sass" => cmd_sass(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)
@@ -150,6 +153,46 @@ fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<
         }
     }
     Ok(true)
+}
+
+fn cmd_sass(args: &[String]) -> Result<bool, String> {
+    use ptxlab_core::sass;
+    match args {
+        [] => {
+            for f in sass::forms() {
+                println!(
+                    "{:<16} {:>3}  {:<52} {}",
+                    format!("{:?}", f.kind),
+                    f.instructions.len(),
+                    f.ptx,
+                    f.core.as_deref().unwrap_or("")
+                );
+            }
+            Ok(true)
+        }
+        [text] => {
+            let insn = check(text).map_err(|d| d.render(text))?;
+            match sass::lookup(&insn) {
+                None => {
+                    println!(
+                        "no measured form of {} (sm_90 listings exist for {} forms)",
+                        insn.opcode.name(),
+                        sass::forms().len()
+                    );
+                    Ok(false)
+                }
+                Some(l) => {
+                    println!("{}", l.note);
+                    println!("{}", l.form.ptx);
+                    for i in &l.form.instructions {
+                        println!("    {i}");
+                    }
+                    Ok(true)
+                }
+            }
+        }
+        _ => Err(format!("sass takes at most one instruction\n{USAGE}")),
+    }
 }
 
 fn cmd_cuda(args: &[String]) -> Result<bool, String> {

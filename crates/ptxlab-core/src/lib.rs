@@ -25,6 +25,7 @@ pub mod eval;
 pub mod gen;
 pub mod parse;
 pub mod readings;
+pub mod sass;
 pub mod sweep;
 pub mod table;
 pub mod trace;
