@@ -20,6 +20,8 @@ usage:
       --reading text: follow the ISA text literally where the H100 departs from it
       --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
+  ptxlab batch 'INSTRUCTION' FILE      evaluate every operand set in FILE ('-': standard
+                                       input; CSV, 'a=.. b=..' or values per line) as CSV
   ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
                                        forms); without an instruction, list every form
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         "validate" => cmd_validate(rest),
         "cuda" => cmd_cuda(rest),
         "sass" => cmd_sass(rest),
+        "batch" => cmd_batch(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)
@@ -153,6 +156,32 @@ fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<
         }
     }
     Ok(true)
+}
+
+fn cmd_batch(args: &[String]) -> Result<bool, String> {
+    use ptxlab_core::batch;
+    use std::io::Read;
+    let [text, file] = args else {
+        return Err(format!("batch needs an instruction and a file\n{USAGE}"));
+    };
+    let insn = check(text).map_err(|d| d.render(text))?;
+    let mut data = String::new();
+    if file == "-" {
+        std::io::stdin()
+            .read_to_string(&mut data)
+            .map_err(|e| format!("standard input: {e}"))?;
+    } else {
+        data = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    }
+    let lines = batch::parse_batch(&data, &insn);
+    let rows = batch::evaluate_batch(&insn, &lines);
+    print!("{}", batch::batch_csv(&insn, &rows));
+    let bad: Vec<&String> = rows.iter().filter_map(|r| r.error.as_ref()).collect();
+    for e in &bad {
+        eprintln!("{e}");
+    }
+    eprintln!("{} rows, {} unreadable", rows.len(), bad.len());
+    Ok(bad.is_empty())
 }
 
 fn cmd_sass(args: &[String]) -> Result<bool, String> {

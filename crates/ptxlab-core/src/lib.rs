@@ -18,6 +18,7 @@
 //! ```
 
 pub mod ast;
+pub mod batch;
 pub mod cuda;
 pub mod error;
 pub mod eval;

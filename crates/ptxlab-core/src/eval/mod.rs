@@ -10,7 +10,7 @@ pub mod simd;
 pub mod video;
 
 /// Source values by role. Values wider than an operand are truncated to its width.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Inputs {
     pub a: u64,
     pub b: u64,
