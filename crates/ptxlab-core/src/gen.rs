@@ -181,7 +181,7 @@ pub fn plausible(r: &mut Rng) -> String {
                 _ => {}
             }
             let (k, n, top) = if four { ('b', 4, 8) } else { ('h', 2, 4) };
-            let mut sel = |r: &mut Rng| {
+            let sel = |r: &mut Rng| {
                 if r.chance(1, 3) {
                     String::new()
                 } else {
