@@ -1,0 +1,42 @@
+//! The value written to `d`, in the four views the trace provides.
+
+use std::rc::Rc;
+
+use ptxlab_core::Trace;
+use yew::prelude::*;
+
+use super::stages::bit_row;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub trace: Rc<Trace>,
+    pub stale: bool,
+}
+
+#[function_component]
+pub fn ResultPanel(props: &Props) -> Html {
+    let v = &props.trace.views;
+    let views = [
+        ("hex", v.hex.clone()),
+        ("unsigned", v.unsigned.clone()),
+        ("signed", v.signed.clone()),
+        ("binary", v.binary.clone()),
+    ];
+    html! {
+        <div class="result-body">
+            <p class="canonical"><code>{ props.trace.instruction.clone() }</code></p>
+            if props.stale {
+                <p class="muted stale-note">{ "Showing the last instruction that checked." }</p>
+            }
+            <div class="views">
+                { for views.iter().map(|(word, value)| html! {
+                    <div class={classes!("view", format!("view-{word}"))}>
+                        <span class="view-name" aria-hidden="true">{ *word }</span>
+                        <input type="text" readonly=true aria-label={format!("d ({word})")} value={value.clone()} />
+                    </div>
+                }) }
+            </div>
+            { bit_row(&props.trace.result, None, "d") }
+        </div>
+    }
+}
