@@ -52,13 +52,26 @@ pub enum Action {
     /// The instruction text changed (typed, pasted, or chosen with a picker).
     SetText(String),
     /// Text typed into one view of one source.
-    EditValue { src: usize, view: View, text: String },
+    EditValue {
+        src: usize,
+        view: View,
+        text: String,
+    },
     /// The field lost focus: show the value in its normal form again.
     EndEdit,
-    FlipBit { src: usize, bit: u32 },
-    SetEdge { src: usize, edge: Edge },
+    FlipBit {
+        src: usize,
+        bit: u32,
+    },
+    SetEdge {
+        src: usize,
+        edge: Edge,
+    },
     /// Fill a source with a random value drawn from `seed`.
-    Random { src: usize, seed: u64 },
+    Random {
+        src: usize,
+        seed: u64,
+    },
 }
 
 impl Default for State {
@@ -285,8 +298,16 @@ mod tests {
     fn garbage_never_panics() {
         let mut s = State::default();
         for t in [
-            "", ";", "@", "@!", "vadd.", "vadd.u32.u32.u32 d, a.b9999, b;", "é€ 🦀", "vadd d,,",
-            "-", "add.s32 d, -99999999999999999999999, b;",
+            "",
+            ";",
+            "@",
+            "@!",
+            "vadd.",
+            "vadd.u32.u32.u32 d, a.b9999, b;",
+            "é€ 🦀",
+            "vadd d,,",
+            "-",
+            "add.s32 d, -99999999999999999999999, b;",
         ] {
             s = s.apply(Action::SetText(t.into()));
             s = s.apply(Action::EditValue {

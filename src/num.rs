@@ -124,7 +124,10 @@ pub fn parse(text: &str, bits: u32, view: View) -> Result<u64, String> {
             }
             let v: u128 = s.parse().map_err(|_| too_wide(bits))?;
             if v > mask(bits) as u128 {
-                return Err(format!("largest {bits}-bit unsigned value is {}", mask(bits)));
+                return Err(format!(
+                    "largest {bits}-bit unsigned value is {}",
+                    mask(bits)
+                ));
             }
             Ok(v as u64)
         }
@@ -218,7 +221,11 @@ impl Edge {
 
 /// One step of a small deterministic generator (xorshift64*), for the random-value buttons.
 pub fn next_random(state: u64) -> u64 {
-    let mut x = if state == 0 { 0x9e37_79b9_7f4a_7c15 } else { state };
+    let mut x = if state == 0 {
+        0x9e37_79b9_7f4a_7c15
+    } else {
+        state
+    };
     x ^= x >> 12;
     x ^= x << 25;
     x ^= x >> 27;
@@ -239,10 +246,7 @@ mod tests {
         assert!(parse("0x", 32, View::Hex).is_err());
         assert!(parse("xyz", 32, View::Hex).is_err());
         assert!(parse("", 32, View::Hex).is_err());
-        assert_eq!(
-            parse("0xffffffffffffffff", 64, View::Hex),
-            Ok(u64::MAX)
-        );
+        assert_eq!(parse("0xffffffffffffffff", 64, View::Hex), Ok(u64::MAX));
         assert!(parse("0x1ffffffffffffffff", 64, View::Hex).is_err());
         assert!(parse("0x00000000000000000001", 64, View::Hex).is_ok());
     }
@@ -257,7 +261,12 @@ mod tests {
         assert!(parse("65536", 16, View::Unsigned).is_err());
         assert!(parse("-3", 16, View::Unsigned).is_err());
         assert!(parse("1-2", 16, View::Signed).is_err());
-        assert!(parse("99999999999999999999999999999999999999999", 64, View::Signed).is_err());
+        assert!(parse(
+            "99999999999999999999999999999999999999999",
+            64,
+            View::Signed
+        )
+        .is_err());
     }
 
     #[test]

@@ -328,21 +328,24 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             })
             .collect();
         let label = labels.get(k).copied().unwrap_or("type");
-        out.push(select(
-            &format!("type{k}"),
-            label,
-            choices,
-            Row::Modifiers,
-        ));
+        out.push(select(&format!("type{k}"), label, choices, Row::Modifiers));
     }
 
     // Saturation.
-    let sat_applies = op.is_video()
-        || matches!(op, Opcode::Add | Opcode::Sub | Opcode::Mad | Opcode::Mad24);
+    let sat_applies =
+        op.is_video() || matches!(op, Opcode::Add | Opcode::Sub | Opcode::Mad | Opcode::Mad24);
     if sat_applies {
         let off = with_mod(insn, |m| *m == Mod::Sat, None);
         let on = with_mod(insn, |m| *m == Mod::Sat, Some(Mod::Sat));
-        out.push(toggle("sat", ".sat", insn, f.sat, &off, &on, Row::Modifiers));
+        out.push(toggle(
+            "sat",
+            ".sat",
+            insn,
+            f.sat,
+            &off,
+            &on,
+            Row::Modifiers,
+        ));
     }
 
     // Scalar video: secondary operation or merge into a part of d.
@@ -457,9 +460,16 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     }
 
     // Shift amount or position handling.
-    if matches!(op, Opcode::Vshl | Opcode::Vshr | Opcode::Szext | Opcode::Bmsk) {
+    if matches!(
+        op,
+        Opcode::Vshl | Opcode::Vshr | Opcode::Szext | Opcode::Bmsk
+    ) {
         let is_mode = |m: &Mod| matches!(m, Mod::Mode(_));
-        let mut choices = vec![choice("none", &with_mod(insn, is_mode, None), f.mode.is_none())];
+        let mut choices = vec![choice(
+            "none",
+            &with_mod(insn, is_mode, None),
+            f.mode.is_none(),
+        )];
         for c in [ClampMode::Clamp, ClampMode::Wrap] {
             let i = with_mod(insn, is_mode, Some(Mod::Mode(c)));
             choices.push(choice(
@@ -490,7 +500,15 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
         out.push(select("scale", "Scale", choices, Row::Modifiers));
         let off = with_mod(insn, |m| *m == Mod::Po, None);
         let on = with_mod(insn, |m| *m == Mod::Po, Some(Mod::Po));
-        out.push(toggle("po", ".po (plus one)", insn, f.po, &off, &on, Row::Modifiers));
+        out.push(toggle(
+            "po",
+            ".po (plus one)",
+            insn,
+            f.po,
+            &off,
+            &on,
+            Row::Modifiers,
+        ));
         for (k, name) in ["a", "b", "c"].iter().enumerate() {
             if let Some(o) = insn.srcs.get(k) {
                 let mut flipped = insn.clone();
@@ -519,7 +537,11 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
         Opcode::Mul | Opcode::Mad | Opcode::Mul24 | Opcode::Mad24 | Opcode::Dp2a
     ) {
         let is_half = |m: &Mod| matches!(m, Mod::Half(_));
-        let mut choices = vec![choice("none", &with_mod(insn, is_half, None), f.half.is_none())];
+        let mut choices = vec![choice(
+            "none",
+            &with_mod(insn, is_half, None),
+            f.half.is_none(),
+        )];
         for h in [HalfMode::Lo, HalfMode::Hi, HalfMode::Wide] {
             let i = with_mod(insn, is_half, Some(Mod::Half(h)));
             choices.push(choice(
@@ -533,7 +555,15 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     if matches!(op, Opcode::Min | Opcode::Max) {
         let off = with_mod(insn, |m| *m == Mod::Relu, None);
         let on = with_mod(insn, |m| *m == Mod::Relu, Some(Mod::Relu));
-        out.push(toggle("relu", ".relu", insn, f.relu, &off, &on, Row::Modifiers));
+        out.push(toggle(
+            "relu",
+            ".relu",
+            insn,
+            f.relu,
+            &off,
+            &on,
+            Row::Modifiers,
+        ));
     }
     if op == Opcode::Bfind {
         let off = with_mod(insn, |m| *m == Mod::Shiftamt, None);
@@ -633,7 +663,11 @@ mod tests {
         let off = &find(&g, "sat").choices[0].text;
         assert_eq!(off, "vadd.s32.u32.s32 d, a.b0, b.h0;");
         let second = find(&g, "second");
-        let add = second.choices.iter().find(|c| c.label == ".add with c").unwrap();
+        let add = second
+            .choices
+            .iter()
+            .find(|c| c.label == ".add with c")
+            .unwrap();
         assert_eq!(add.text, "vadd.s32.u32.s32.sat.add d, a.b0, b.h0, c;");
         let merge = second
             .choices
@@ -664,8 +698,15 @@ mod tests {
         assert!(m0.error.is_some());
         let l3 = find(&g, "sel1lane3");
         assert_eq!(l3.selected().unwrap().label, "2: a.b2");
-        let pick = l3.choices.iter().find(|c| c.label.starts_with("7:")).unwrap();
-        assert_eq!(pick.text, "vmin4.s32.u32.u32.add d.b0, a.b0000, b.b7222, c;");
+        let pick = l3
+            .choices
+            .iter()
+            .find(|c| c.label.starts_with("7:"))
+            .unwrap();
+        assert_eq!(
+            pick.text,
+            "vmin4.s32.u32.u32.add d.b0, a.b0000, b.b7222, c;"
+        );
     }
 
     #[test]

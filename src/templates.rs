@@ -76,12 +76,7 @@ pub fn explain_mod(op: Opcode, m: Mod) -> String {
             } else {
                 "unsigned"
             };
-            format!(
-                ".{}: a {}-bit {} type.",
-                t.name(),
-                t.bits(),
-                how
-            )
+            format!(".{}: a {}-bit {} type.", t.name(), t.bits(), how)
         }
         Mod::Sat => {
             if video {
@@ -96,10 +91,15 @@ pub fn explain_mod(op: Opcode, m: Mod) -> String {
                 SecOp::Min => "compared with c, and the smaller kept",
                 SecOp::Max => "compared with c, and the larger kept",
             };
-            if op.family() == ptxlab_core::Family::Simd2 || op.family() == ptxlab_core::Family::Simd4 {
+            if op.family() == ptxlab_core::Family::Simd2
+                || op.family() == ptxlab_core::Family::Simd4
+            {
                 ".add: the lane results are summed and the sum is added to c.".into()
             } else {
-                format!(".{}: the primary result is {what} as a second step.", m.name())
+                format!(
+                    ".{}: the primary result is {what} as a second step.",
+                    m.name()
+                )
             }
         }
         Mod::Cmp(c) => {
@@ -114,16 +114,22 @@ pub fn explain_mod(op: Opcode, m: Mod) -> String {
             format!(".{}: the result is 1 when a is {rel} b, else 0.", m.name())
         }
         Mod::Mode(ClampMode::Clamp) => {
-            ".clamp: an out-of-range shift amount or position is limited to the largest allowed.".into()
+            ".clamp: an out-of-range shift amount or position is limited to the largest allowed."
+                .into()
         }
         Mod::Mode(ClampMode::Wrap) => {
-            ".wrap: only the low bits of the shift amount or position are used (it wraps around).".into()
+            ".wrap: only the low bits of the shift amount or position are used (it wraps around)."
+                .into()
         }
-        Mod::Scale(Scale::Shr7) => ".shr7: the sum is shifted right by 7 bits before clamping.".into(),
+        Mod::Scale(Scale::Shr7) => {
+            ".shr7: the sum is shifted right by 7 bits before clamping.".into()
+        }
         Mod::Scale(Scale::Shr15) => {
             ".shr15: the sum is shifted right by 15 bits before clamping.".into()
         }
-        Mod::Po => ".po: 'plus one' — the product gets 1 added, the form used for averaging.".into(),
+        Mod::Po => {
+            ".po: 'plus one' — the product gets 1 added, the form used for averaging.".into()
+        }
         Mod::Half(HalfMode::Hi) => ".hi: keep the upper half of the double-width product.".into(),
         Mod::Half(HalfMode::Lo) => ".lo: keep the lower half of the double-width product.".into(),
         Mod::Half(HalfMode::Wide) => {

@@ -15,7 +15,10 @@ pub struct Props {
 
 /// Split `text` around `span` safely: (before, token, after). Out-of-range or mid-character
 /// spans fall back to pointing at the end of the text.
-pub fn split_at_span<'a>(text: &'a str, span: &std::ops::Range<usize>) -> (&'a str, &'a str, &'a str) {
+pub fn split_at_span<'a>(
+    text: &'a str,
+    span: &std::ops::Range<usize>,
+) -> (&'a str, &'a str, &'a str) {
     let start = span.start.min(text.len());
     let end = span.end.clamp(start, text.len());
     match (text.get(..start), text.get(start..end), text.get(end..)) {

@@ -142,7 +142,13 @@ fn OperandCard(props: &CardProps) -> Html {
         let dispatch = props.dispatch.clone();
         let salt = props.revision ^ ((src as u64) << 40);
         Callback::from(move |_: MouseEvent| {
-            timed(&dispatch, Action::Random { src, seed: perf::seed(salt) })
+            timed(
+                &dispatch,
+                Action::Random {
+                    src,
+                    seed: perf::seed(salt),
+                },
+            )
         })
     };
     html! {

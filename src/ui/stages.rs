@@ -218,10 +218,19 @@ fn field(
     out_bits: u32,
 ) -> Html {
     let hi = lo.saturating_add(width);
-    let in_field = move |b: u32| if b >= lo && b < hi { Some("sel") } else { Some("dim") };
+    let in_field = move |b: u32| {
+        if b >= lo && b < hi {
+            Some("sel")
+        } else {
+            Some("dim")
+        }
+    };
     let ext = if signed { "sign" } else { "zero" };
     let out_class = move |b: u32| if b < width { Some("sel") } else { Some(ext) };
-    let src_name = s.inputs.first().map_or("source".to_string(), |v| v.name.clone());
+    let src_name = s
+        .inputs
+        .first()
+        .map_or("source".to_string(), |v| v.name.clone());
     let out_raw = s.output.raw();
     html! {
         <div class="diagram field">
@@ -288,7 +297,11 @@ fn range(s: &Stage, min: i128, max: i128) -> Html {
 fn merge(s: &Stage, lane_bits: u32, from_result: &[bool], other: &str) -> Html {
     let raw = s.output.raw();
     let lane_bits = lane_bits.clamp(1, 64);
-    let m = if lane_bits >= 128 { u128::MAX } else { (1u128 << lane_bits) - 1 };
+    let m = if lane_bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << lane_bits) - 1
+    };
     let digits = lane_bits.div_ceil(4) as usize;
     html! {
         <div class="diagram merge">
