@@ -134,6 +134,8 @@ pub enum Mod {
     Half(HalfMode),
     Relu,
     Shiftamt,
+    /// `.cc` of `add`/`sub`/`mad`: also write the carry flag (the result in `d` is unchanged).
+    Cc,
 }
 
 impl Mod {
@@ -161,11 +163,12 @@ impl Mod {
             Mod::Half(HalfMode::Wide) => "wide",
             Mod::Relu => "relu",
             Mod::Shiftamt => "shiftamt",
+            Mod::Cc => "cc",
         }
     }
 
     /// Every modifier the parser knows.
-    pub const ALL: [Mod; 31] = [
+    pub const ALL: [Mod; 32] = [
         Mod::Type(Type::U16),
         Mod::Type(Type::U32),
         Mod::Type(Type::U64),
@@ -197,6 +200,7 @@ impl Mod {
         Mod::Half(HalfMode::Wide),
         Mod::Relu,
         Mod::Shiftamt,
+        Mod::Cc,
     ];
 
     pub fn from_name(s: &str) -> Option<Mod> {
@@ -221,6 +225,9 @@ pub struct Form {
     pub half: Option<HalfMode>,
     pub relu: bool,
     pub shiftamt: bool,
+    /// `.cc`: the carry-out is also written; `d` is the same as without it.
+    #[serde(default)]
+    pub cc: bool,
 }
 
 impl Form {

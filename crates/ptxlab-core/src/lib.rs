@@ -18,8 +18,11 @@
 //! ```
 
 pub mod ast;
+pub mod cuda;
 pub mod error;
 pub mod eval;
+#[doc(hidden)]
+pub mod gen;
 pub mod parse;
 pub mod table;
 pub mod trace;

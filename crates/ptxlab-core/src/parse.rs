@@ -7,6 +7,10 @@ use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, S
 use crate::error::Diagnostic;
 use crate::table::{Opcode, OPCODES};
 
+/// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
+/// them (`.b1024` is a data type name; every other `.b` with four digits 0-7 reads as a selector).
+pub const RESERVED_WORDS: &[&str] = &["b1024"];
+
 /// Longest text accepted, in bytes: one instruction never needs more.
 pub const MAX_LEN: usize = 4096;
 
@@ -138,7 +142,14 @@ impl<'a> Parser<'a> {
                 .allowed(suggest_opcodes(name))
         })?;
         let mut mods = Vec::new();
-        while self.peek() == Some('.') {
+        loop {
+            // ptxas also reads modifiers separated by spaces (`vadd.u32 .u32.u32`).
+            let save = self.i;
+            self.skip_ws();
+            if self.peek() != Some('.') {
+                self.i = save;
+                break;
+            }
             let start = self.i;
             self.bump();
             let m = self.word();
@@ -203,7 +214,7 @@ impl<'a> Parser<'a> {
         let form = gather_form(&mods);
         let mut it = operands.into_iter();
         let dst = it.next().expect("at least one operand was parsed");
-        Ok(Instruction {
+        let mut insn = Instruction {
             guard,
             opcode,
             opcode_span: op_span,
@@ -211,7 +222,9 @@ impl<'a> Parser<'a> {
             form,
             dst,
             srcs: it.collect(),
-        })
+        };
+        drop_ignored_suffixes(&mut insn);
+        Ok(insn)
     }
 
     fn operand(&mut self) -> Result<Operand, Diagnostic> {
@@ -221,18 +234,22 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             if self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 let v = self.number(start, true)?;
-                let sel = self.selector()?;
+                self.no_selector_on_number(start)?;
                 return Ok(Operand {
                     kind: OperandKind::Imm(v),
                     neg: false,
-                    sel,
+                    sel: None,
                     span: start..self.i,
                 });
             }
             neg = true;
         }
         let kind = match self.peek() {
-            Some(c) if c.is_ascii_digit() => OperandKind::Imm(self.number(self.i, false)?),
+            Some(c) if c.is_ascii_digit() => {
+                let v = self.number(self.i, false)?;
+                self.no_selector_on_number(start)?;
+                OperandKind::Imm(v)
+            }
             Some(c) if is_ident_start(c) => OperandKind::Reg(self.ident("an operand")?.0),
             _ => {
                 let sp = self.token_span(self.i);
@@ -260,7 +277,7 @@ impl<'a> Parser<'a> {
         let num_start = self.i;
         let w = self.word();
         let span = start..self.i;
-        let body = w.strip_suffix(['U', 'u']).unwrap_or(w);
+        let body = w.strip_suffix('U').unwrap_or(w); // ptxas takes only an upper-case U
         let parsed = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
             u64::from_str_radix(h, 16).ok()
         } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
@@ -288,6 +305,25 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// ptxas reads `5.b0` as a syntax error: selectors pick parts of registers only.
+    fn no_selector_on_number(&mut self, start: usize) -> Result<(), Diagnostic> {
+        if self.peek() != Some('.') {
+            return Ok(());
+        }
+        let dot = self.i;
+        self.bump();
+        self.word();
+        let span = dot..self.i;
+        Err(Diagnostic::new(
+            span.clone(),
+            format!(
+                "'{}' cannot follow the number '{}': selectors pick parts of registers, so put the value in a register or drop the selector",
+                &self.s[span],
+                &self.s[start..dot]
+            ),
+        ))
+    }
+
     fn selector(&mut self) -> Result<Option<Selector>, Diagnostic> {
         if self.peek() != Some('.') {
             return Ok(None);
@@ -304,6 +340,14 @@ impl<'a> Parser<'a> {
                 ),
             )
         };
+        if RESERVED_WORDS.contains(&w) {
+            return Err(Diagnostic::new(
+                span.clone(),
+                format!(
+                    "'.{w}' is a reserved word of PTX (a type name), so ptxas cannot read it as a selector"
+                ),
+            ));
+        }
         let (kind, digits) = match w.as_bytes().first() {
             Some(b'b') => (SelKind::B, &w[1..]),
             Some(b'h') => (SelKind::H, &w[1..]),
@@ -314,6 +358,26 @@ impl<'a> Parser<'a> {
         }
         let ds: Vec<u8> = digits.bytes().map(|c| c - b'0').collect();
         Ok(Some(Selector::new(kind, &ds)))
+    }
+}
+
+/// ptxas accepts `.b01`, `.b12`, `.b23` on some operands and then ignores them (the machine code
+/// is the same as without); drop them there so that the instruction means what ptxas runs.
+fn drop_ignored_suffixes(insn: &mut Instruction) {
+    let keep = |insn: &Instruction, pos: usize, o: &Operand| {
+        o.sel
+            .filter(|s| !crate::table::suffix_ignored(insn, pos, s))
+    };
+    let d = keep(insn, 0, &insn.dst);
+    let srcs: Vec<Option<Selector>> = insn
+        .srcs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| keep(insn, i + 1, o))
+        .collect();
+    insn.dst.sel = d;
+    for (o, s) in insn.srcs.iter_mut().zip(srcs) {
+        o.sel = s;
     }
 }
 
@@ -348,6 +412,7 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
             }
             Mod::Relu => f.relu = true,
             Mod::Shiftamt => f.shiftamt = true,
+            Mod::Cc => f.cc = true,
         }
     }
     f
@@ -426,5 +491,14 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("vadd.u32.u32.u32").is_err());
         assert!(parse("vadd.u32.u32.u32 d, a, b; junk").is_err());
+        let t = "vadd4.u32.u32.u32 d, a.b1024, b, c;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".b1024");
+        let t = "vadd.u32.u32.u32 d, 5.b0, b;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".b0");
+        let t = "vmad.u32.u32.u32 d, a, -3.h1, c;";
+        let e = parse(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".h1");
     }
 }

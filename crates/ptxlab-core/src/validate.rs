@@ -1,9 +1,781 @@
 //! Decides whether ptxas (sm_90) accepts an instruction, with a specific message when not.
+//!
+//! The rules themselves are data in [`crate::table`] ([`Syntax`], [`SelRule`], operand widths
+//! and immediate ranges); this module walks an instruction through them in the order a reader
+//! would fix things: modifiers, types, combinations, operand count, then each operand.
 
-use crate::ast::Instruction;
+use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
+use crate::table::{
+    immediate_rule, operand_bits, selector_rules, source_counts, Family, ModGroup, SelRule, Syntax,
+};
 
 /// Check a parsed instruction the way ptxas does for sm_90.
-pub fn validate(_insn: &Instruction) -> Result<(), Diagnostic> {
+pub fn validate(insn: &Instruction) -> Result<(), Diagnostic> {
+    let syn = insn.opcode.syntax();
+    check_modifiers(insn, syn)?;
+    check_types(insn, syn)?;
+    check_combinations(insn, syn)?;
+    check_required(insn, syn)?;
+    check_operand_count(insn)?;
+    check_operands(insn, syn)
+}
+
+fn dotted(m: Mod) -> String {
+    format!(".{}", m.name())
+}
+
+fn names<'a>(mods: impl IntoIterator<Item = &'a Mod>) -> Vec<String> {
+    mods.into_iter().map(|m| dotted(*m)).collect()
+}
+
+fn type_names(ts: &[Type]) -> Vec<String> {
+    ts.iter().map(|t| format!(".{}", t.name())).collect()
+}
+
+/// The span from the opcode to the end of the last modifier.
+fn head_span(insn: &Instruction) -> Span {
+    let end = insn
+        .mods
+        .last()
+        .map_or(insn.opcode_span.end, |(_, s)| s.end);
+    insn.opcode_span.start..end
+}
+
+fn non_type_mods(syn: &Syntax) -> Vec<String> {
+    names(syn.mods)
+}
+
+/// Modifiers the opcode does not take, the `.hi/.lo/.wide` position, and repeats.
+fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
+    let op = insn.opcode.name();
+    for (i, (m, span)) in insn.mods.iter().enumerate() {
+        let group = ModGroup::of(*m);
+        if group == ModGroup::Type {
+            continue;
+        }
+        if !syn.mods.contains(m) {
+            let msg = match group {
+                ModGroup::Half if syn.mode_first => format!(
+                    "'{}' is not a result part of '{op}'",
+                    dotted(*m)
+                ),
+                ModGroup::Half if *m == Mod::Half(crate::ast::HalfMode::Wide) => format!(
+                    "'.wide' belongs to mul and mad only; '{op}' does not take it"
+                ),
+                ModGroup::Half => format!(
+                    "'{}' is not accepted by '{op}' (ptxas would read it as an unsigned comparison, which '{op}' has none of)",
+                    dotted(*m)
+                ),
+                ModGroup::SecOp if insn.opcode.family() == Family::Simd2
+                    || insn.opcode.family() == Family::Simd4 =>
+                {
+                    format!(
+                        "'{}' is not a secondary operation of '{op}': SIMD video instructions only accumulate with '.add'",
+                        dotted(*m)
+                    )
+                }
+                _ => format!("'{}' does not apply to '{op}'", dotted(*m)),
+            };
+            let allowed = if syn.mods.is_empty() {
+                vec!["no modifier besides the type".to_string()]
+            } else {
+                non_type_mods(syn)
+            };
+            return Err(Diagnostic::new(span.clone(), msg).allowed(allowed));
+        }
+        if group == ModGroup::Half && syn.mode_first && i != 0 {
+            return Err(Diagnostic::new(
+                span.clone(),
+                format!(
+                    "'{}' must come right after '{op}' (write {op}{}...)",
+                    dotted(*m),
+                    dotted(*m)
+                ),
+            )
+            .allowed(names(
+                syn.mods
+                    .iter()
+                    .filter(|x| ModGroup::of(**x) == ModGroup::Half),
+            )));
+        }
+        if group.repeatable() {
+            continue;
+        }
+        if let Some((first, _)) = insn.mods[..i]
+            .iter()
+            .find(|(p, _)| ModGroup::of(*p) == group)
+        {
+            let msg = if first == m {
+                format!(
+                    "'{}' is written twice; '{op}' takes one {}",
+                    dotted(*m),
+                    group.describe()
+                )
+            } else {
+                format!(
+                    "'{}' conflicts with '{}' written before it: '{op}' takes one {}",
+                    dotted(*m),
+                    dotted(*first),
+                    group.describe()
+                )
+            };
+            return Err(Diagnostic::new(span.clone(), msg).allowed(names(
+                syn.mods.iter().filter(|x| ModGroup::of(**x) == group),
+            )));
+        }
+    }
     Ok(())
+}
+
+/// Number of types and the set each position takes.
+fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
+    let op = insn.opcode.name();
+    let want = syn.types.len();
+    let written: Vec<(Type, &Span)> = insn
+        .mods
+        .iter()
+        .filter_map(|(m, s)| match m {
+            Mod::Type(t) => Some((*t, s)),
+            _ => None,
+        })
+        .collect();
+    let pattern: String = syn.type_names.iter().map(|n| format!(".{n}")).collect();
+    if written.len() > want {
+        let (t, span) = written[want];
+        return Err(Diagnostic::new(
+            span.clone(),
+            format!(
+                "'{op}' takes {want} type{} ({pattern}); '.{}' is one too many",
+                if want == 1 { "" } else { "s" },
+                t.name()
+            ),
+        )
+        .allowed(vec![format!("{op}{pattern} with {}", describe_sets(syn))]));
+    }
+    for (i, (t, span)) in written.iter().enumerate() {
+        let set = syn.types[i];
+        if !set.contains(t) {
+            let what = syn.type_names.get(i).copied().unwrap_or("type");
+            return Err(Diagnostic::new(
+                (*span).clone(),
+                format!("'.{}' is not a {what} of '{op}'", t.name()),
+            )
+            .allowed(type_names(set)));
+        }
+    }
+    if written.len() < want {
+        let missing = syn.type_names.get(written.len()).copied().unwrap_or("type");
+        let msg = if written.is_empty() {
+            format!(
+                "'{op}' needs {want} type{} ({pattern})",
+                if want == 1 { "" } else { "s" }
+            )
+        } else {
+            format!(
+                "'{op}' needs {want} types ({pattern}) but {} given: the {missing} is missing",
+                written.len()
+            )
+        };
+        return Err(
+            Diagnostic::new(head_span(insn), msg).allowed(type_names(syn.types[written.len()]))
+        );
+    }
+    Ok(())
+}
+
+fn describe_sets(syn: &Syntax) -> String {
+    syn.type_names
+        .iter()
+        .zip(syn.types)
+        .map(|(n, set)| format!("{n} in {{{}}}", type_names(set).join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn find_mod(insn: &Instruction, m: Mod) -> Option<&Span> {
+    insn.mods.iter().find(|(x, _)| *x == m).map(|(_, s)| s)
+}
+
+fn first_type_span(insn: &Instruction) -> Span {
+    insn.mods
+        .iter()
+        .find(|(m, _)| matches!(m, Mod::Type(_)))
+        .map_or(head_span(insn), |(_, s)| s.clone())
+}
+
+/// Modifiers that exclude each other, need each other, or narrow the types.
+fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
+    let op = insn.opcode.name();
+    for (a, b) in syn.excludes {
+        if let (Some(sa), Some(sb)) = (find_mod(insn, *a), find_mod(insn, *b)) {
+            let later = if sa.start > sb.start { sa } else { sb };
+            let why = if insn.opcode.is_video() {
+                " (saturation applies to the lanes, which .add sums into c)"
+            } else {
+                ""
+            };
+            return Err(Diagnostic::new(
+                later.clone(),
+                format!(
+                    "'{}' and '{}' cannot be combined on '{op}'{why}",
+                    dotted(*a),
+                    dotted(*b)
+                ),
+            ));
+        }
+    }
+    for (a, b) in syn.requires {
+        if let Some(sa) = find_mod(insn, *a) {
+            if find_mod(insn, *b).is_none() {
+                return Err(Diagnostic::new(
+                    sa.clone(),
+                    format!(
+                        "'{}' on '{op}' needs '{}' (it applies only to {op}{}{})",
+                        dotted(*a),
+                        dotted(*b),
+                        dotted(*b),
+                        dotted(*a)
+                    ),
+                ));
+            }
+        }
+    }
+    let ty = insn.form.types[0];
+    for (m, set) in syn.narrow {
+        if let (Some(sm), Some(t)) = (find_mod(insn, *m), ty) {
+            if !set.contains(&t) {
+                let _ = sm;
+                return Err(Diagnostic::new(
+                    first_type_span(insn),
+                    format!(
+                        "'{}' on '{op}' does not work with '.{}'",
+                        dotted(*m),
+                        t.name()
+                    ),
+                )
+                .allowed(type_names(set)));
+            }
+        }
+    }
+    // Scalar video: a secondary operation and a destination part both use c.
+    if insn.opcode.family() == Family::ScalarVideo {
+        if let (Some(sel), Some(sec)) = (insn.dst.sel, insn.form.secop) {
+            let span = sel_span(&insn.dst);
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "'{sel}' on d writes a part of d merged with c, which cannot go together with the secondary operation '.{}'",
+                    Mod::SecOp(sec).name()
+                ),
+            )
+            .allowed(["drop the selector on d", "drop the secondary operation"]));
+        }
+    }
+    Ok(())
+}
+
+fn check_required(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
+    let Some(group) = syn.required else {
+        return Ok(());
+    };
+    if insn.mods.iter().any(|(m, _)| ModGroup::of(*m) == group) {
+        return Ok(());
+    }
+    let op = insn.opcode.name();
+    let choices = names(syn.mods.iter().filter(|m| ModGroup::of(**m) == group));
+    let msg = if syn.mode_first {
+        format!(
+            "'{op}' needs its result part right after the opcode ({})",
+            choices
+                .iter()
+                .map(|c| format!("{op}{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        format!("'{op}' needs a {}", group.describe())
+    };
+    Err(Diagnostic::new(head_span(insn), msg).allowed(choices))
+}
+
+fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
+    let op = insn.opcode.name();
+    let n = insn.srcs.len();
+    let (lo, hi) = source_counts(insn.opcode);
+    let needs_c = insn.opcode.family() == Family::ScalarVideo
+        && (insn.form.secop.is_some() || insn.dst.sel.is_some());
+    let lo = if needs_c { 3 } else { lo };
+    let roles = |k: usize| -> String {
+        std::iter::once("d")
+            .chain(SOURCE_NAMES.iter().copied().take(k))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if n > hi {
+        return Err(Diagnostic::new(
+            insn.srcs[hi].span.clone(),
+            format!(
+                "'{op}' takes {} operands ({}); this one is extra",
+                hi + 1,
+                roles(hi)
+            ),
+        ));
+    }
+    if n < lo {
+        let at = insn
+            .srcs
+            .last()
+            .map_or(insn.dst.span.clone(), |o| o.span.clone());
+        let msg = if needs_c && n == 2 {
+            if let Some(sec) = insn.form.secop {
+                format!(
+                    "the secondary operation '.{}' needs a third source c",
+                    Mod::SecOp(sec).name()
+                )
+            } else {
+                "a selector on d merges the result into c, so a third source c is needed; without c, d takes no selector".to_string()
+            }
+        } else {
+            format!(
+                "'{op}' needs {} operands ({}), {} given",
+                lo + 1,
+                roles(lo),
+                n + 1
+            )
+        };
+        let span = if needs_c && n == 2 && insn.form.secop.is_none() {
+            sel_span(&insn.dst)
+        } else {
+            at.end..at.end
+        };
+        return Err(Diagnostic::new(span, msg));
+    }
+    Ok(())
+}
+
+/// The span of an operand's selector (the whole operand when it has none).
+fn sel_span(o: &Operand) -> Span {
+    match o.sel {
+        Some(s) => {
+            let len = 2 + s.len as usize;
+            o.span.end.saturating_sub(len).max(o.span.start)..o.span.end
+        }
+        None => o.span.clone(),
+    }
+}
+
+fn neg_span(o: &Operand) -> Span {
+    o.span.start..o.span.start + 1
+}
+
+fn role(i: usize) -> &'static str {
+    if i == 0 {
+        "d"
+    } else {
+        SOURCE_NAMES.get(i - 1).copied().unwrap_or("operand")
+    }
+}
+
+fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
+    let op = insn.opcode.name();
+    let merge = insn.form.secop.is_none() && insn.srcs.len() == 3;
+    let sels = selector_rules(insn.opcode, merge);
+    let bits = operand_bits(insn);
+
+    // The destination: a register, not negated.
+    let d = &insn.dst;
+    if let OperandKind::Imm(_) = d.kind {
+        return Err(Diagnostic::new(
+            d.span.clone(),
+            format!("the destination of '{op}' must be a register, not a number"),
+        ));
+    }
+    if d.neg {
+        return Err(Diagnostic::new(
+            neg_span(d),
+            "the destination cannot be negated; drop the '-'",
+        ));
+    }
+    check_selector(insn, d, 0, sels[0])?;
+
+    for (i, o) in insn.srcs.iter().enumerate() {
+        let pos = i + 1;
+        match o.kind {
+            OperandKind::Imm(v) => match immediate_rule(insn, i) {
+                None => {
+                    let why = if insn.opcode.is_video() {
+                        "SIMD video sources must be registers (their lanes are picked by selectors)"
+                    } else {
+                        "packed .u16x2/.s16x2 operands must be registers"
+                    };
+                    return Err(Diagnostic::new(
+                        o.span.clone(),
+                        format!("{} of '{op}' cannot be a number: {why}", role(pos)),
+                    ));
+                }
+                Some(Some((lo, hi))) if v < lo || v > hi => {
+                    return Err(Diagnostic::new(
+                        o.span.clone(),
+                        format!(
+                            "{} of '{op}' is a bit position or length: an immediate there must be in {lo}..{hi}, not {v}",
+                            role(pos)
+                        ),
+                    )
+                    .allowed([format!("{lo}..{hi}"), "a register".to_string()]));
+                }
+                _ => {}
+            },
+            OperandKind::Reg(_) => {}
+        }
+        check_selector(
+            insn,
+            o,
+            pos,
+            sels.get(pos).copied().unwrap_or(SelRule::None),
+        )?;
+    }
+    check_negation(insn, syn, &bits)
+}
+
+fn check_selector(
+    insn: &Instruction,
+    o: &Operand,
+    pos: usize,
+    rule: SelRule,
+) -> Result<(), Diagnostic> {
+    let Some(sel) = o.sel else {
+        return Ok(());
+    };
+    if rule.accepts(&sel) {
+        return Ok(());
+    }
+    let op = insn.opcode.name();
+    let span = sel_span(o);
+    let r = role(pos);
+    let msg = match (insn.opcode.family(), rule) {
+        (Family::Integer, _) => {
+            format!("'{sel}': selectors belong to video instructions; '{op}' takes none")
+        }
+        (_, SelRule::None) if pos == 0 && insn.opcode.family() == Family::Vmad => {
+            format!("'{sel}': vmad always writes all of d; d takes no selector")
+        }
+        (_, SelRule::None) if pos == 0 => format!(
+            "'{sel}' on d needs a third source c to merge into (and no secondary operation)"
+        ),
+        (_, SelRule::None) => format!("'{sel}': {r} of '{op}' takes no selector"),
+        (_, SelRule::Scalar) => format!(
+            "'{sel}' is not a selector of {r} for '{op}': it picks one byte (.b0-.b3) or half-word (.h0, .h1)"
+        ),
+        (_, SelRule::Lanes2) => format!(
+            "'{sel}' is not a lane selector of {r} for '{op}': write .h and two half-word numbers 0-3 (0, 1 from a; 2, 3 from b)"
+        ),
+        (_, SelRule::Lanes4) => format!(
+            "'{sel}' is not a lane selector of {r} for '{op}': write .b and four byte numbers 0-7 (0-3 from a; 4-7 from b)"
+        ),
+        (_, SelRule::Mask2) => format!(
+            "'{sel}' is not a mask of d for '{op}': name the half-words written, highest first"
+        ),
+        (_, SelRule::Mask4) => format!(
+            "'{sel}' is not a mask of d for '{op}': name the bytes written (0-3), each once, highest first"
+        ),
+    };
+    let allowed = if rule == SelRule::None {
+        Vec::new()
+    } else {
+        rule.choices()
+    };
+    Err(Diagnostic::new(span, msg).allowed(allowed))
+}
+
+/// Negation: `-a` and `-b` together cancel and are accepted (on 32-bit registers) by every
+/// instruction; otherwise only `vmad` negates, and then the product or `c`, not both, and
+/// nothing at all with `.po`.
+fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(), Diagnostic> {
+    let op = insn.opcode.name();
+    for (i, o) in insn.srcs.iter().enumerate() {
+        if o.neg && bits.get(i + 1).copied().unwrap_or(32) != 32 {
+            return Err(Diagnostic::new(
+                neg_span(o),
+                format!(
+                    "'-' applies to 32-bit registers only; {} of '{op}' is {} bits wide",
+                    role(i + 1),
+                    bits.get(i + 1).copied().unwrap_or(32)
+                ),
+            ));
+        }
+    }
+    let neg = |i: usize| insn.srcs.get(i).is_some_and(|o| o.neg);
+    let product = neg(0) != neg(1);
+    let product_span = || {
+        let i = if neg(0) { 0 } else { 1 };
+        neg_span(&insn.srcs[i])
+    };
+    let other = (2..insn.srcs.len()).find(|&i| neg(i));
+    if !syn.negation {
+        if product || other.is_some() {
+            let span = if product {
+                product_span()
+            } else {
+                neg_span(&insn.srcs[other.unwrap_or(2)])
+            };
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "'{op}' does not negate its sources (only -a and -b together, which cancel)"
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    if insn.form.po && (product || other.is_some()) {
+        let span = if product {
+            product_span()
+        } else {
+            neg_span(&insn.srcs[2])
+        };
+        return Err(Diagnostic::new(
+            span,
+            "'.po' adds one instead of negating: with .po no source may be negated",
+        ));
+    }
+    if product && other.is_some() {
+        return Err(Diagnostic::new(
+            neg_span(&insn.srcs[2]),
+            "vmad negates either the product (-a or -b) or c, not both",
+        )
+        .allowed([
+            "negate a or b (the product)",
+            "negate c",
+            "negate both a and b (they cancel)",
+        ]));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check;
+
+    /// The text under the diagnostic's span.
+    fn rejected_at(text: &str) -> String {
+        let d = check(text).expect_err(text);
+        text[d.span.clone()].to_string()
+    }
+
+    fn allowed(text: &str) -> Vec<String> {
+        check(text).expect_err(text).allowed
+    }
+
+    #[test]
+    fn accepts_the_isa_examples_ptxas_takes() {
+        for t in [
+            "vadd.s32.u32.s32.sat d, a.b0, b.h0;",
+            "vsub.s32.s32.u32.sat d, a.h1, b.h1;",
+            "vabsdiff.s32.s32.s32.sat d.h0, a.b0, b.b2, c;",
+            "vmin.s32.s32.s32.sat.add d, a, b, c;",
+            "vshl.s32.u32.u32.clamp d, a, b;",
+            "vshr.u32.u32.u32.wrap d, a, b.h1;",
+            "vmad.s32.s32.u32.sat d, a, b, -c;",
+            "vmad.u32.u32.u32.shr15 d, a.h0, b.h0, c;",
+            "vset.s32.u32.lt d, a, b;",
+            "vadd2.s32.s32.u32.sat d, a, b, c;",
+            "vsub2.s32.s32.s32.sat d.h0, a.h10, b.h32, c;",
+            "vmin2.s32.u32.u32.add d.h10, a.h00, b.h22, c;",
+            "vset2.u32.u32.ne.add d, a, b, c;",
+            "vsub4.s32.s32.s32.sat d.b0, a.b3210, b.b7654, c;",
+            "vset4.u32.u32.ne.add d.b20, a.b7777, b.b0123, c;",
+            "add.sat.s32 d, d, 1;",
+            "add.u16x2 d, a, b;",
+            "mul.wide.s16 d, a, b;",
+            "mad.hi.sat.s32 d, a, b, c;",
+            "min.s16x2.relu d, a, b;",
+            "bfind.shiftamt.s64 d, a;",
+            "fns.b32 d, 0xaaaaaaaa, 3, -1;",
+            "szext.wrap.u32 d, 0xffffffff, 0;",
+            "bmsk.wrap.b32 d, 1, 2;",
+            "dp2a.hi.u32.s32 d, a, b, c;",
+            "add.cc.u32 d, a, b;",
+        ] {
+            assert!(check(t).is_ok(), "{t}: {:?}", check(t).err());
+        }
+    }
+
+    #[test]
+    fn types_may_be_interleaved_and_repeatable_modifiers_repeated() {
+        assert!(check("vmin4.s32.sat.s32.u32 d, a, b, c;").is_ok());
+        assert!(check("vmad.shr7.u32.u32.po.sat.s32 d, a.h0, b.h1, c;").is_ok());
+        assert!(check("vadd.s32.s32.s32.sat.sat d, a, b;").is_ok());
+        assert!(check("min.relu.relu.s32 d, a, b;").is_ok());
+        // Counting types: a fourth is one too many, and the span names it.
+        assert_eq!(rejected_at("vsub4.u32.u32.s32.s64.add d, a, b, c;"), ".s64");
+        assert_eq!(rejected_at("vadd.u16.u32.u32 d, a, b;"), ".u16");
+        assert!(allowed("vadd.u16.u32.u32 d, a, b;").contains(&".s32".to_string()));
+        // Too few: the head is pointed at, and the missing position is offered.
+        assert_eq!(rejected_at("vadd.s32.s32 d, a, b;"), "vadd.s32.s32");
+    }
+
+    #[test]
+    fn conflicting_and_repeated_modifiers() {
+        assert_eq!(rejected_at("vsub.u32.u32.u32.min.max d, a, b, c;"), ".max");
+        assert_eq!(rejected_at("vshr.s32.s32.u32.clamp.wrap d, a, b;"), ".wrap");
+        assert_eq!(
+            rejected_at("vmad.s32.s32.s32.shr7.shr15 d, a, b, c;"),
+            ".shr15"
+        );
+        assert_eq!(rejected_at("vset4.u32.u32.ne.lt d, a, b, c;"), ".lt");
+        assert_eq!(rejected_at("vmad.po.u32.u32.u32.po d, a, b, c;"), ".po");
+        assert_eq!(rejected_at("vadd2.s32.s32.u32.sat.add d, a, b, c;"), ".add");
+        assert_eq!(rejected_at("vadd2.s32.s32.u32.add.sat d, a, b, c;"), ".sat");
+        assert_eq!(rejected_at("add.cc.sat.s32 d, a, b;"), ".sat");
+        // Secondary operations: SIMD accumulates only; vmad has none.
+        assert_eq!(rejected_at("vset2.u32.u32.ne.max d, a, b, c;"), ".max");
+        assert_eq!(rejected_at("vmad.s32.s32.s32.add d, a, b, c;"), ".add");
+        assert_eq!(rejected_at("vset.s32.s32.lt.sat d, a, b;"), ".sat");
+    }
+
+    #[test]
+    fn required_modifiers() {
+        let e = check("vshl.s32.u32.u32 d, a, b;").unwrap_err();
+        assert_eq!(e.allowed, vec![".clamp", ".wrap"]);
+        assert!(check("vset.s32.s32 d, a, b;").is_err());
+        assert!(check("szext.s32 d, a, b;").is_err());
+        assert!(check("dp2a.u32.u32 d, a, b, c;").is_err());
+        // The result part of mul/mad is part of the opcode: it comes first.
+        assert_eq!(rejected_at("mul.s32.lo d, a, b;"), ".lo");
+        assert_eq!(rejected_at("mad.sat.hi.s32 d, a, b, c;"), ".hi");
+        assert_eq!(rejected_at("mad.u32.wide d, a, b, c;"), ".wide");
+        assert_eq!(rejected_at("mul24.wide.s32 d, a, b;"), ".wide");
+        assert_eq!(rejected_at("dp2a.u32.u32.lo d, a, b, c;"), ".lo");
+    }
+
+    #[test]
+    fn integer_type_sets_narrowed_by_modifiers() {
+        for t in [
+            "add.sat.u32 d, a, b;",
+            "add.sat.s16x2 d, a, b;",
+            "sub.u16x2 d, a, b;",
+            "mul.wide.u64 d, a, b;",
+            "mad.lo.sat.s32 d, a, b, c;",
+            "mad.hi.sat.u32 d, a, b, c;",
+            "mad24.lo.sat.s32 d, a, b, c;",
+            "mad.wide.cc.u32 d, a, b, c;",
+            "add.cc.u16 d, a, b;",
+            "min.relu.u32 d, a, b;",
+            "max.relu.u16x2 d, a, b;",
+            "abs.u32 d, a;",
+            "popc.u32 d, a;",
+            "bfe.b32 d, a, b, c;",
+            "bmsk.clamp.b64 d, a, b;",
+            "dp4a.u32 d, a, b, c;",
+        ] {
+            assert!(check(t).is_err(), "{t} should be rejected");
+        }
+        assert_eq!(rejected_at("add.sat.s64 d, a, b;"), ".s64");
+        assert_eq!(allowed("min.relu.s16 d, a, b;"), vec![".s32", ".s16x2"]);
+    }
+
+    #[test]
+    fn video_selectors_per_position() {
+        // Scalar: one byte or half-word; d only when merging into c.
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d, a.b4, b;"), ".b4");
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d, a.h2, b;"), ".h2");
+        assert_eq!(rejected_at("vadd.u32.u32.u32 d, a.b3210, b;"), ".b3210");
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d.h2, a, b, c;"), ".h2");
+        assert_eq!(rejected_at("vadd.s32.s32.s32 d.b0, a, b;"), ".b0");
+        assert_eq!(rejected_at("vadd.s32.s32.s32.add d.b0, a, b, c;"), ".b0");
+        assert_eq!(
+            rejected_at("vadd.u32.u32.u32.min d, a, b, c.b7654;"),
+            ".b7654"
+        );
+        assert_eq!(rejected_at("vmad.s32.s32.s32 d.b0, a, b, c;"), ".b0");
+        // SIMD two-way: .hxy on sources, a mask on d.
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d, a.h0, b, c;"), ".h0");
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d, a.h4, b, c;"), ".h4");
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d.h01, a, b, c;"), ".h01");
+        assert_eq!(
+            allowed("vadd2.u32.u32.u32 d.h01, a, b, c;"),
+            vec![".h0", ".h1", ".h10"]
+        );
+        // SIMD four-way: .bxyzw with digits 0-7; masks name bytes highest first.
+        assert!(check("vadd4.u32.u32.u32 d.b31, a.b0016, b.b7654, c;").is_ok());
+        assert_eq!(rejected_at("vadd4.u32.u32.u32 d, a.b8000, b, c;"), ".b8000");
+        assert_eq!(rejected_at("vadd4.u32.u32.u32 d, a.b000, b, c;"), ".b000");
+        assert_eq!(rejected_at("vadd4.u32.u32.u32 d.b13, a, b, c;"), ".b13");
+        assert_eq!(rejected_at("vmin4.s32.u32.u32.add d.b00, a, b, c;"), ".b00");
+        // Integer instructions take none.
+        assert_eq!(rejected_at("add.u32 d, a.b0, b;"), ".b0");
+    }
+
+    #[test]
+    fn ignored_byte_pair_suffixes() {
+        // ptxas reads .b01/.b12/.b23 and ignores them on d and c of scalar video and on 32-bit
+        // integer operands; on a and b of scalar video they are errors.
+        assert!(check("vadd.u32.u32.u32 d.b12, a, b;").is_ok());
+        assert!(check("vmad.u32.u32.u32 d, a, b, c.b23;").is_ok());
+        assert!(check("add.u32 d, a.b01, b;").is_ok());
+        assert!(check("vadd.s32.s32.s32 d, a.b01, b;").is_err());
+        assert!(check("add.u64 d, a.b01, b;").is_err());
+        assert!(check("bfe.u32 d, a.b12, b, c;").is_err());
+        assert!(check("vadd4.u32.u32.u32 d.b01, a, b, c;").is_err());
+    }
+
+    #[test]
+    fn operand_counts() {
+        assert!(check("vadd.u32.u32.u32 d, a, b, c;").is_ok());
+        assert!(check("vadd.s32.s32.s32.add d, a, b;").is_err());
+        assert!(check("vadd2.u32.u32.u32 d, a, b;").is_err());
+        assert_eq!(rejected_at("vset4.u32.u32.ge d.b3, a, b, c, e;"), "e");
+        assert_eq!(rejected_at("mul.lo.s32 d, a, b, c;"), "c");
+        assert!(check("add.u32 d, a;").is_err());
+        assert!(check("bfi.b32 d, a, b, c, e;").is_ok());
+    }
+
+    #[test]
+    fn immediates() {
+        assert!(check("vadd.u32.u32.u32.add d, 1, 2, 3;").is_ok());
+        assert!(check("vmad.u32.u32.u32 d, 5, -3, 7;").is_ok());
+        assert_eq!(rejected_at("vadd2.u32.u32.u32 d, a, b, 0;"), "0");
+        assert_eq!(rejected_at("vmax2.u32.u32.s32.sat d, a.h33, -3, c;"), "-3");
+        assert_eq!(rejected_at("add.u16x2 d, a, 5;"), "5");
+        assert_eq!(rejected_at("bfe.u32 d, a, 256, 3;"), "256");
+        assert_eq!(rejected_at("bfi.b32 d, a, b, -1, 2;"), "-1");
+        assert!(check("bfe.u64 d, a, 255, 0;").is_ok());
+        assert!(check("add.u16 d, a, 65536;").is_ok());
+        assert_eq!(rejected_at("add.u32 5, a, b;"), "5");
+    }
+
+    #[test]
+    fn negation() {
+        // vmad: the product (a xor b) or c, not both; nothing with .po.
+        assert!(check("vmad.s32.s32.s32 d, -a, -b, -c;").is_ok());
+        assert!(check("vmad.s32.s32.s32 d, -a, b, c;").is_ok());
+        assert_eq!(rejected_at("vmad.u32.u32.u32 d, a.b0, -b.b1, -c;"), "-");
+        let t = "vmad.u32.u32.u32 d, a.b0, -b.b1, -c;";
+        assert_eq!(check(t).unwrap_err().span.start, t.find("-c").unwrap());
+        let t = "vmad.u32.u32.u32.po d, -a, b, c;";
+        assert_eq!(check(t).unwrap_err().span.start, t.find("-a").unwrap());
+        assert!(check("vmad.u32.u32.u32.po d, -a, -b, c;").is_ok());
+        // Elsewhere only -a and -b together (they cancel), and only on 32-bit registers.
+        let t = "vadd.u32.u32.u32 d, -a, b;";
+        assert_eq!(check(t).unwrap_err().span, 20..21);
+        assert!(check("vadd.u32.u32.u32 d, -a, -b;").is_ok());
+        assert!(check("add.u32 d, -a, -b;").is_ok());
+        assert!(check("add.s64 d, -a, -b;").is_err());
+        assert!(check("vadd.u32.u32.u32 -d, a, b;").is_err());
+        assert!(check("abs.s32 d, -a;").is_err());
+    }
+
+    #[test]
+    fn messages_name_the_token_and_say_what_fits() {
+        let t = "vshl.s32.u32.s32.clamp d, a, b;";
+        let e = check(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".s32");
+        assert!(e.message.contains(".s32"), "{}", e.message);
+        assert_eq!(e.allowed, vec![".u32"]);
+        let t = "vsub.u32.po.u32.s32.sat.add d, a.b1, b.b3, c;";
+        let e = check(t).unwrap_err();
+        assert_eq!(&t[e.span.clone()], ".po");
+        assert!(e.allowed.contains(&".add".to_string()));
+    }
 }

@@ -4,6 +4,7 @@ use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::table::Family;
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
+pub mod bits;
 pub mod integer;
 pub mod simd;
 pub mod video;

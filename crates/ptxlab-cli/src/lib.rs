@@ -1,0 +1,307 @@
+//! Reading and checking conformance files: measured H100 results and ptxas accept/reject
+//! decisions. Shared by the `ptxlab` tool and the conformance tests.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use ptxlab_core::{check, evaluate, evaluate_traced, Diagnostic, Inputs, Instruction};
+use serde::Deserialize;
+
+/// One measured case: an instruction, its source values and the destination the H100 wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub ptx: String,
+    pub a: Option<String>,
+    pub b: Option<String>,
+    pub c: Option<String>,
+    pub e: Option<String>,
+    pub d: String,
+}
+
+/// One ptxas decision.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decision {
+    pub ptx: String,
+    pub accepted: bool,
+    #[serde(default)]
+    pub ptxas: String,
+}
+
+/// A line that could not be read, with its 1-based number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Open a file that may be gzip-compressed (detected by its magic bytes).
+pub fn open_maybe_gz(path: &Path) -> std::io::Result<Box<dyn BufRead>> {
+    let mut f = File::open(path)?;
+    let mut magic = [0u8; 2];
+    let n = f.read(&mut magic)?;
+    let f = File::open(path)?;
+    if n == 2 && magic == [0x1f, 0x8b] {
+        Ok(Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(
+            f,
+        ))))
+    } else {
+        Ok(Box::new(BufReader::new(f)))
+    }
+}
+
+/// Read JSON lines of type `T`; blank lines are skipped, bad lines reported with their number.
+pub fn read_jsonl<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+) -> std::io::Result<Vec<(usize, Result<T, LineError>)>> {
+    let r = open_maybe_gz(path)?;
+    let mut out = Vec::new();
+    for (i, line) in r.lines().enumerate() {
+        let n = i + 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                out.push((
+                    n,
+                    Err(LineError {
+                        line: n,
+                        message: format!("cannot read: {e}"),
+                    }),
+                ));
+                break;
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = serde_json::from_str::<T>(&line).map_err(|e| LineError {
+            line: n,
+            message: format!("malformed case: {e}"),
+        });
+        out.push((n, parsed));
+    }
+    Ok(out)
+}
+
+/// Parse a value as written on the command line or in a case: `0x..` hex, `0b..` binary,
+/// decimal, or negative decimal/hex (two's complement).
+pub fn parse_value(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b.to_string()),
+        None => (false, t.clone()),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+        u64::from_str_radix(b, 2)
+    } else {
+        body.parse::<u64>()
+    }
+    .map_err(|_| {
+        format!("'{s}' is not a value: write hex (0x1234), decimal (42, -5) or binary (0b101)")
+    })?;
+    if neg {
+        if v > 1u64 << 63 {
+            return Err(format!("'{s}' is below the smallest 64-bit value"));
+        }
+        Ok((v as i64).wrapping_neg() as u64)
+    } else {
+        Ok(v)
+    }
+}
+
+/// Result of checking one case.
+#[derive(Debug)]
+pub enum Outcome {
+    Pass,
+    /// We computed `got`, the hardware gave `want`.
+    Mismatch {
+        insn: Box<Instruction>,
+        inputs: Inputs,
+        got: u64,
+        want: u64,
+    },
+    /// The case could not be evaluated (text rejected, bad value).
+    Error(String),
+}
+
+impl Case {
+    /// The source values of the case.
+    pub fn inputs(&self) -> Result<Inputs, String> {
+        let get = |v: &Option<String>| v.as_deref().map(parse_value).transpose();
+        Ok(Inputs {
+            a: get(&self.a)?.unwrap_or(0),
+            b: get(&self.b)?.unwrap_or(0),
+            c: get(&self.c)?.unwrap_or(0),
+            e: get(&self.e)?.unwrap_or(0),
+        })
+    }
+
+    /// Evaluate and compare with the measured destination.
+    pub fn check(&self) -> Outcome {
+        let insn = match check(&self.ptx) {
+            Ok(i) => i,
+            Err(d) => return Outcome::Error(format!("rejected: {d}")),
+        };
+        let inputs = match self.inputs() {
+            Ok(i) => i,
+            Err(e) => return Outcome::Error(e),
+        };
+        let want = match parse_value(&self.d) {
+            Ok(v) => v,
+            Err(e) => return Outcome::Error(format!("d: {e}")),
+        };
+        let got = evaluate(&insn, &inputs);
+        if got == want {
+            Outcome::Pass
+        } else {
+            Outcome::Mismatch {
+                insn: Box::new(insn),
+                inputs,
+                got,
+                want,
+            }
+        }
+    }
+}
+
+/// The opcode of an instruction text (its first word before a dot), for grouping.
+pub fn opcode_of(ptx: &str) -> String {
+    let t = ptx.trim_start();
+    let t = if t.starts_with('@') {
+        t.split_once(char::is_whitespace)
+            .map_or("", |x| x.1)
+            .trim_start()
+    } else {
+        t
+    };
+    t.split(['.', ' ']).next().unwrap_or("").to_string()
+}
+
+/// Tally of a run of checks.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+    /// Failures per opcode.
+    pub by_opcode: BTreeMap<String, usize>,
+}
+
+impl Tally {
+    pub fn record(&mut self, opcode: &str, ok: bool) {
+        if ok {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+            *self.by_opcode.entry(opcode.to_string()).or_default() += 1;
+        }
+    }
+}
+
+/// Describe a mismatch with its full trace, for people.
+pub fn describe_mismatch(
+    case: &Case,
+    insn: &Instruction,
+    inputs: &Inputs,
+    got: u64,
+    want: u64,
+) -> String {
+    let mut s = format!(
+        "MISMATCH {}  a={} b={} c={} e={}  hardware d={}  ours d=0x{got:x}\n",
+        case.ptx,
+        case.a.as_deref().unwrap_or("-"),
+        case.b.as_deref().unwrap_or("-"),
+        case.c.as_deref().unwrap_or("-"),
+        case.e.as_deref().unwrap_or("-"),
+        case.d,
+    );
+    let _ = want;
+    s.push_str(&render_trace(&evaluate_traced(insn, inputs)));
+    s
+}
+
+/// A readable multi-line rendering of a trace.
+pub fn render_trace(t: &ptxlab_core::Trace) -> String {
+    let mut s = format!("{}\n", t.instruction);
+    for st in &t.stages {
+        let lane = st.lane.map(|l| format!("[lane {l}] ")).unwrap_or_default();
+        let ins: Vec<String> = st
+            .inputs
+            .iter()
+            .map(|v| format!("{}={} ({})", v.name, v.hex(), v.value))
+            .collect();
+        s.push_str(&format!(
+            "  {lane}{:<10} {}{}{}  -> {} = {} ({}, {} bits{})",
+            format!("{:?}", st.kind),
+            st.label,
+            if st.op.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", st.op)
+            },
+            if ins.is_empty() {
+                String::new()
+            } else {
+                format!("  {}", ins.join(" "))
+            },
+            st.output.name,
+            st.output.hex(),
+            st.output.value,
+            st.output.bits,
+            if st.output.signed { ", signed" } else { "" },
+        ));
+        if !st.flags.is_empty() {
+            s.push_str(&format!("  {:?}", st.flags));
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "  d = {}  unsigned {}  signed {}  binary {}\n",
+        t.views.hex, t.views.unsigned, t.views.signed, t.views.binary
+    ));
+    s
+}
+
+/// Whether our validator agrees with one ptxas decision; returns our diagnostic when rejecting.
+pub fn decide(d: &Decision) -> (bool, Option<Diagnostic>) {
+    match check(&d.ptx) {
+        Ok(_) => (d.accepted, None),
+        Err(diag) => (!d.accepted, Some(diag)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values() {
+        assert_eq!(parse_value("0x1234").unwrap(), 0x1234);
+        assert_eq!(parse_value("-5").unwrap(), (-5i64) as u64);
+        assert_eq!(parse_value("0b101").unwrap(), 5);
+        assert!(parse_value("zz").is_err());
+        assert!(parse_value("0x").is_err());
+    }
+
+    #[test]
+    fn opcode_names() {
+        assert_eq!(opcode_of("vadd.u32.u32.u32 d, a, b;"), "vadd");
+        assert_eq!(opcode_of("@p popc.b32 d, a;"), "popc");
+    }
+
+    #[test]
+    fn unknown_field_is_reported() {
+        let r: Result<Case, _> = serde_json::from_str(r#"{"ptx":"x","d":"0x0","zz":1}"#);
+        assert!(r.is_err());
+    }
+}

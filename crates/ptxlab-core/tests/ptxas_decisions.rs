@@ -1,0 +1,65 @@
+//! Accept/reject decisions measured with ptxas (sm_90): the shared conformance file and the
+//! extra decisions in `tests/data/ptxas-extra.jsonl` (made with `tests/data/ptxas_decide.py`).
+
+use ptxlab_core::check;
+
+fn agree(path: &str) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut n = 0;
+    let mut bad = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let ptx = v["ptx"].as_str().expect("ptx");
+        let accepted = v["accepted"].as_bool().expect("accepted");
+        n += 1;
+        let ours = check(ptx);
+        if ours.is_ok() != accepted {
+            bad.push(format!(
+                "{ptx}  ptxas: {}  ours: {}",
+                if accepted {
+                    "accepts".to_string()
+                } else {
+                    format!("rejects ({})", v["ptxas"])
+                },
+                match ours {
+                    Ok(_) => "accept".to_string(),
+                    Err(d) => format!("reject ({d})"),
+                }
+            ));
+        }
+    }
+    (n, bad)
+}
+
+#[test]
+fn extra_ptxas_decisions() {
+    let (n, bad) = agree(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/ptxas-extra.jsonl"
+    ));
+    assert!(n > 1000);
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn shared_ptxas_decisions() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/conformance/ptxas-acceptance.jsonl"
+    );
+    if !std::path::Path::new(path).exists() {
+        return;
+    }
+    let (n, bad) = agree(path);
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+}

@@ -1,0 +1,60 @@
+//! Arbitrary text and values never panic the parser, validator or evaluator.
+
+use proptest::prelude::*;
+use ptxlab_core::gen::{instruction, Rng};
+use ptxlab_core::{evaluate, evaluate_traced, parse, validate, Inputs};
+
+/// Run everything the library offers on one text and one set of values.
+fn exercise(text: &str, inputs: &Inputs) {
+    if let Ok(insn) = parse(text) {
+        let _ = insn.canonical();
+        let valid = validate(&insn).is_ok();
+        // The evaluator must also survive instructions the validator rejects.
+        let d = evaluate(&insn, inputs);
+        let t = evaluate_traced(&insn, inputs);
+        assert_eq!(
+            t.result.raw() as u64,
+            d,
+            "trace and fast path disagree on {text}"
+        );
+        if valid {
+            // A valid instruction's canonical text parses back to the same meaning.
+            let again = parse(&insn.canonical()).expect("canonical text parses");
+            assert_eq!(again.opcode, insn.opcode);
+            assert_eq!(again.form, insn.form, "{text}");
+            assert!(
+                validate(&again).is_ok(),
+                "canonical of valid {text} is rejected"
+            );
+            assert_eq!(evaluate(&again, inputs), d);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,80}", a: u64, b: u64, c: u64, e: u64) {
+        exercise(&text, &Inputs::new(a, b, c, e));
+    }
+
+    #[test]
+    fn instruction_like_text_never_panics(seed: u64, a: u64, b: u64, c: u64, e: u64) {
+        let mut r = Rng::new(seed);
+        let text = instruction(&mut r);
+        exercise(&text, &Inputs::new(a, b, c, e));
+    }
+
+    #[test]
+    fn ascii_soup_never_panics(text in "[a-z0-9.,;@!%_ -]{0,60}") {
+        exercise(&text, &Inputs::default());
+    }
+}
+
+#[test]
+fn very_long_text_is_rejected_with_a_message() {
+    let text = "vadd.u32.u32.u32 d, a, b".repeat(10_000);
+    let e = parse(&text).unwrap_err();
+    assert!(e.message.contains("at most"), "{}", e.message);
+}
