@@ -565,6 +565,19 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             Row::Modifiers,
         ));
     }
+    if matches!(op, Opcode::Add | Opcode::Sub | Opcode::Mad) {
+        let off = with_mod(insn, |m| *m == Mod::Cc, None);
+        let on = with_mod(insn, |m| *m == Mod::Cc, Some(Mod::Cc));
+        out.push(toggle(
+            "cc",
+            ".cc (carry out)",
+            insn,
+            f.cc,
+            &off,
+            &on,
+            Row::Modifiers,
+        ));
+    }
     if op == Opcode::Bfind {
         let off = with_mod(insn, |m| *m == Mod::Shiftamt, None);
         let on = with_mod(insn, |m| *m == Mod::Shiftamt, Some(Mod::Shiftamt));

@@ -139,6 +139,9 @@ pub fn explain_mod(op: Opcode, m: Mod) -> String {
         Mod::Shiftamt => {
             ".shiftamt: report the distance from the top bit instead of the bit position.".into()
         }
+        Mod::Cc => {
+            ".cc: the carry (or borrow) out is also written to the condition-code register; d itself is the same as without it.".into()
+        }
     }
 }
 
@@ -167,10 +170,10 @@ mod tests {
     fn every_template_parses_and_names_its_opcode() {
         for info in OPCODES {
             let t = template(info.opcode);
-            let insn = ptxlab_core::parse(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            let insn = ptxlab_core::check(t).unwrap_or_else(|e| panic!("{t}: {e}"));
             assert_eq!(insn.opcode, info.opcode, "{t}");
         }
-        assert!(ptxlab_core::parse(DEFAULT_TEXT).is_ok());
+        assert!(ptxlab_core::check(DEFAULT_TEXT).is_ok());
     }
 
     #[test]
