@@ -9,6 +9,7 @@
 mod model;
 mod num;
 mod picker;
+mod query;
 mod templates;
 mod ui;
 

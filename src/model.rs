@@ -6,10 +6,12 @@
 
 use std::rc::Rc;
 
+use ptxlab_core::ast::SOURCE_NAMES;
 use ptxlab_core::{check, evaluate_traced, widths, Diagnostic, Inputs, Instruction, Trace, Widths};
 
 use crate::num::{self, Edge, View};
 use crate::picker::{self, Group};
+use crate::query;
 use crate::templates::{DEFAULT_TEXT, DEFAULT_VALUES};
 
 /// The last instruction that checked, with everything derived from it.
@@ -59,6 +61,10 @@ pub enum Action {
     },
     /// The field lost focus: show the value in its normal form again.
     EndEdit,
+    SetValue {
+        src: usize,
+        value: u64,
+    },
     FlipBit {
         src: usize,
         bit: u32,
@@ -151,6 +157,47 @@ impl State {
         self.draft = None;
     }
 
+    /// The state a shared address describes: `?i=<instruction>&a=0x..&b=..&c=..&e=..`. Missing
+    /// or unreadable parts keep their defaults; refused text shows its message over the default
+    /// instruction's result.
+    pub fn from_query(query: &str) -> State {
+        let mut text = None;
+        let mut values = DEFAULT_VALUES;
+        for pair in query.trim_start_matches('?').split('&') {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let v = query::decode(v);
+            match k {
+                "i" => text = Some(v),
+                _ => {
+                    if let Some(i) = SOURCE_NAMES.iter().position(|n| *n == k) {
+                        if let Ok(x) = num::parse(&v, 64, View::Hex) {
+                            values[i] = x;
+                        }
+                    }
+                }
+            }
+        }
+        let mut s = State::new(DEFAULT_TEXT, values);
+        if let Some(t) = text {
+            s.values = values;
+            s.set_text(t);
+        }
+        s
+    }
+
+    /// The address query that brings back this state (see [`State::from_query`]).
+    pub fn to_query(&self) -> String {
+        let mut q = format!("?i={}", query::encode(&self.text));
+        let n = self.valid.as_ref().map_or(0, |v| v.widths.sources.min(4));
+        for (i, name) in SOURCE_NAMES.iter().enumerate().take(n) {
+            q.push('&');
+            q.push_str(name);
+            q.push('=');
+            q.push_str(&num::format(self.values[i], self.width(i), View::Hex));
+        }
+        q
+    }
+
     pub fn inputs(&self) -> Inputs {
         let [a, b, c, e] = self.values;
         Inputs::new(a, b, c, e)
@@ -202,6 +249,10 @@ impl State {
                     let v = s.values[src] ^ (1u64 << bit);
                     s.set_value(src, v);
                 }
+            }
+            Action::SetValue { src, value } => {
+                s.draft = None;
+                s.set_value(src, value);
             }
             Action::SetEdge { src, edge } => {
                 s.draft = None;
@@ -292,6 +343,61 @@ mod tests {
         assert_eq!(s.width(0), 16);
         assert_eq!(s.values[0], 0xffff);
         assert_eq!(s.field_text(0, View::Hex), "0xffff");
+    }
+
+    /// Every choice the pickers offer, from every opcode's example, checks and evaluates with
+    /// edge values without panicking (a panic would stop the page).
+    #[test]
+    fn every_offered_choice_evaluates() {
+        use crate::templates::template;
+        let values = [
+            [0, 0, 0, 0],
+            [u64::MAX, u64::MAX, u64::MAX, u64::MAX],
+            [0x8080_8080_8080_8080, 0x7f7f_7f7f_7f7f_7f7f, 1, 63],
+            [0x8000_0000, 0xffff_ffff, 0x7fff_ffff, 33],
+        ];
+        let mut offered = 0;
+        for info in ptxlab_core::OPCODES {
+            let s = State::new(template(info.opcode), values[0]);
+            let groups = s.valid.as_ref().unwrap().groups.clone();
+            for g in groups.iter() {
+                for c in g.choices.iter().filter(|c| c.error.is_none()) {
+                    offered += 1;
+                    let mut t = s.apply(Action::SetText(c.text.clone()));
+                    assert!(t.diag.is_none(), "{} -> {}: {:?}", g.key, c.text, t.diag);
+                    for v in values {
+                        for (src, x) in v.iter().enumerate() {
+                            t = t.apply(Action::SetValue { src, value: *x });
+                        }
+                        t = t.apply(Action::Random { src: 0, seed: v[0] });
+                    }
+                }
+            }
+        }
+        assert!(offered > 300, "{offered}");
+    }
+
+    #[test]
+    fn query_round_trip() {
+        let s = State::new(
+            "vmin4.s32.u32.u32.add %r1.b0, %r2.b0000, %r3.b2222, %r1;",
+            [0x80ff_017f, 0x1122_3344, 0x10, 0],
+        );
+        let q = s.to_query();
+        assert_eq!(
+            q,
+            "?i=vmin4.s32.u32.u32.add+%25r1.b0,+%25r2.b0000,+%25r3.b2222,+%25r1;&a=0x80ff017f&b=0x11223344&c=0x00000010"
+        );
+        let t = State::from_query(&q);
+        assert_eq!(t.text, s.text);
+        assert_eq!(t.values, s.values);
+        assert_eq!(t.valid, s.valid);
+        let bad = State::from_query("?i=vaddd&a=zz&b=0x5");
+        assert!(bad.stale());
+        assert_eq!(bad.values[1], 5);
+        assert_eq!(bad.values[0], DEFAULT_VALUES[0]);
+        assert!(State::from_query("").diag.is_none());
+        assert!(State::from_query("?%%%=&&=x&i=%ZZ%").diag.is_some());
     }
 
     #[test]

@@ -39,9 +39,33 @@ pub fn start() {
     }
 }
 
+/// The query part of the page's address (`?i=...&a=...`), or nothing.
+fn address_query() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    String::new()
+}
+
+/// Replace the query part of the address without adding a history entry.
+fn set_address_query(query: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(w) = web_sys::window() {
+        if let Ok(h) = w.history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query));
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = query;
+}
+
 #[function_component]
 pub fn App() -> Html {
-    let state = use_reducer(State::default);
+    let state = use_reducer(|| State::from_query(&address_query()));
     let dispatch: Callback<Action> = {
         let state = state.clone();
         Callback::from(move |a: Action| state.dispatch(a))
@@ -55,6 +79,8 @@ pub fn App() -> Html {
         });
     }
     use_effect(perf::after_render);
+    // The address always describes what is on screen, so it can be shared or bookmarked.
+    use_effect_with(state.to_query(), |q| set_address_query(q));
 
     let stale = state.stale();
     let valid = state.valid.as_ref();
@@ -85,7 +111,8 @@ pub fn App() -> Html {
             <section class={classes!("panel", "result", stale.then_some("stale"))} aria-labelledby="h-result">
                 <h2 id="h-result">{ "Result" }</h2>
                 if let Some(v) = valid {
-                    <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale} />
+                    <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale}
+                        sources={v.widths.sources.min(4)} dispatch={dispatch.clone()} />
                 }
             </section>
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">

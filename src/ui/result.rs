@@ -2,15 +2,21 @@
 
 use std::rc::Rc;
 
+use ptxlab_core::ast::SOURCE_NAMES;
 use ptxlab_core::Trace;
 use yew::prelude::*;
 
+use super::perf;
 use super::stages::bit_row;
+use crate::model::Action;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub trace: Rc<Trace>,
     pub stale: bool,
+    /// Number of sources of the instruction, for the "d into a source" buttons.
+    pub sources: usize,
+    pub dispatch: Callback<Action>,
 }
 
 #[function_component]
@@ -37,6 +43,20 @@ pub fn ResultPanel(props: &Props) -> Html {
                 }) }
             </div>
             { bit_row(&props.trace.result, None, "d") }
+            <div class="edges chain" role="group" aria-label="use the result as a source">
+                { for SOURCE_NAMES.iter().enumerate().take(props.sources).map(|(src, name)| {
+                    let dispatch = props.dispatch.clone();
+                    let value = props.trace.result.raw() as u64;
+                    let onclick = Callback::from(move |_: MouseEvent| {
+                        perf::edit_started();
+                        dispatch.emit(Action::SetValue { src, value });
+                    });
+                    html! {
+                        <button type="button" class="edge" disabled={props.stale} {onclick}
+                            title={format!("copy d into {name}, to chain instructions")}>{ format!("d → {name}") }</button>
+                    }
+                }) }
+            </div>
         </div>
     }
 }

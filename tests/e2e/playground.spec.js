@@ -184,6 +184,24 @@ test.describe('playground', () => {
     expect(overflow, 'no sideways scrolling at 360 px').toBeLessThanOrEqual(1);
   });
 
+  test('the address holds the state', async ({ page }) => {
+    const ptx = 'vmin4.s32.u32.u32.add %r1.b0, %r2.b0000, %r3.b2222, %r1;';
+    await page.goto(`./?i=${encodeURIComponent(ptx)}&a=0x80ff017f&b=11223344&c=0x10`);
+    await expect(page.getByLabel('Instruction', { exact: true })).toHaveValue(ptx);
+    await expect(page.getByLabel('a (hex)', { exact: true })).toHaveValue('0x80ff017f');
+    await expect(page.getByLabel('b (hex)', { exact: true })).toHaveValue('0x11223344');
+    await expect(page.getByLabel('c (hex)', { exact: true })).toHaveValue('0x00000010');
+    await page.getByLabel('b (hex)', { exact: true }).fill('0x5');
+    await expect(page).toHaveURL(/[?&]b=0x00000005(&|$)/);
+    await page.getByLabel('Instruction', { exact: true }).fill('add.s16 d, a, b;');
+    await expect(page).toHaveURL(/\?i=add\.s16\+d,\+a,\+b;&a=0x[0-9a-f]{4}&b=0x0005$/);
+    await page.reload();
+    await expect(page.getByLabel('b (hex)', { exact: true })).toHaveValue('0x0005');
+    await page.goto('./?i=vaddd&a=zz');
+    await expect(page.locator('#insn-msg')).toBeVisible();
+    await expect(page.getByLabel('d (hex)', { exact: true })).toBeVisible();
+  });
+
   test('keyboard: the instruction field and pickers are reachable and usable', async ({ page }) => {
     await open(page);
     const field = page.getByLabel('Instruction', { exact: true });
