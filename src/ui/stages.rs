@@ -156,12 +156,8 @@ fn diagram(s: &Stage) -> Html {
             kept_lo,
             kept_bits,
         } => product(s, *full_bits, *kept_lo, *kept_bits),
-        Detail::None => match s.kind {
-            StageKind::Read | StageKind::Result | StageKind::Extract | StageKind::Truncate => {
-                bit_row(&s.output, None, &s.output.name)
-            }
-            _ => html! {},
-        },
+        // Without a detail, the output's bits: the wide intermediate, the scaled sum, d...
+        Detail::None => bit_row(&s.output, None, &s.output.name),
     }
 }
 
