@@ -6,6 +6,7 @@ use ptxlab_core::ast::{
     ClampMode, Cmp, HalfMode, Instruction, Mod, Operand, OperandKind, Scale, SecOp, SelKind,
     Selector,
 };
+use ptxlab_core::table::ModGroup;
 use ptxlab_core::{check, Family, Opcode, Type, OPCODES};
 
 use crate::templates::template;
@@ -276,6 +277,11 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     let op = insn.opcode;
     let fam = op.family();
     let f = &insn.form;
+    // Which modifiers this opcode takes at all decides which controls appear; whether a given
+    // combination is accepted is left to the checker.
+    let syntax = op.syntax();
+    let takes = |m: Mod| syntax.mods.contains(&m);
+    let required = |g: ModGroup| syntax.required == Some(g);
     let mut out = Vec::new();
 
     // Family, then opcode.
@@ -309,16 +315,13 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
         .map(|(i, _)| i)
         .collect();
     let labels = type_labels(type_slots.len());
-    let offered: &[Type] = if op.is_video() {
-        &[Type::U32, Type::S32]
-    } else {
-        &Type::ALL
-    };
     for (k, &slot) in type_slots.iter().enumerate().take(3) {
         let current = match insn.mods[slot].0 {
             Mod::Type(t) => t,
             _ => continue,
         };
+        let offered: &[Type] = syntax.types.get(k).copied().unwrap_or(&Type::ALL);
+
         let choices = offered
             .iter()
             .map(|&t| {
@@ -332,9 +335,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     }
 
     // Saturation.
-    let sat_applies =
-        op.is_video() || matches!(op, Opcode::Add | Opcode::Sub | Opcode::Mad | Opcode::Mad24);
-    if sat_applies {
+    if takes(Mod::Sat) {
         let off = with_mod(insn, |m| *m == Mod::Sat, None);
         let on = with_mod(insn, |m| *m == Mod::Sat, Some(Mod::Sat));
         out.push(toggle(
@@ -361,6 +362,9 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             f.secop.is_none() && insn.dst.sel.is_none(),
         ));
         for s in [SecOp::Add, SecOp::Min, SecOp::Max] {
+            if !takes(Mod::SecOp(s)) && f.secop != Some(s) {
+                continue;
+            }
             let mut c = with_mod(insn, is_sec, Some(Mod::SecOp(s)));
             c.dst.sel = None;
             with_sources(&mut c, 3);
@@ -447,7 +451,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     }
 
     // Comparison.
-    if matches!(op, Opcode::Vset | Opcode::Vset2 | Opcode::Vset4) {
+    if takes(Mod::Cmp(Cmp::Eq)) {
         let cmps = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
         let choices = cmps
             .iter()
@@ -460,16 +464,16 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     }
 
     // Shift amount or position handling.
-    if matches!(
-        op,
-        Opcode::Vshl | Opcode::Vshr | Opcode::Szext | Opcode::Bmsk
-    ) {
+    if takes(Mod::Mode(ClampMode::Clamp)) || f.mode.is_some() {
         let is_mode = |m: &Mod| matches!(m, Mod::Mode(_));
-        let mut choices = vec![choice(
-            "none",
-            &with_mod(insn, is_mode, None),
-            f.mode.is_none(),
-        )];
+        let mut choices = Vec::new();
+        if !required(ModGroup::Mode) || f.mode.is_none() {
+            choices.push(choice(
+                "none",
+                &with_mod(insn, is_mode, None),
+                f.mode.is_none(),
+            ));
+        }
         for c in [ClampMode::Clamp, ClampMode::Wrap] {
             let i = with_mod(insn, is_mode, Some(Mod::Mode(c)));
             choices.push(choice(
@@ -482,7 +486,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     }
 
     // vmad: scale, plus one, negations.
-    if op == Opcode::Vmad {
+    if takes(Mod::Scale(Scale::Shr7)) {
         let is_scale = |m: &Mod| matches!(m, Mod::Scale(_));
         let mut choices = vec![choice(
             "none",
@@ -498,6 +502,8 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             ));
         }
         out.push(select("scale", "Scale", choices, Row::Modifiers));
+    }
+    if takes(Mod::Po) {
         let off = with_mod(insn, |m| *m == Mod::Po, None);
         let on = with_mod(insn, |m| *m == Mod::Po, Some(Mod::Po));
         out.push(toggle(
@@ -509,6 +515,8 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             &on,
             Row::Modifiers,
         ));
+    }
+    if syntax.negation {
         for (k, name) in ["a", "b", "c"].iter().enumerate() {
             if let Some(o) = insn.srcs.get(k) {
                 let mut flipped = insn.clone();
@@ -532,17 +540,21 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     }
 
     // .hi / .lo / .wide.
-    if matches!(
-        op,
-        Opcode::Mul | Opcode::Mad | Opcode::Mul24 | Opcode::Mad24 | Opcode::Dp2a
-    ) {
+    let halves: Vec<HalfMode> = [HalfMode::Lo, HalfMode::Hi, HalfMode::Wide]
+        .into_iter()
+        .filter(|&h| takes(Mod::Half(h)) || f.half == Some(h))
+        .collect();
+    if !halves.is_empty() {
         let is_half = |m: &Mod| matches!(m, Mod::Half(_));
-        let mut choices = vec![choice(
-            "none",
-            &with_mod(insn, is_half, None),
-            f.half.is_none(),
-        )];
-        for h in [HalfMode::Lo, HalfMode::Hi, HalfMode::Wide] {
+        let mut choices = Vec::new();
+        if !required(ModGroup::Half) || f.half.is_none() {
+            choices.push(choice(
+                "none",
+                &with_mod(insn, is_half, None),
+                f.half.is_none(),
+            ));
+        }
+        for h in halves {
             let i = with_mod(insn, is_half, Some(Mod::Half(h)));
             choices.push(choice(
                 format!(".{}", Mod::Half(h).name()),
@@ -552,7 +564,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
         }
         out.push(select("half", "Part kept", choices, Row::Modifiers));
     }
-    if matches!(op, Opcode::Min | Opcode::Max) {
+    if takes(Mod::Relu) {
         let off = with_mod(insn, |m| *m == Mod::Relu, None);
         let on = with_mod(insn, |m| *m == Mod::Relu, Some(Mod::Relu));
         out.push(toggle(
@@ -565,7 +577,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             Row::Modifiers,
         ));
     }
-    if matches!(op, Opcode::Add | Opcode::Sub | Opcode::Mad) {
+    if takes(Mod::Cc) {
         let off = with_mod(insn, |m| *m == Mod::Cc, None);
         let on = with_mod(insn, |m| *m == Mod::Cc, Some(Mod::Cc));
         out.push(toggle(
@@ -578,7 +590,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
             Row::Modifiers,
         ));
     }
-    if op == Opcode::Bfind {
+    if takes(Mod::Shiftamt) {
         let off = with_mod(insn, |m| *m == Mod::Shiftamt, None);
         let on = with_mod(insn, |m| *m == Mod::Shiftamt, Some(Mod::Shiftamt));
         out.push(toggle(
