@@ -3,7 +3,7 @@
 //! validator and evaluator instead of stopping at the first syntax error.
 
 use crate::ast::Mod;
-use crate::table::OPCODES;
+use crate::table::{Family, OPCODES};
 
 /// A small deterministic generator (xorshift64*), enough for test inputs.
 #[derive(Clone, Debug)]
@@ -81,8 +81,177 @@ fn operand(r: &mut Rng, name: &str) -> String {
     s
 }
 
-/// A random instruction text.
+fn pick<'a>(r: &mut Rng, xs: &[&'a str]) -> &'a str {
+    xs[r.below(xs.len())]
+}
+
+fn digits(r: &mut Rng, n: usize, top: usize) -> String {
+    (0..n)
+        .map(|_| char::from(b'0' + r.below(top) as u8))
+        .collect()
+}
+
+/// A text shaped like a valid instruction of its family: right number of types, modifiers that
+/// belong to it and selectors of the right kind. Most are accepted, so the evaluators are
+/// exercised on real forms; a few still break a rule.
+pub fn plausible(r: &mut Rng) -> String {
+    let info = &OPCODES[r.below(OPCODES.len())];
+    let op = info.name;
+    let vt = ["u32", "s32"];
+    let mut s = String::from(op);
+    match info.family {
+        Family::ScalarVideo | Family::Vmad => {
+            let ntypes = if op == "vset" { 2 } else { 3 };
+            for i in 0..ntypes {
+                let t = if i == 2 && (op == "vshl" || op == "vshr") {
+                    "u32"
+                } else {
+                    pick(r, &vt)
+                };
+                s.push('.');
+                s.push_str(t);
+            }
+            if op == "vmad" && r.chance(1, 4) {
+                s.push_str(".po");
+            }
+            if op != "vset" && r.chance(1, 2) {
+                s.push_str(".sat");
+            }
+            if op == "vshl" || op == "vshr" {
+                s.push('.');
+                s.push_str(pick(r, &["clamp", "wrap"]));
+            }
+            if op == "vmad" && r.chance(1, 2) {
+                s.push('.');
+                s.push_str(pick(r, &["shr7", "shr15"]));
+            }
+            if op == "vset" {
+                s.push('.');
+                s.push_str(pick(r, &["eq", "ne", "lt", "le", "gt", "ge"]));
+            }
+            let sel = |r: &mut Rng| -> String {
+                if r.chance(1, 3) {
+                    String::new()
+                } else if r.chance(1, 2) {
+                    format!(".b{}", r.below(4))
+                } else {
+                    format!(".h{}", r.below(2))
+                }
+            };
+            let neg = |r: &mut Rng| {
+                if op == "vmad" && r.chance(1, 4) {
+                    "-"
+                } else {
+                    ""
+                }
+            };
+            if op == "vmad" {
+                let (na, nb, nc) = (neg(r), neg(r), neg(r));
+                let (sa, sb) = (sel(r), sel(r));
+                s.push_str(&format!(" d, {na}a{sa}, {nb}b{sb}, {nc}c;"));
+            } else {
+                let (sa, sb) = (sel(r), sel(r));
+                match r.below(3) {
+                    0 => s.push_str(&format!(" d, a{sa}, b{sb};")),
+                    1 => {
+                        let op2 = pick(r, &["add", "min", "max"]);
+                        s.push_str(&format!(".{op2} d, a{sa}, b{sb}, c;"));
+                    }
+                    _ => {
+                        let ds = sel(r);
+                        s.push_str(&format!(" d{ds}, a{sa}, b{sb}, c;"));
+                    }
+                }
+            }
+        }
+        Family::Simd2 | Family::Simd4 => {
+            let four = info.family == Family::Simd4;
+            let ntypes = if op.starts_with("vset") { 2 } else { 3 };
+            for _ in 0..ntypes {
+                s.push('.');
+                s.push_str(pick(r, &vt));
+            }
+            if op.starts_with("vset") {
+                s.push('.');
+                s.push_str(pick(r, &["eq", "ne", "lt", "le", "gt", "ge"]));
+            }
+            match r.below(3) {
+                0 if !op.starts_with("vset") => s.push_str(".sat"),
+                1 => s.push_str(".add"),
+                _ => {}
+            }
+            let (k, n, top) = if four { ('b', 4, 8) } else { ('h', 2, 4) };
+            let sel = |r: &mut Rng| {
+                if r.chance(1, 3) {
+                    String::new()
+                } else {
+                    format!(".{k}{}", digits(r, n, top))
+                }
+            };
+            let (sa, sb) = (sel(r), sel(r));
+            let mask = if r.chance(1, 2) {
+                String::new()
+            } else {
+                let lanes: Vec<usize> = (0..n).rev().filter(|_| r.chance(1, 2)).collect();
+                if lanes.is_empty() {
+                    String::new()
+                } else {
+                    let ds: String = lanes.iter().map(|d| char::from(b'0' + *d as u8)).collect();
+                    format!(".{k}{ds}")
+                }
+            };
+            s.push_str(&format!(" d{mask}, a{sa}, b{sb}, c;"));
+        }
+        Family::Integer => {
+            let all = [
+                "u16", "u32", "u64", "s16", "s32", "s64", "b32", "b64", "u16x2", "s16x2",
+            ];
+            if matches!(op, "mul" | "mad" | "mul24" | "mad24" | "dp2a") {
+                s.push('.');
+                s.push_str(pick(r, &["lo", "hi", "wide"]));
+            }
+            if matches!(op, "szext" | "bmsk") {
+                s.push('.');
+                s.push_str(pick(r, &["clamp", "wrap"]));
+            }
+            if op == "bfind" && r.chance(1, 2) {
+                s.push_str(".shiftamt");
+            }
+            if matches!(op, "add" | "sub" | "mad" | "mad24") && r.chance(1, 4) {
+                s.push_str(".sat");
+            }
+            if matches!(op, "min" | "max") && r.chance(1, 4) {
+                s.push_str(".relu");
+            }
+            s.push('.');
+            s.push_str(pick(r, &all));
+            if matches!(op, "dp4a" | "dp2a") {
+                s.push('.');
+                s.push_str(pick(r, &vt));
+            }
+            let names = ["a", "b", "c", "e"];
+            s.push_str(" d");
+            for n in names.iter().take(info.sources as usize) {
+                s.push_str(", ");
+                if r.chance(1, 10) {
+                    s.push_str(&format!("{}", r.below(300)));
+                } else {
+                    s.push_str(n);
+                }
+            }
+            s.push(';');
+        }
+    }
+    s
+}
+
+/// A random instruction text: half plausible forms, half free combinations of modifiers and
+/// operands; a fifth of them damaged.
 pub fn instruction(r: &mut Rng) -> String {
+    if r.chance(1, 2) {
+        let s = plausible(r);
+        return mutate(r, s);
+    }
     let op = OPCODES[r.below(OPCODES.len())].name;
     let mut s = String::new();
     if r.chance(1, 10) {
