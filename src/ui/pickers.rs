@@ -77,11 +77,12 @@ fn GroupControl(props: &GroupProps) -> Html {
     let select_ref = use_node_ref();
     let selected = g.choices.iter().position(|c| c.selected);
     {
-        // Keep a drop-down list showing the current choice after every change.
+        // Keep a drop-down list showing the current choice after every render (its options may
+        // have changed while the selected position stayed the same).
         let select_ref = select_ref.clone();
-        use_effect_with(selected, move |sel| {
+        use_effect(move || {
             if let Some(el) = select_ref.cast::<HtmlSelectElement>() {
-                el.set_selected_index(sel.map_or(-1, |i| i as i32));
+                el.set_selected_index(selected.map_or(-1, |i| i as i32));
             }
         });
     }
