@@ -1,0 +1,427 @@
+//! The whole state of the playground in one struct, and the pure function that moves it from one
+//! state to the next. Nothing here touches the browser, so it is tested natively.
+//!
+//! Everything the page shows about semantics comes from the [`Trace`] computed here by
+//! `ptxlab_core`; this module only decides which instruction and which values to evaluate.
+
+use std::rc::Rc;
+
+use ptxlab_core::ast::SOURCE_NAMES;
+use ptxlab_core::{check, evaluate_traced, widths, Diagnostic, Inputs, Instruction, Trace, Widths};
+
+use crate::num::{self, Edge, View};
+use crate::picker::{self, Group};
+use crate::query;
+use crate::templates::{DEFAULT_TEXT, DEFAULT_VALUES};
+
+/// The last instruction that checked, with everything derived from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Valid {
+    /// The text as typed when it checked.
+    pub text: String,
+    pub insn: Instruction,
+    pub widths: Widths,
+    pub trace: Trace,
+    pub groups: Rc<Vec<Group>>,
+}
+
+/// Text being typed into one operand view; kept while it is being edited so that the field
+/// shows exactly what was typed, with a message when it does not read as a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draft {
+    pub src: usize,
+    pub view: View,
+    pub text: String,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// What the instruction field shows.
+    pub text: String,
+    /// Why `text` is refused, if it is.
+    pub diag: Option<Diagnostic>,
+    pub valid: Option<Valid>,
+    /// Source values by role: a, b, c, e.
+    pub values: [u64; 4],
+    pub draft: Option<Draft>,
+    /// Counts edits that changed the result, so the page can tell a fresh diagram.
+    pub revision: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The instruction text changed (typed, pasted, or chosen with a picker).
+    SetText(String),
+    /// Text typed into one view of one source.
+    EditValue {
+        src: usize,
+        view: View,
+        text: String,
+    },
+    /// The field lost focus: show the value in its normal form again.
+    EndEdit,
+    SetValue {
+        src: usize,
+        value: u64,
+    },
+    FlipBit {
+        src: usize,
+        bit: u32,
+    },
+    SetEdge {
+        src: usize,
+        edge: Edge,
+    },
+    /// Fill a source with a random value drawn from `seed`.
+    Random {
+        src: usize,
+        seed: u64,
+    },
+}
+
+impl Default for State {
+    fn default() -> State {
+        State::new(DEFAULT_TEXT, DEFAULT_VALUES)
+    }
+}
+
+impl State {
+    pub fn new(text: &str, values: [u64; 4]) -> State {
+        let mut s = State {
+            text: String::new(),
+            diag: None,
+            valid: None,
+            values,
+            draft: None,
+            revision: 0,
+        };
+        s.set_text(text.to_string());
+        s
+    }
+
+    /// Width of source `src` in the current instruction (32 when none is valid).
+    pub fn width(&self, src: usize) -> u32 {
+        self.valid
+            .as_ref()
+            .and_then(|v| v.widths.src.get(src).copied())
+            .unwrap_or(32)
+    }
+
+    /// Whether the shown result belongs to older text (the current text is refused).
+    pub fn stale(&self) -> bool {
+        self.diag.is_some()
+    }
+
+    /// The text shown in one view of one source.
+    pub fn field_text(&self, src: usize, view: View) -> String {
+        match &self.draft {
+            Some(d) if d.src == src && d.view == view => d.text.clone(),
+            _ => num::format(self.values[src], self.width(src), view),
+        }
+    }
+
+    /// The message for one view of one source, if what was typed there does not read.
+    pub fn field_error(&self, src: usize, view: View) -> Option<&str> {
+        match &self.draft {
+            Some(d) if d.src == src && d.view == view => d.error.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn set_text(&mut self, text: String) {
+        match check(&text) {
+            Ok(insn) => {
+                let w = widths(&insn);
+                for (i, v) in self.values.iter_mut().enumerate() {
+                    *v &= num::mask(w.src.get(i).copied().unwrap_or(64));
+                }
+                let groups = match &self.valid {
+                    // Same instruction written differently: keep the pickers.
+                    Some(old) if old.insn.canonical() == insn.canonical() => old.groups.clone(),
+                    _ => Rc::new(picker::groups(&insn)),
+                };
+                let trace = evaluate_traced(&insn, &self.inputs());
+                self.valid = Some(Valid {
+                    text: text.clone(),
+                    insn,
+                    widths: w,
+                    trace,
+                    groups,
+                });
+                self.diag = None;
+            }
+            Err(d) => self.diag = Some(d),
+        }
+        self.text = text;
+        self.draft = None;
+    }
+
+    /// The state a shared address describes: `?i=<instruction>&a=0x..&b=..&c=..&e=..`. Missing
+    /// or unreadable parts keep their defaults; refused text shows its message over the default
+    /// instruction's result.
+    pub fn from_query(query: &str) -> State {
+        let mut text = None;
+        let mut values = DEFAULT_VALUES;
+        for pair in query.trim_start_matches('?').split('&') {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let v = query::decode(v);
+            match k {
+                "i" => text = Some(v),
+                _ => {
+                    if let Some(i) = SOURCE_NAMES.iter().position(|n| *n == k) {
+                        if let Ok(x) = num::parse(&v, 64, View::Hex) {
+                            values[i] = x;
+                        }
+                    }
+                }
+            }
+        }
+        let mut s = State::new(DEFAULT_TEXT, values);
+        if let Some(t) = text {
+            s.values = values;
+            s.set_text(t);
+        }
+        s
+    }
+
+    /// The address query that brings back this state (see [`State::from_query`]).
+    pub fn to_query(&self) -> String {
+        let mut q = format!("?i={}", query::encode(&self.text));
+        let n = self.valid.as_ref().map_or(0, |v| v.widths.sources.min(4));
+        for (i, name) in SOURCE_NAMES.iter().enumerate().take(n) {
+            q.push('&');
+            q.push_str(name);
+            q.push('=');
+            q.push_str(&num::format(self.values[i], self.width(i), View::Hex));
+        }
+        q
+    }
+
+    pub fn inputs(&self) -> Inputs {
+        let [a, b, c, e] = self.values;
+        Inputs::new(a, b, c, e)
+    }
+
+    fn retrace(&mut self) {
+        let inputs = self.inputs();
+        if let Some(v) = &mut self.valid {
+            v.trace = evaluate_traced(&v.insn, &inputs);
+        }
+        self.revision += 1;
+    }
+
+    fn set_value(&mut self, src: usize, value: u64) {
+        if src < 4 {
+            self.values[src] = value & num::mask(self.width(src));
+            self.retrace();
+        }
+    }
+
+    /// The next state. Never panics, whatever the action carries.
+    pub fn apply(&self, action: Action) -> State {
+        let mut s = self.clone();
+        match action {
+            Action::SetText(t) => {
+                s.set_text(t);
+                s.revision += 1;
+            }
+            Action::EditValue { src, view, text } => {
+                if src >= 4 {
+                    return s;
+                }
+                let parsed = num::parse(&text, s.width(src), view);
+                let error = parsed.as_ref().err().cloned();
+                if let Ok(v) = parsed {
+                    s.set_value(src, v);
+                }
+                s.draft = Some(Draft {
+                    src,
+                    view,
+                    text,
+                    error,
+                });
+            }
+            Action::EndEdit => s.draft = None,
+            Action::FlipBit { src, bit } => {
+                if src < 4 && bit < s.width(src) {
+                    s.draft = None;
+                    let v = s.values[src] ^ (1u64 << bit);
+                    s.set_value(src, v);
+                }
+            }
+            Action::SetValue { src, value } => {
+                s.draft = None;
+                s.set_value(src, value);
+            }
+            Action::SetEdge { src, edge } => {
+                s.draft = None;
+                let v = edge.value(s.width(src));
+                s.set_value(src, v);
+            }
+            Action::Random { src, seed } => {
+                s.draft = None;
+                s.set_value(src, num::next_random(seed));
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starts_valid_with_a_trace() {
+        let s = State::default();
+        assert!(s.diag.is_none());
+        let v = s.valid.as_ref().unwrap();
+        assert_eq!(v.widths.sources, 2);
+        assert_eq!(v.trace.sources.len(), 2);
+        assert_eq!(s.field_text(0, View::Hex), "0x2808cf1b");
+    }
+
+    #[test]
+    fn invalid_text_keeps_last_result() {
+        let s = State::default();
+        let before = s.valid.clone();
+        let s = s.apply(Action::SetText("vaddd.u32 d, a, b;".into()));
+        assert!(s.stale());
+        let d = s.diag.as_ref().unwrap();
+        assert_eq!(&s.text[d.span.clone()], "vaddd");
+        assert_eq!(s.valid, before);
+        let s = s.apply(Action::SetText("vadd.u32.u32.u32 d, a, b;".into()));
+        assert!(!s.stale());
+        assert_eq!(s.valid.as_ref().unwrap().text, "vadd.u32.u32.u32 d, a, b;");
+    }
+
+    #[test]
+    fn editing_values() {
+        let s = State::default();
+        let s = s.apply(Action::EditValue {
+            src: 1,
+            view: View::Hex,
+            text: "ff".into(),
+        });
+        assert_eq!(s.values[1], 0xff);
+        assert_eq!(s.field_text(1, View::Hex), "ff");
+        assert_eq!(s.field_text(1, View::Signed), "255");
+        assert!(s.field_error(1, View::Hex).is_none());
+        let s = s.apply(Action::EditValue {
+            src: 1,
+            view: View::Hex,
+            text: "fg".into(),
+        });
+        assert_eq!(s.values[1], 0xff, "a bad value keeps the last good one");
+        assert!(s.field_error(1, View::Hex).is_some());
+        let s = s.apply(Action::EndEdit);
+        assert_eq!(s.field_text(1, View::Hex), "0x000000ff");
+        let s = s.apply(Action::FlipBit { src: 1, bit: 31 });
+        assert_eq!(s.values[1], 0x8000_00ff);
+        let s = s.apply(Action::FlipBit { src: 1, bit: 99 });
+        assert_eq!(s.values[1], 0x8000_00ff);
+        let s = s.apply(Action::SetEdge {
+            src: 0,
+            edge: Edge::Bytes80,
+        });
+        assert_eq!(s.values[0], 0x8080_8080);
+        let s = s.apply(Action::Random { src: 0, seed: 7 });
+        assert!(s.values[0] <= u32::MAX as u64);
+        let s = s.apply(Action::SetEdge {
+            src: 9,
+            edge: Edge::One,
+        });
+        assert_eq!(s.values[0] >> 32, 0);
+    }
+
+    #[test]
+    fn narrower_types_mask_values() {
+        let s = State::new("add.s32 d, a, b;", [u64::MAX, 0, 0, 0]);
+        assert_eq!(s.values[0], 0xffff_ffff);
+        let s = s.apply(Action::SetText("add.s16 d, a, b;".into()));
+        assert_eq!(s.width(0), 16);
+        assert_eq!(s.values[0], 0xffff);
+        assert_eq!(s.field_text(0, View::Hex), "0xffff");
+    }
+
+    /// Every choice the pickers offer, from every opcode's example, checks and evaluates with
+    /// edge values without panicking (a panic would stop the page).
+    #[test]
+    fn every_offered_choice_evaluates() {
+        use crate::templates::template;
+        let values = [
+            [0, 0, 0, 0],
+            [u64::MAX, u64::MAX, u64::MAX, u64::MAX],
+            [0x8080_8080_8080_8080, 0x7f7f_7f7f_7f7f_7f7f, 1, 63],
+            [0x8000_0000, 0xffff_ffff, 0x7fff_ffff, 33],
+        ];
+        let mut offered = 0;
+        for info in ptxlab_core::OPCODES {
+            let s = State::new(template(info.opcode), values[0]);
+            let groups = s.valid.as_ref().unwrap().groups.clone();
+            for g in groups.iter() {
+                for c in g.choices.iter().filter(|c| c.error.is_none()) {
+                    offered += 1;
+                    let mut t = s.apply(Action::SetText(c.text.clone()));
+                    assert!(t.diag.is_none(), "{} -> {}: {:?}", g.key, c.text, t.diag);
+                    for v in values {
+                        for (src, x) in v.iter().enumerate() {
+                            t = t.apply(Action::SetValue { src, value: *x });
+                        }
+                        t = t.apply(Action::Random { src: 0, seed: v[0] });
+                    }
+                }
+            }
+        }
+        assert!(offered > 300, "{offered}");
+    }
+
+    #[test]
+    fn query_round_trip() {
+        let s = State::new(
+            "vmin4.s32.u32.u32.add %r1.b0, %r2.b0000, %r3.b2222, %r1;",
+            [0x80ff_017f, 0x1122_3344, 0x10, 0],
+        );
+        let q = s.to_query();
+        assert_eq!(
+            q,
+            "?i=vmin4.s32.u32.u32.add+%25r1.b0,+%25r2.b0000,+%25r3.b2222,+%25r1;&a=0x80ff017f&b=0x11223344&c=0x00000010"
+        );
+        let t = State::from_query(&q);
+        assert_eq!(t.text, s.text);
+        assert_eq!(t.values, s.values);
+        assert_eq!(t.valid, s.valid);
+        let bad = State::from_query("?i=vaddd&a=zz&b=0x5");
+        assert!(bad.stale());
+        assert_eq!(bad.values[1], 5);
+        assert_eq!(bad.values[0], DEFAULT_VALUES[0]);
+        assert!(State::from_query("").diag.is_none());
+        assert!(State::from_query("?%%%=&&=x&i=%ZZ%").diag.is_some());
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut s = State::default();
+        for t in [
+            "",
+            ";",
+            "@",
+            "@!",
+            "vadd.",
+            "vadd.u32.u32.u32 d, a.b9999, b;",
+            "é€ 🦀",
+            "vadd d,,",
+            "-",
+            "add.s32 d, -99999999999999999999999, b;",
+        ] {
+            s = s.apply(Action::SetText(t.into()));
+            s = s.apply(Action::EditValue {
+                src: 3,
+                view: View::Signed,
+                text: t.into(),
+            });
+        }
+        assert!(s.valid.is_some());
+    }
+}

@@ -1,0 +1,62 @@
+//! The value written to `d`, in the four views the trace provides.
+
+use std::rc::Rc;
+
+use ptxlab_core::ast::SOURCE_NAMES;
+use ptxlab_core::Trace;
+use yew::prelude::*;
+
+use super::perf;
+use super::stages::bit_row;
+use crate::model::Action;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub trace: Rc<Trace>,
+    pub stale: bool,
+    /// Number of sources of the instruction, for the "d into a source" buttons.
+    pub sources: usize,
+    pub dispatch: Callback<Action>,
+}
+
+#[function_component]
+pub fn ResultPanel(props: &Props) -> Html {
+    let v = &props.trace.views;
+    let views = [
+        ("hex", v.hex.clone()),
+        ("unsigned", v.unsigned.clone()),
+        ("signed", v.signed.clone()),
+        ("binary", v.binary.clone()),
+    ];
+    html! {
+        <div class="result-body">
+            <p class="canonical"><code>{ props.trace.instruction.clone() }</code></p>
+            if props.stale {
+                <p class="muted stale-note">{ "Showing the last instruction that checked." }</p>
+            }
+            <div class="views">
+                { for views.iter().map(|(word, value)| html! {
+                    <div class={classes!("view", format!("view-{word}"))}>
+                        <span class="view-name" aria-hidden="true">{ *word }</span>
+                        <input type="text" readonly=true aria-label={format!("d ({word})")} value={value.clone()} />
+                    </div>
+                }) }
+            </div>
+            { bit_row(&props.trace.result, None, "d") }
+            <div class="edges chain" role="group" aria-label="use the result as a source">
+                { for SOURCE_NAMES.iter().enumerate().take(props.sources).map(|(src, name)| {
+                    let dispatch = props.dispatch.clone();
+                    let value = props.trace.result.raw() as u64;
+                    let onclick = Callback::from(move |_: MouseEvent| {
+                        perf::edit_started();
+                        dispatch.emit(Action::SetValue { src, value });
+                    });
+                    html! {
+                        <button type="button" class="edge" disabled={props.stale} {onclick}
+                            title={format!("copy d into {name}, to chain instructions")}>{ format!("d → {name}") }</button>
+                    }
+                }) }
+            </div>
+        </div>
+    }
+}
