@@ -16,6 +16,11 @@
 //!     println!("{:?}: {} = {}", stage.kind, stage.label, stage.output.hex());
 //! }
 //! ```
+//!
+//! Beyond one case: [`readings`] evaluates the ISA text's literal reading beside the hardware's
+//! and says where they part; [`sweep`] evaluates a grid of two source fields for a heat map;
+//! [`batch`] reads many operand sets pasted as text; [`sass`] shows the machine code ptxas
+//! emits on sm_90.
 
 pub mod ast;
 pub mod batch;
