@@ -13,6 +13,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub trace: Rc<Trace>,
+    /// The stage where the two readings part, drawn highlighted.
+    #[prop_or_default]
+    pub highlight: Option<usize>,
 }
 
 /// Stages in display order: single stages, and runs of per-lane stages gathered by lane.
@@ -69,19 +72,20 @@ fn kind_word(k: StageKind) -> String {
 #[function_component]
 pub fn Stages(props: &Props) -> Html {
     let t = &props.trace;
+    let hl = props.highlight;
     if t.stages.is_empty() {
         return html! { <p class="muted">{ "This instruction's trace has no stages yet." }</p> };
     }
     html! {
         <div class="stage-list">
             { for blocks(&t.stages).into_iter().map(|b| match b {
-                Block::Single(i, s) => stage_card(i, s),
+                Block::Single(i, s) => stage_card(i, s, hl),
                 Block::Lanes(m) => html! {
                     <div class="lanes" style={format!("--lanes:{}", m.len())}>
                         { for m.iter().rev().map(|(lane, items)| html! {
                             <div class="lane" data-lane={lane.to_string()}>
                                 <h3 class="lane-title">{ format!("lane {lane}") }</h3>
-                                { for items.iter().map(|(i, s)| stage_card(*i, s)) }
+                                { for items.iter().map(|(i, s)| stage_card(*i, s, hl)) }
                             </div>
                         }) }
                     </div>
@@ -102,16 +106,25 @@ fn val_text(v: &Val) -> String {
     )
 }
 
-fn stage_card(i: usize, s: &Stage) -> Html {
+fn stage_card(i: usize, s: &Stage, highlight: Option<usize>) -> Html {
     let kind = kind_word(s.kind);
+    let parts = highlight == Some(i);
     html! {
-        <article key={i.to_string()} class={classes!("stage", format!("kind-{}", kind.replace(' ', "-")))} data-kind={kind.clone()}>
+        <article key={i.to_string()} class={classes!("stage", format!("kind-{}", kind.replace(' ', "-")), parts.then_some("parts"))}
+            data-kind={kind.clone()} data-index={i.to_string()} id={format!("stage-{i}")}>
             <header class="stage-head">
                 <span class="kind">{ kind }</span>
                 <span class="stage-label">{ s.label.clone() }</span>
                 { for s.flags.iter().map(|f| html! {
                     <span class={classes!("badge", flag_class(*f))}>{ words(&format!("{f:?}")) }</span>
                 }) }
+                if let Some(d) = s.difference {
+                    <a class="badge note diff-link" href={d.doc_link()} target="_blank" rel="noopener"
+                        title={d.info().title}>{ "why: hardware vs ISA text" }</a>
+                }
+                if parts {
+                    <span class="badge warn parts-here">{ "the readings part here" }</span>
+                }
             </header>
             if !s.op.is_empty() {
                 <p class="op"><code>{ s.op.clone() }</code></p>
