@@ -10,6 +10,13 @@ pub const EDIT_START: &str = "ptxlab-edit-start";
 pub const EDIT_END: &str = "ptxlab-edit-end";
 pub const EDIT: &str = "ptxlab-edit";
 
+/// Marks and measures around one sweep: the evaluations alone, and everything up to the drawn map.
+pub const SWEEP_START: &str = "ptxlab-sweep-start";
+pub const SWEEP_EVAL_END: &str = "ptxlab-sweep-eval-end";
+pub const SWEEP_END: &str = "ptxlab-sweep-end";
+pub const SWEEP_EVAL: &str = "ptxlab-sweep-eval";
+pub const SWEEP: &str = "ptxlab-sweep";
+
 thread_local! {
     static EDIT_PENDING: Cell<bool> = const { Cell::new(false) };
 }
@@ -26,6 +33,26 @@ pub fn mark(name: &str) {
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = name;
+}
+
+/// A measure between two marks already placed.
+pub fn measure(name: &str, start: &str, end: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(p) = performance() {
+        let _ = p.measure_with_start_mark_and_end_mark(name, start, end);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (name, start, end);
+}
+
+/// Milliseconds on the page's clock (0 outside the browser).
+pub fn now() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        performance().map_or(0.0, |p| p.now())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    0.0
 }
 
 /// Call just before dispatching an operand edit.
