@@ -7,10 +7,12 @@ use yew::prelude::*;
 use crate::model::{Action, State};
 
 mod editor;
+mod explore;
 mod learn;
 mod operands;
 pub mod perf;
 mod pickers;
+mod readings;
 mod result;
 mod stages;
 
@@ -118,13 +120,20 @@ pub fn App() -> Html {
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">
                 <h2 id="h-stages">{ "Stages" }</h2>
                 if let Some(v) = valid {
-                    <stages::Stages trace={Rc::new(v.trace.clone())} />
+                    <readings::StagesView insn={Rc::new(v.insn.clone())} inputs={state.inputs()} trace={Rc::new(v.trace.clone())} />
                 }
             </section>
             <section class="panel learn" aria-labelledby="h-learn">
                 <h2 id="h-learn">{ "Learn" }</h2>
                 if let Some(v) = valid {
                     <learn::Learn insn={Rc::new(v.insn.clone())} />
+                }
+            </section>
+            <section class="panel explore" aria-labelledby="h-explore">
+                <h2 id="h-explore">{ "Explore" }</h2>
+                if let Some(v) = valid {
+                    <explore::Explore insn={Rc::new(v.insn.clone())} inputs={state.inputs()}
+                        signed={v.trace.result.signed} dispatch={dispatch.clone()} />
                 }
             </section>
         </main>

@@ -1,0 +1,89 @@
+//! Explore beyond one case: a sweep heat map, the machine code sm_90 runs, and a batch table.
+//! Each opens on demand from a row of buttons, so the main view stays uncluttered and nothing
+//! here is computed until its panel is open.
+
+use std::rc::Rc;
+
+use ptxlab_core::{Inputs, Instruction};
+use yew::prelude::*;
+
+use crate::model::Action;
+
+pub mod batch;
+pub mod heat;
+pub mod sass;
+pub mod sweep;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Sweep,
+    Sass,
+    Batch,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 3] = [Tab::Sweep, Tab::Sass, Tab::Batch];
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Sweep => "Sweep heat map",
+            Tab::Sass => "What sm_90 runs",
+            Tab::Batch => "Batch",
+        }
+    }
+    pub fn key(self) -> &'static str {
+        match self {
+            Tab::Sweep => "sweep",
+            Tab::Sass => "sass",
+            Tab::Batch => "batch",
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub insn: Rc<Instruction>,
+    pub inputs: Inputs,
+    /// Whether `d` reads as a signed number.
+    pub signed: bool,
+    pub dispatch: Callback<Action>,
+}
+
+#[function_component]
+pub fn Explore(props: &Props) -> Html {
+    let open = use_state(|| None::<Tab>);
+    html! {
+        <div class="explore-body">
+            <div class="explore-tabs" role="group" aria-label="explore views">
+                { for Tab::ALL.iter().map(|&t| {
+                    let is_open = *open == Some(t);
+                    let onclick = {
+                        let open = open.clone();
+                        Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(t) }))
+                    };
+                    html! {
+                        <button type="button" class={classes!("explore-tab", is_open.then_some("open"))}
+                            id={format!("tab-{}", t.key())}
+                            aria-expanded={is_open.to_string()} aria-controls={format!("panel-{}", t.key())}
+                            {onclick}>
+                            { t.title() }
+                        </button>
+                    }
+                }) }
+            </div>
+            if let Some(t) = *open {
+                <div class="explore-panel" id={format!("panel-{}", t.key())} role="region" aria-labelledby={format!("tab-{}", t.key())}>
+                    { match t {
+                        Tab::Sweep => html! {
+                            <sweep::SweepPanel insn={props.insn.clone()} inputs={props.inputs}
+                                signed={props.signed} dispatch={props.dispatch.clone()} />
+                        },
+                        Tab::Sass => html! { <sass::SassPanel insn={props.insn.clone()} /> },
+                        Tab::Batch => html! { <batch::BatchPanel insn={props.insn.clone()} /> },
+                    } }
+                </div>
+            } else {
+                <p class="muted">{ "Open a view: the result over a grid of two source fields, the machine code ptxas emits for this form, or many operand sets at once." }</p>
+            }
+        </div>
+    }
+}
