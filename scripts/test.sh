@@ -35,8 +35,8 @@ PTXLAB_URL="http://127.0.0.1:$PORT_E2E/" playwright test
 E2E=$?
 set -e
 kill "$SERVER" 2>/dev/null || true
-if [ -f test-results/timings.txt ]; then
-  echo; echo "==> measured (release build, headless Chromium)"; cat test-results/timings.txt
+if ls test-results/timings*.txt >/dev/null 2>&1; then
+  echo; echo "==> measured (release build, headless Chromium)"; cat test-results/timings*.txt
 fi
 echo
 node -e '

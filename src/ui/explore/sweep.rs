@@ -123,6 +123,30 @@ pub fn load_actions(d: &Drawn, col: u32, row: u32) -> Vec<Action> {
         .collect()
 }
 
+/// Whether a drawn map still shows `insn` over `inputs`: the same instruction and axes, and the
+/// same operands apart from the swept fields (loading a case from the map keeps it current).
+pub fn map_holds(
+    d: &Drawn,
+    insn: &Instruction,
+    inputs: &Inputs,
+    x: &SweepAxis,
+    y: &SweepAxis,
+) -> bool {
+    *d.insn == *insn
+        && d.x == *x
+        && d.y == *y
+        && case_at(&d.base, x, y, 0, 0) == case_at(inputs, x, y, 0, 0)
+}
+
+/// A value at an end of the colour scale: hex for unsigned results, decimal for signed ones.
+pub fn legend_value(v: i128, bits: u32, signed: bool) -> String {
+    if signed {
+        v.to_string()
+    } else {
+        hex_of(v as u64, bits)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq)]
 struct Timing {
     eval_ms: f64,
@@ -334,7 +358,7 @@ pub fn SweepPanel(props: &Props) -> Html {
     let d = (*drawn).clone();
     let stale = d
         .as_ref()
-        .is_some_and(|d| *d.insn != *props.insn || d.base != props.inputs || d.x != x || d.y != y);
+        .is_some_and(|d| !map_holds(d, &props.insn, &props.inputs, &x, &y));
 
     let on_move = {
         let cursor = cursor.clone();
@@ -472,6 +496,8 @@ pub fn SweepPanel(props: &Props) -> Html {
                 }) }
             </fieldset>
             if let Some(dd) = &d {
+                <div class="sweep-view">
+                <div class="sweep-figure">
                 <div class="sweep-map">
                     <div class="sweep-ylabel" aria-hidden="true">{ format!("↓ {}", dd.y.label) }</div>
                     <div class="sweep-canvas-wrap">
@@ -492,10 +518,11 @@ pub fn SweepPanel(props: &Props) -> Html {
                     <div class="sweep-xlabel" aria-hidden="true">{ format!("→ {}", dd.x.label) }</div>
                 </div>
                 <div class="sweep-legend">
-                    <span class="legend-end">{ format!("{}", dd.range.0) }</span>
+                    <span class="legend-end">{ legend_value(dd.range.0, dd.sweep.dst_bits, dd.signed) }</span>
                     <span class="legend-bar" style={format!("background:{}", heat::gradient_css())}></span>
-                    <span class="legend-end">{ format!("{}", dd.range.1) }</span>
+                    <span class="legend-end">{ legend_value(dd.range.1, dd.sweep.dst_bits, dd.signed) }</span>
                     <span class="muted">{ format!(" d{}", if dd.signed { ", signed" } else { "" }) }</span>
+                </div>
                 </div>
                 <div class="sweep-tip" role="status" aria-live="polite">
                     if let Some((c, r)) = cur {
@@ -511,6 +538,7 @@ pub fn SweepPanel(props: &Props) -> Html {
                     } else {
                         <p class="muted">{ "Point at the map, or focus it and use the arrow keys, to see a case." }</p>
                     }
+                </div>
                 </div>
                 if let Some(t) = *timing {
                     <p class="sweep-timing" data-eval-ms={format!("{:.2}", t.eval_ms)} data-total-ms={format!("{:.2}", t.total_ms)}>
@@ -600,6 +628,25 @@ mod tests {
                 }
             ]
         );
+        // The map still holds after loading one of its cases; not after another c.
+        let loaded = Inputs::new(0x1111_11ff, 0x2201_2222, 0x3333_3333, 0);
+        assert!(map_holds(
+            &d,
+            &d.insn.clone(),
+            &loaded,
+            &d.x.clone(),
+            &d.y.clone()
+        ));
+        let other_c = Inputs::new(0x1111_11ff, 0x2201_2222, 0x3333_3334, 0);
+        assert!(!map_holds(
+            &d,
+            &d.insn.clone(),
+            &other_c,
+            &d.x.clone(),
+            &d.y.clone()
+        ));
+        assert_eq!(legend_value(255, 32, false), "0x000000ff");
+        assert_eq!(legend_value(-3, 32, true), "-3");
         // Loading the case into the state gives the d the map showed.
         let s = crate::model::State::new(
             "vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;",

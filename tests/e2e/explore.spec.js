@@ -1,0 +1,281 @@
+// End-to-end tests of the views beyond one case: the two readings of a case, the sweep heat
+// map (with its timings), the machine code sm_90 runs, and the batch table with CSV export.
+
+const fs = require('fs');
+const path = require('path');
+const zlib = require('zlib');
+const { test, expect } = require('@playwright/test');
+const { CASES_FILE } = require('./cases');
+
+const OUT = path.resolve(__dirname, '..', '..', 'test-results');
+const SHOTS = path.join(OUT, 'screenshots');
+
+function watch(page) {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return problems;
+}
+
+async function load(page, ptx, vals) {
+  await page.goto('./');
+  await expect(page.getByLabel('d (hex)', { exact: true })).toBeVisible();
+  await page.getByLabel('Instruction', { exact: true }).fill(ptx);
+  await expect(page.locator('#insn-msg')).toHaveCount(0);
+  for (const [r, v] of Object.entries(vals)) {
+    await page.getByLabel(`${r} (hex)`, { exact: true }).fill(v);
+  }
+}
+
+async function openView(page, title) {
+  const tab = page.getByRole('button', { name: title });
+  if ((await tab.getAttribute('aria-expanded')) !== 'true') await tab.click();
+  await expect(tab).toHaveAttribute('aria-expanded', 'true');
+}
+
+// Measured cases of one instruction from the H100 data.
+function h100(ptx, n) {
+  const text = zlib.gunzipSync(fs.readFileSync(CASES_FILE)).toString('utf8');
+  const out = [];
+  for (const l of text.split('\n')) {
+    if (!l.includes(ptx)) continue;
+    const c = JSON.parse(l);
+    if (c.ptx === ptx) out.push(c);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+test.describe('explore', () => {
+  let problems;
+  test.beforeEach(async ({ page }) => {
+    problems = watch(page);
+  });
+  test.afterEach(async () => {
+    expect(problems, 'no console errors').toEqual([]);
+  });
+
+  test('readings: a banner where the literal text differs, none where it agrees; literal stages', async ({ page }) => {
+    // docs/hardware-vs-spec.md#merge-h1: text 0x043f6ba5, H100 0x00006ba5.
+    const ptx = 'vadd.u32.u32.u32 d.h1, a.b1, b.h1, c;';
+    await load(page, ptx, { a: '0x4936304f', b: '0x040f05be', c: '0xffe66ba5' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00006ba5');
+    const banner = page.locator('.readings-banner');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText('The ISA text, read literally, gives 0x043f6ba5 here; the H100 gives 0x00006ba5.');
+    await expect(banner).toContainText(/They part at stage \d+: /);
+    await expect(banner.locator('.text-d')).toHaveText('0x043f6ba5');
+    await expect(banner.locator('.hardware-d')).toHaveText('0x00006ba5');
+    const link = banner.locator('a.doc-link');
+    await expect(link).toHaveAttribute('href', 'docs/hardware-vs-spec.md#merge-h1');
+    // The linked page is served with the playground.
+    const res = await page.request.get(await link.getAttribute('href'));
+    expect(res.ok()).toBe(true);
+    expect(await res.text()).toContain('<a id="merge-h1"></a>');
+    // The stage where they part is marked, and carries the entry's badge somewhere in the trace.
+    await expect(page.locator('.stage.parts')).toHaveCount(1);
+    await expect(page.locator('.stage .diff-link').first()).toHaveAttribute('href', /#merge-h1$/);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('section.stages').screenshot({ path: path.join(SHOTS, 'readings-banner.png') });
+
+    // The literal reading's stages.
+    const toggle = page.getByRole('button', { name: "Show the literal reading's stages" });
+    await toggle.click();
+    await expect(page.locator('.reading-stages')).toHaveAttribute('data-reading', 'text');
+    await expect(page.locator('.reading-stages .stage[data-kind="result"] .output')).toContainText('0x043f6ba5');
+    await page.getByRole('button', { name: "Show the H100's stages" }).click();
+    await expect(page.locator('.reading-stages')).toHaveAttribute('data-reading', 'hardware');
+    await expect(page.locator('.reading-stages .stage[data-kind="result"] .output')).toContainText('0x00006ba5');
+
+    // A case where both readings agree: no banner.
+    await page.getByLabel('a (hex)', { exact: true }).fill('0x00000000');
+    await page.getByLabel('b (hex)', { exact: true }).fill('0x00000000');
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00006ba5');
+    await expect(banner).toHaveCount(0);
+    await expect(page.locator('.stage.parts')).toHaveCount(0);
+  });
+
+  test('sweep: heat map, hover shows a case, click loads it; timings', async ({ page }) => {
+    const ptx = 'vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;';
+    await load(page, ptx, { a: '0x11111111', b: '0x22222222', c: '0x33333333' });
+    await openView(page, 'Sweep heat map');
+    const canvas = page.locator('canvas.sweep-canvas');
+    await expect(canvas).toBeVisible();
+    await expect(page.locator('.sweep-timing')).toBeVisible();
+    await expect(page.getByLabel('x axis field')).toHaveValue(/\d+/);
+    const xLabel = await page.getByLabel('x axis field').evaluate((s) => s.options[s.selectedIndex].text);
+    const yLabel = await page.getByLabel('y axis field').evaluate((s) => s.options[s.selectedIndex].text);
+    expect(xLabel).toContain('a');
+    expect(yLabel).toContain('b');
+
+    // Non-uniform pixels.
+    const stats = await canvas.evaluate((c) => {
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set();
+      for (let i = 0; i < px.length; i += 4 * 97) seen.add(`${px[i]},${px[i + 1]},${px[i + 2]}`);
+      return { w: c.width, h: c.height, colours: seen.size, alpha: px[3] };
+    });
+    expect(stats.w).toBe(256);
+    expect(stats.h).toBe(256);
+    expect(stats.alpha).toBe(255);
+    expect(stats.colours).toBeGreaterThan(10);
+
+    // Hover a point: the case under it.
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.2);
+    const tip = page.locator('.sweep-tip .case');
+    await expect(tip).toBeVisible();
+    const get = async (k) => (await tip.locator(`dd[data-name="${k}"]`).textContent()).trim();
+    const [ta, tb, td] = [await get('a'), await get('b'), await get('d')];
+    expect(ta).toMatch(/^0x111111[0-9a-f]{2}$/);
+    expect(tb).toMatch(/^0x22[0-9a-f]{2}2222$/);
+    // Click: the case goes into the main view, and d there is the d the map showed.
+    await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.2);
+    await expect(page.getByLabel('a (hex)', { exact: true })).toHaveValue(ta);
+    await expect(page.getByLabel('b (hex)', { exact: true })).toHaveValue(tb);
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(td);
+
+    // Keyboard: focus the map, move, Enter loads.
+    await canvas.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const kd = await get('d');
+    const ka = await get('a');
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('a (hex)', { exact: true })).toHaveValue(ka);
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(kd);
+
+    // Overlays: clamped cells exist for a saturating add; turning the overlay off changes pixels.
+    await expect(page.locator('label:has(#overlay-clamped)')).toContainText(/\((\d{2,})\)/);
+    const sum = () => canvas.evaluate((c) => {
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let s = 0;
+      for (let i = 0; i < px.length; i += 4) s = (s + px[i] * 3 + px[i + 1] * 5 + px[i + 2] * 7) % 1000000007;
+      return s;
+    });
+    const before = await sum();
+    await page.locator('#overlay-clamped').uncheck();
+    await expect.poll(sum).not.toBe(before);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sweep.png') });
+
+    // Timings: several draws of the full 256 x 256 grid.
+    await page.evaluate(() => {
+      performance.clearMeasures('ptxlab-sweep-eval');
+      performance.clearMeasures('ptxlab-sweep');
+    });
+    const draw = page.getByRole('button', { name: 'Draw', exact: true });
+    for (let i = 0; i < 8; i++) {
+      await draw.click();
+      await page.waitForFunction((n) => performance.getEntriesByName('ptxlab-sweep').length >= n, i + 1);
+    }
+    const m = await page.evaluate(() => ({
+      evals: performance.getEntriesByName('ptxlab-sweep-eval').map((e) => e.duration),
+      total: performance.getEntriesByName('ptxlab-sweep').map((e) => e.duration),
+    }));
+    const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const t = {
+      instruction: ptx,
+      cells: 65536,
+      samples: m.total.length,
+      eval_ms: { median: med(m.evals), min: Math.min(...m.evals), max: Math.max(...m.evals) },
+      total_ms: { median: med(m.total), min: Math.min(...m.total), max: Math.max(...m.total) },
+    };
+    fs.mkdirSync(OUT, { recursive: true });
+    fs.writeFileSync(path.join(OUT, 'timings-sweep.json'), JSON.stringify(t, null, 2) + '\n');
+    const f = (x) => x.toFixed(2);
+    const line = `sweep of 256 x 256 (${ptx}): evaluations median ${f(t.eval_ms.median)} ms (min ${f(t.eval_ms.min)}, max ${f(t.eval_ms.max)}; goal <= 16 ms), evaluations + drawing median ${f(t.total_ms.median)} ms (max ${f(t.total_ms.max)}; goal <= 50 ms) over ${t.samples} draws`;
+    fs.writeFileSync(path.join(OUT, 'timings-sweep.txt'), line + '\n');
+    console.log(line);
+    expect(m.evals.length).toBeGreaterThanOrEqual(8);
+  });
+
+  test('sweep: a wider field over a chosen range', async ({ page }) => {
+    await load(page, 'add.s32 d, a, b;', { a: '0x00000005', b: '0x7ffffff0' });
+    await openView(page, 'Sweep heat map');
+    await expect(page.locator('.sweep-timing')).toBeVisible();
+    await page.getByLabel('x axis steps').fill('32');
+    await page.getByLabel('x axis steps').press('Enter');
+    await expect.poll(() => page.locator('canvas.sweep-canvas').evaluate((c) => c.width)).toBe(32);
+    await page.getByLabel('x axis steps').fill('0');
+    await page.getByLabel('x axis steps').press('Enter');
+    await expect(page.locator('.sweep-axis .field-error')).toContainText('steps');
+  });
+
+  test('what sm_90 runs: native, closest form, emulated', async ({ page }) => {
+    await load(page, 'vabsdiff4.u32.u32.u32 d, a, b, c;', {});
+    await openView(page, 'What sm_90 runs');
+    const sass = page.locator('.sass');
+    await expect(sass.locator('.sass-code')).toContainText('VABSDIFF4');
+    await expect(sass.locator('.sass-code li.core')).toContainText('VABSDIFF4');
+    await expect(sass.locator('.sass-kind')).toHaveText('native');
+    await expect(sass.locator('.sass-what')).toContainText('exactly this form');
+
+    await page.getByLabel('Instruction', { exact: true }).fill('vabsdiff4.u32.u32.u32.add d, a, b, c;');
+    await expect(sass.locator('.sass-closest')).toContainText('Closest measured form of this opcode: vabsdiff4.u32.u32.u32 d, a, b, c;');
+    await expect(sass.locator('.sass-code')).toContainText('VABSDIFF4');
+
+    await page.getByLabel('Instruction', { exact: true }).fill('vadd.u32.u32.u32 d, a.b3, b.b3;');
+    await expect(sass.locator('.sass-kind')).toHaveText('emulated');
+    await expect(sass.locator('.sass-explain')).toContainText('Emulated');
+    await expect(sass.locator('.sass-code')).toContainText('PRMT');
+    await expect(sass.locator('.sass-code')).not.toContainText('LDG');
+    await expect(sass.locator('.sass-code')).not.toContainText('STG');
+  });
+
+  test('batch: table, per-line error, CSV export matches the H100', async ({ page }) => {
+    const ptx = 'vabsdiff4.u32.u32.u32.add d, a, b, c;';
+    const cases = h100(ptx, 2);
+    expect(cases.length).toBe(2);
+    await load(page, ptx, {});
+    await openView(page, 'Batch');
+    const lines = [
+      'a,b,c',
+      `${cases[0].a},${cases[0].b},${cases[0].c}`,
+      '0x1,0xzz,3',
+      `${cases[1].a},${cases[1].b},${cases[1].c}`,
+    ].join('\n');
+    await page.getByLabel('Operand sets, one per line').fill(lines);
+    const rows = page.locator('.batch-table tbody tr');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(0).locator('.batch-d')).toHaveText(cases[0].d);
+    await expect(rows.nth(2).locator('.batch-d')).toHaveText(cases[1].d);
+    await expect(rows.nth(1)).toHaveClass(/batch-error/);
+    await expect(rows.nth(1).locator('.field-error')).toContainText('line 3');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('ptxlab-batch.csv');
+    const csv = fs.readFileSync(await download.path(), 'utf8');
+    const shown = await page.locator('textarea.batch-csv').inputValue();
+    expect(csv).toBe(shown);
+    const recs = csv.trim().split('\n').map((l) => l.split(','));
+    expect(recs[0].slice(0, 5)).toEqual(['line', 'a', 'b', 'c', 'd']);
+    expect(recs.length).toBe(4);
+    expect(recs[1][0]).toBe('2');
+    expect(recs[1][4]).toBe(cases[0].d);
+    expect(recs[3][4]).toBe(cases[1].d);
+    expect(recs[2][0]).toBe('3');
+    expect(recs[2][4]).toBe('');
+    expect(csv.trim().split('\n')[2]).toContain('line 3');
+  });
+
+  test('explore views at 360 px: no sideways scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await load(page, 'vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;', {});
+    for (const t of ['Sweep heat map', 'What sm_90 runs', 'Batch']) {
+      await openView(page, t);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${t}: no sideways scrolling at 360 px`).toBeLessThanOrEqual(1);
+    }
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await openView(page, 'Sweep heat map');
+    await expect(page.locator('.sweep-timing')).toBeVisible();
+    await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sweep-360px.png') });
+  });
+});
