@@ -49,6 +49,21 @@ pub fn kind_words(k: DiffKind) -> &'static str {
     }
 }
 
+/// Bring a stage into view (without touching the address, which describes the state).
+fn scroll_to(stage: usize) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&format!("stage-{stage}")))
+        {
+            el.scroll_into_view();
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = stage;
+    })
+}
+
 #[function_component]
 pub fn StagesView(props: &Props) -> Html {
     let show_text = use_state(|| false);
@@ -94,7 +109,9 @@ pub fn StagesView(props: &Props) -> Html {
                             </a>
                         </p>
                     }
-                    <p class="readings-jump"><a href={format!("#stage-{}", d.stage)}>{ format!("Go to stage {}", d.stage + 1) }</a></p>
+                    <p class="readings-jump">
+                        <button type="button" class="edge" onclick={scroll_to(d.stage)}>{ format!("Go to stage {}", d.stage + 1) }</button>
+                    </p>
                 </div>
             }
             if may_differ {

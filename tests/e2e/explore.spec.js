@@ -224,6 +224,8 @@ test.describe('explore', () => {
     await expect(sass.locator('.sass-code')).toContainText('PRMT');
     await expect(sass.locator('.sass-code')).not.toContainText('LDG');
     await expect(sass.locator('.sass-code')).not.toContainText('STG');
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sass.png') });
   });
 
   test('batch: table, per-line error, CSV export matches the H100', async ({ page }) => {
@@ -263,6 +265,8 @@ test.describe('explore', () => {
     expect(recs[2][0]).toBe('3');
     expect(recs[2][4]).toBe('');
     expect(csv.trim().split('\n')[2]).toContain('line 3');
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'batch.png') });
   });
 
   test('explore views at 360 px: no sideways scrolling', async ({ page }) => {

@@ -120,7 +120,7 @@ pub fn BatchPanel(props: &Props) -> Html {
                 value={(*text).clone()} {oninput} />
             if !rows.is_empty() {
                 <p class="batch-summary" role="status">
-                    { format!("{} line{} read", rows.len(), if rows.len() == 1 { "" } else { "s" }) }
+                    { format!("{} operand set{} read", rows.len(), if rows.len() == 1 { "" } else { "s" }) }
                     { if errors > 0 { format!(", {errors} with an error") } else { String::new() } }
                     { if differ > 0 { format!(", {differ} where the ISA text gives another value") } else { String::new() } }
                     { "." }

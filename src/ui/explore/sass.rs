@@ -74,7 +74,7 @@ pub fn SassPanel(props: &Props) -> Html {
     html! {
         <div class="sass" data-kind={kind_word(f.kind)}>
             if l.exact {
-                <p class="sass-what">{ "What ptxas (CUDA 13.0) emitted for exactly this form on sm_90:" }</p>
+                <p class="sass-what">{ "What ptxas emitted for exactly this form on sm_90 (from the measured kernel's listing):" }</p>
             } else {
                 <p class="sass-what sass-closest">
                     { "This form was not measured. Closest measured form of this opcode: " }

@@ -381,7 +381,8 @@ pub fn SweepPanel(props: &Props) -> Html {
     };
     let load = {
         let dispatch = props.dispatch.clone();
-        let d = d.clone();
+        // A map of another instruction has nothing to load: Draw first.
+        let d = d.clone().filter(|d| *d.insn == *props.insn);
         move |cell: Option<(u32, u32)>| {
             if let (Some(d), Some((c, r))) = (&d, cell) {
                 perf::edit_started();
