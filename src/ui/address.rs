@@ -158,14 +158,26 @@ mod tests {
         r.before(&t, None);
         assert_eq!(r.write("?q2", "?q1", 300.0, false), Write::Replace);
         r.before(&t, None);
-        assert_eq!(r.write("?q3", "?q2", 2000.0, false), Write::Push, "after a pause");
+        assert_eq!(
+            r.write("?q3", "?q2", 2000.0, false),
+            Write::Push,
+            "after a pause"
+        );
         r.before(&edit(0), None);
-        assert_eq!(r.write("?q4", "?q3", 2100.0, false), Write::Push, "another field");
+        assert_eq!(
+            r.write("?q4", "?q3", 2100.0, false),
+            Write::Push,
+            "another field"
+        );
         r.before(&edit(0), None);
         assert_eq!(r.write("?q5", "?q4", 2200.0, false), Write::Replace);
         r.before(&Action::EndEdit, None);
         r.before(&edit(0), None);
-        assert_eq!(r.write("?q6", "?q5", 2300.0, false), Write::Push, "after blur");
+        assert_eq!(
+            r.write("?q6", "?q5", 2300.0, false),
+            Write::Push,
+            "after blur"
+        );
         r.before(&t, Some(Step::Commit));
         assert_eq!(r.write("?q7", "?q6", 2310.0, false), Write::Push, "picker");
         r.before(&Action::FlipBit { src: 0, bit: 1 }, None);

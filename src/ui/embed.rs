@@ -24,7 +24,9 @@ pub fn report_height() -> Option<impl Drop> {
         let root = root.clone();
         move || {
             let r = root.get_bounding_client_rect();
-            let scroll = web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+            let scroll = web_sys::window()
+                .and_then(|w| w.scroll_y().ok())
+                .unwrap_or(0.0);
             let h = (r.bottom() + scroll).ceil().max(0.0);
             if h != last.get() {
                 last.set(h);
@@ -40,7 +42,10 @@ pub fn report_height() -> Option<impl Drop> {
     let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
     observer.observe(&root);
 
-    struct Guard(web_sys::ResizeObserver, #[allow(dead_code)] Closure<dyn FnMut()>);
+    struct Guard(
+        web_sys::ResizeObserver,
+        #[allow(dead_code)] Closure<dyn FnMut()>,
+    );
     impl Drop for Guard {
         fn drop(&mut self) {
             self.0.disconnect();

@@ -182,6 +182,7 @@ fn embedded(state: &State, dispatch: &Callback<Action>) -> Html {
                     <operands::Operands state={OperandsProps::from_state(state, v)} dispatch={dispatch.clone()} />
                 </section>
                 <section class={classes!("embed-result", stale.then_some("stale"))} aria-label="Result">
+                    <h3><span class="reg">{ "d" }</span><small>{ " result" }</small></h3>
                     <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale}
                         sources={0} dispatch={dispatch.clone()} />
                 </section>

@@ -119,8 +119,14 @@ pub fn link_for(query: &str) -> String {
     #[cfg(target_arch = "wasm32")]
     {
         let loc = web_sys::window().map(|w| w.location());
-        let origin = loc.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
-        let path = loc.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
+        let origin = loc
+            .as_ref()
+            .and_then(|l| l.origin().ok())
+            .unwrap_or_default();
+        let path = loc
+            .as_ref()
+            .and_then(|l| l.pathname().ok())
+            .unwrap_or_default();
         format!("{origin}{path}{query}")
     }
     #[cfg(not(target_arch = "wasm32"))]
