@@ -7,13 +7,23 @@ use ptxlab_cli::{
     decide, describe_mismatch, opcode_of, parse_value, read_jsonl, render_trace, Case, Decision,
     Outcome, Tally,
 };
-use ptxlab_core::{check, evaluate_traced, widths, Inputs};
+use ptxlab_core::{
+    check, compare_readings, evaluate, evaluate_traced_reading, widths, Inputs, Instruction,
+    Reading,
+};
 
 const USAGE: &str = "\
 usage:
   ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [--trace] [--json]
+             [--reading hardware|text] [--compare]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
+      --reading text: follow the ISA text literally where the H100 departs from it
+      --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
+  ptxlab batch 'INSTRUCTION' FILE      evaluate every operand set in FILE ('-': standard
+                                       input; CSV, 'a=.. b=..' or values per line) as CSV
+  ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
+                                       forms); without an instruction, list every form
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
 ";
@@ -30,6 +40,8 @@ fn main() -> ExitCode {
         "check" => cmd_check(rest),
         "validate" => cmd_validate(rest),
         "cuda" => cmd_cuda(rest),
+        "sass" => cmd_sass(rest),
+        "batch" => cmd_batch(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)
@@ -49,11 +61,26 @@ fn main() -> ExitCode {
 fn cmd_eval(args: &[String]) -> Result<bool, String> {
     let mut text = None;
     let mut inputs = Inputs::default();
-    let (mut trace, mut json) = (false, false);
-    for a in args {
+    let (mut trace, mut json, mut compare) = (false, false, false);
+    let mut reading = Reading::Hardware;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--trace" => trace = true,
             "--json" => json = true,
+            "--compare" => compare = true,
+            "--reading" => {
+                reading = match it.next().map(String::as_str) {
+                    Some("hardware") => Reading::Hardware,
+                    Some("text") => Reading::Text,
+                    other => {
+                        return Err(format!(
+                            "--reading takes 'hardware' or 'text', not {:?}",
+                            other.unwrap_or("nothing")
+                        ))
+                    }
+                }
+            }
             _ => {
                 if let Some((k, v)) = a.split_once('=') {
                     let val = parse_value(v).map_err(|e| format!("{k}: {e}"))?;
@@ -76,7 +103,10 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
     }
     let text = text.ok_or_else(|| format!("eval needs an instruction\n{USAGE}"))?;
     let insn = check(&text).map_err(|d| d.render(&text))?;
-    let t = evaluate_traced(&insn, &inputs);
+    if compare {
+        return compare_and_print(&insn, &inputs, json);
+    }
+    let t = evaluate_traced_reading(&insn, &inputs, reading);
     if json {
         println!(
             "{}",
@@ -92,6 +122,106 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
         );
     }
     Ok(true)
+}
+
+fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<bool, String> {
+    let div = compare_readings(insn, inputs);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&div).map_err(|e| e.to_string())?
+        );
+        return Ok(true);
+    }
+    let bits = widths(insn).dst;
+    let digits = bits.div_ceil(4) as usize;
+    match div {
+        None => {
+            let d = evaluate(insn, inputs);
+            println!("hardware and text agree: d = 0x{d:0digits$x}");
+        }
+        Some(div) => {
+            println!("hardware d = 0x{:0digits$x}", div.hardware);
+            println!("text     d = 0x{:0digits$x}", div.text);
+            println!("they part at stage {} ({:?})", div.stage, div.kind);
+            if let Some(s) = &div.hardware_stage {
+                println!("  hardware: {} -> {}", s.label, s.output.hex());
+            }
+            if let Some(s) = &div.text_stage {
+                println!("  text:     {} -> {}", s.label, s.output.hex());
+            }
+            if let Some(id) = div.difference {
+                println!("why: {} ({})", id.info().title, id.doc_link());
+            }
+        }
+    }
+    Ok(true)
+}
+
+fn cmd_batch(args: &[String]) -> Result<bool, String> {
+    use ptxlab_core::batch;
+    use std::io::Read;
+    let [text, file] = args else {
+        return Err(format!("batch needs an instruction and a file\n{USAGE}"));
+    };
+    let insn = check(text).map_err(|d| d.render(text))?;
+    let mut data = String::new();
+    if file == "-" {
+        std::io::stdin()
+            .read_to_string(&mut data)
+            .map_err(|e| format!("standard input: {e}"))?;
+    } else {
+        data = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    }
+    let lines = batch::parse_batch(&data, &insn);
+    let rows = batch::evaluate_batch(&insn, &lines);
+    print!("{}", batch::batch_csv(&insn, &rows));
+    let bad: Vec<&String> = rows.iter().filter_map(|r| r.error.as_ref()).collect();
+    for e in &bad {
+        eprintln!("{e}");
+    }
+    eprintln!("{} rows, {} unreadable", rows.len(), bad.len());
+    Ok(bad.is_empty())
+}
+
+fn cmd_sass(args: &[String]) -> Result<bool, String> {
+    use ptxlab_core::sass;
+    match args {
+        [] => {
+            for f in sass::forms() {
+                println!(
+                    "{:<16} {:>3}  {:<52} {}",
+                    format!("{:?}", f.kind),
+                    f.instructions.len(),
+                    f.ptx,
+                    f.core.as_deref().unwrap_or("")
+                );
+            }
+            Ok(true)
+        }
+        [text] => {
+            let insn = check(text).map_err(|d| d.render(text))?;
+            match sass::lookup(&insn) {
+                None => {
+                    println!(
+                        "no measured form of {} (sm_90 listings exist for {} forms)",
+                        insn.opcode.name(),
+                        sass::forms().len()
+                    );
+                    Ok(false)
+                }
+                Some(l) => {
+                    println!("{}", l.note);
+                    println!("{}", l.form.ptx);
+                    for i in &l.form.instructions {
+                        println!("    {i}");
+                    }
+                    Ok(true)
+                }
+            }
+        }
+        _ => Err(format!("sass takes at most one instruction\n{USAGE}")),
+    }
 }
 
 fn cmd_cuda(args: &[String]) -> Result<bool, String> {
@@ -126,37 +256,27 @@ fn files_and_show(args: &[String]) -> Result<(Vec<&String>, usize), String> {
     Ok((files, show))
 }
 
-fn cmd_check(args: &[String]) -> Result<bool, String> {
+/// Read every line of every file as a `T`, judge it with `judge` (giving its opcode, whether it
+/// passed, and a message when not), print the first `show` messages, the failures per opcode
+/// (under `what`) and the closing `N passed, M failed` line.
+fn run_files<T, F>(args: &[String], what: &str, mut judge: F) -> Result<bool, String>
+where
+    T: for<'de> serde::Deserialize<'de>,
+    F: FnMut(&str, usize, T) -> (String, bool, Option<String>),
+{
     let (files, show) = files_and_show(args)?;
     let mut tally = Tally::default();
     let mut shown = 0;
     for f in files {
-        let lines = read_jsonl::<Case>(Path::new(f)).map_err(|e| format!("{f}: {e}"))?;
-        for (n, case) in lines {
-            let (op, ok, msg) = match case {
+        let lines = read_jsonl::<T>(Path::new(f)).map_err(|e| format!("{f}: {e}"))?;
+        for (n, item) in lines {
+            let (op, ok, msg) = match item {
                 Err(e) => (
                     String::from("(unreadable)"),
                     false,
                     Some(format!("{f}: {e}")),
                 ),
-                Ok(case) => {
-                    let op = opcode_of(&case.ptx);
-                    match case.check() {
-                        Outcome::Pass => (op, true, None),
-                        Outcome::Error(e) => {
-                            (op, false, Some(format!("{f}:{n}: {}: {e}", case.ptx)))
-                        }
-                        Outcome::Mismatch {
-                            insn,
-                            inputs,
-                            got,
-                            want,
-                        } => {
-                            let m = describe_mismatch(&case, &insn, &inputs, got, want);
-                            (op, false, Some(format!("{f}:{n}: {m}")))
-                        }
-                    }
-                }
+                Ok(item) => judge(f, n, item),
             };
             tally.record(&op, ok);
             if let Some(m) = msg {
@@ -173,57 +293,44 @@ fn cmd_check(args: &[String]) -> Result<bool, String> {
             .iter()
             .map(|(k, v)| format!("{k}: {v}"))
             .collect();
-        println!("failures by opcode: {}", per.join(", "));
+        println!("{what} by opcode: {}", per.join(", "));
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);
     Ok(tally.failed == 0)
 }
 
-fn cmd_validate(args: &[String]) -> Result<bool, String> {
-    let (files, show) = files_and_show(args)?;
-    let mut tally = Tally::default();
-    let mut shown = 0;
-    for f in files {
-        let lines = read_jsonl::<Decision>(Path::new(f)).map_err(|e| format!("{f}: {e}"))?;
-        for (n, d) in lines {
-            let (op, ok, msg) = match d {
-                Err(e) => (
-                    String::from("(unreadable)"),
-                    false,
-                    Some(format!("{f}: {e}")),
-                ),
-                Ok(d) => {
-                    let (agree, diag) = decide(&d);
-                    let msg = (!agree).then(|| {
-                        if d.accepted {
-                            format!(
-                                "{f}:{n}: ptxas accepts, we reject: {}",
-                                diag.map(|x| x.render(&d.ptx)).unwrap_or_default()
-                            )
-                        } else {
-                            format!("{f}:{n}: ptxas rejects ({}), we accept: {}", d.ptxas, d.ptx)
-                        }
-                    });
-                    (opcode_of(&d.ptx), agree, msg)
-                }
-            };
-            tally.record(&op, ok);
-            if let Some(m) = msg {
-                if shown < show {
-                    println!("{m}");
-                    shown += 1;
-                }
+fn cmd_check(args: &[String]) -> Result<bool, String> {
+    run_files(args, "failures", |f, n, case: Case| {
+        let op = opcode_of(&case.ptx);
+        match case.check() {
+            Outcome::Pass => (op, true, None),
+            Outcome::Error(e) => (op, false, Some(format!("{f}:{n}: {}: {e}", case.ptx))),
+            Outcome::Mismatch {
+                insn,
+                inputs,
+                got,
+                want,
+            } => {
+                let m = describe_mismatch(&case, &insn, &inputs, got, want);
+                (op, false, Some(format!("{f}:{n}: {m}")))
             }
         }
-    }
-    if !tally.by_opcode.is_empty() {
-        let per: Vec<String> = tally
-            .by_opcode
-            .iter()
-            .map(|(k, v)| format!("{k}: {v}"))
-            .collect();
-        println!("disagreements by opcode: {}", per.join(", "));
-    }
-    println!("{} passed, {} failed", tally.passed, tally.failed);
-    Ok(tally.failed == 0)
+    })
+}
+
+fn cmd_validate(args: &[String]) -> Result<bool, String> {
+    run_files(args, "disagreements", |f, n, d: Decision| {
+        let (agree, diag) = decide(&d);
+        let msg = (!agree).then(|| {
+            if d.accepted {
+                format!(
+                    "{f}:{n}: ptxas accepts, we reject: {}",
+                    diag.map(|x| x.render(&d.ptx)).unwrap_or_default()
+                )
+            } else {
+                format!("{f}:{n}: ptxas rejects ({}), we accept: {}", d.ptxas, d.ptx)
+            }
+        });
+        (opcode_of(&d.ptx), agree, msg)
+    })
 }

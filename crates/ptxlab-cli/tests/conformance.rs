@@ -140,3 +140,103 @@ fn check_decisions(file: &str) {
 fn ptxas_acceptance() {
     check_decisions("ptxas-acceptance.jsonl");
 }
+
+/// On every measured case the text reading differs from the hardware exactly when the hardware
+/// trace flags a stage as departing from the text, and such a case names its entry of
+/// `docs/hardware-vs-spec.md`.
+#[test]
+fn text_reading_differs_exactly_where_flagged() {
+    use ptxlab_core::trace::{Flag, FlagSet};
+    use ptxlab_core::{check, compare_readings, evaluate_reading, evaluate_traced, Reading};
+    let mut differ: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_entry: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let mut notes_problems = Vec::new();
+    for case in cases() {
+        let (Ok(insn), Ok(inputs)) = (check(&case.ptx), case.inputs()) else {
+            continue;
+        };
+        let hw = evaluate_reading(&insn, &inputs, Reading::Hardware);
+        let text = evaluate_reading(&insn, &inputs, Reading::Text);
+        let trace = evaluate_traced(&insn, &inputs);
+        let flagged = trace
+            .stages
+            .iter()
+            .any(|s| s.flags.contains(&Flag::HardwareDiffersFromText));
+        if flagged != (hw != text) && problems.len() < 10 {
+            problems.push(format!(
+                "{} a={:?} b={:?} c={:?}: hw 0x{hw:x} text 0x{text:x} flagged {flagged}",
+                case.ptx, case.a, case.b, case.c
+            ));
+        }
+        // The cheap notes agree with the flags the stages show.
+        let mut fs = FlagSet::default();
+        ptxlab_core::eval::run(&insn, &inputs, &mut fs);
+        // Wrapped is noted when the value written did not fit `d`; stages also flag the
+        // hardware's internal truncations, so only one direction holds for it.
+        for f in [
+            Flag::ClampedHigh,
+            Flag::ClampedLow,
+            Flag::MaskedOff,
+            Flag::DivideByZero,
+            Flag::Wrapped,
+        ] {
+            let in_stages = trace.stages.iter().any(|s| s.flags.contains(&f));
+            let agree = if f == Flag::Wrapped {
+                in_stages || !fs.contains(f)
+            } else {
+                in_stages == fs.contains(f)
+            };
+            if !agree && notes_problems.len() < 10 {
+                notes_problems.push(format!(
+                    "{} a={:?} b={:?} c={:?}: {f:?} noted {} in stages {in_stages}",
+                    case.ptx,
+                    case.a,
+                    case.b,
+                    case.c,
+                    fs.contains(f)
+                ));
+            }
+        }
+        if hw != text {
+            *differ.entry(opcode_of(&case.ptx)).or_default() += 1;
+            let div = compare_readings(&insn, &inputs).expect("readings differ");
+            match div.difference {
+                Some(id) => *by_entry.entry(id.anchor()).or_default() += 1,
+                None if problems.len() < 10 => {
+                    problems.push(format!("{}: no entry explains it", case.ptx))
+                }
+                None => {}
+            }
+        }
+    }
+    println!("cases where the text reading differs, by opcode: {differ:?}");
+    println!("by entry: {by_entry:?}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(notes_problems.is_empty(), "{}", notes_problems.join("\n"));
+    let total: usize = differ.values().sum();
+    assert_eq!(
+        (total, by_entry.get("simd-merge-lanes").copied()),
+        (48_247, Some(39_163)),
+        "the counts quoted in docs/hardware-vs-spec.md changed"
+    );
+}
+
+/// The claims of `docs/hardware-vs-spec.md#ptxas-vs-isa`: ptxas decisions the validator follows.
+#[test]
+fn ptxas_vs_isa_claims() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ptxas-vs-isa.jsonl");
+    let mut n = 0;
+    for (line, d) in read_jsonl::<Decision>(&path).expect("readable") {
+        let d = d.unwrap_or_else(|e| panic!("line {line}: {e}"));
+        let (agree, diag) = decide(&d);
+        assert!(
+            agree,
+            "line {line}: {} ({:?})",
+            d.ptx,
+            diag.map(|x| x.message)
+        );
+        n += 1;
+    }
+    assert!(n >= 15, "only {n} claims");
+}

@@ -16,14 +16,23 @@
 //!     println!("{:?}: {} = {}", stage.kind, stage.label, stage.output.hex());
 //! }
 //! ```
+//!
+//! Beyond one case: [`readings`] evaluates the ISA text's literal reading beside the hardware's
+//! and says where they part; [`sweep`] evaluates a grid of two source fields for a heat map;
+//! [`batch`] reads many operand sets pasted as text; [`sass`] shows the machine code ptxas
+//! emits on sm_90.
 
 pub mod ast;
+pub mod batch;
 pub mod cuda;
 pub mod error;
 pub mod eval;
 #[doc(hidden)]
 pub mod gen;
 pub mod parse;
+pub mod readings;
+pub mod sass;
+pub mod sweep;
 pub mod table;
 pub mod trace;
 pub mod validate;
@@ -32,6 +41,10 @@ pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
 pub use parse::parse;
+pub use readings::{
+    compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, DiffId,
+    DiffKind, Difference, Divergence, Reading, DIFFERENCES,
+};
 pub use table::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use trace::{Stage, StageKind, Trace, Val};
 pub use validate::validate;

@@ -7,12 +7,30 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::readings::{DiffId, Reading};
+
 /// Receives stages from an evaluator.
 pub trait Tracer {
     /// Whether stages are kept; evaluators may skip work that only feeds the trace.
     const ON: bool;
+    /// Whether the evaluator follows the ISA text literally at the stages where the hardware
+    /// departs from it (see [`crate::readings`]). Known when compiling, so the hardware path
+    /// carries no test for it.
+    const TEXT: bool = false;
     /// Offer a stage; `f` builds it and is only called when tracing.
     fn stage<F: FnOnce() -> Stage>(&mut self, f: F);
+    /// Report a notable event without building a stage (cheap: a bit in a mask for
+    /// [`FlagSet`], nothing for the others). Evaluators call it where clamps, wraps, masked-off
+    /// lanes and divisions by zero happen.
+    #[inline(always)]
+    fn note(&mut self, _flag: Flag) {}
+    /// [`Tracer::note`] when `cond` holds.
+    #[inline(always)]
+    fn note_if(&mut self, cond: bool, flag: Flag) {
+        if cond {
+            self.note(flag);
+        }
+    }
 }
 
 /// Keeps nothing.
@@ -25,16 +43,65 @@ impl Tracer for NoTrace {
     fn stage<F: FnOnce() -> Stage>(&mut self, _f: F) {}
 }
 
-/// Keeps every stage in order.
+/// Keeps every stage in order, and the notes as a mask.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
     pub stages: Vec<Stage>,
+    /// Every flag passed to [`Tracer::note`], as a mask of [`Flag::bit`].
+    pub notes: u32,
 }
 
 impl Tracer for Recorder {
     const ON: bool = true;
     fn stage<F: FnOnce() -> Stage>(&mut self, f: F) {
         self.stages.push(f());
+    }
+    #[inline(always)]
+    fn note(&mut self, flag: Flag) {
+        self.notes |= flag.bit();
+    }
+}
+
+/// Collects only the notes, as a mask: what a sweep or batch needs per evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlagSet {
+    pub bits: u32,
+}
+
+impl FlagSet {
+    pub fn contains(self, f: Flag) -> bool {
+        self.bits & f.bit() != 0
+    }
+    /// The flags in the set, in the order of [`Flag::ALL`].
+    pub fn flags(self) -> impl Iterator<Item = Flag> {
+        Flag::ALL.into_iter().filter(move |f| self.contains(*f))
+    }
+}
+
+impl Tracer for FlagSet {
+    const ON: bool = false;
+    #[inline(always)]
+    fn stage<F: FnOnce() -> Stage>(&mut self, _f: F) {}
+    #[inline(always)]
+    fn note(&mut self, flag: Flag) {
+        self.bits |= flag.bit();
+    }
+}
+
+/// Runs the evaluator as the ISA text reads literally, passing everything on to `T`.
+#[derive(Clone, Debug, Default)]
+pub struct Literal<T>(pub T);
+
+impl<T: Tracer> Tracer for Literal<T> {
+    const ON: bool = T::ON;
+    const TEXT: bool = true;
+    #[inline(always)]
+    fn stage<F: FnOnce() -> Stage>(&mut self, f: F) {
+        self.0.stage(f)
+    }
+    #[inline(always)]
+    fn note(&mut self, flag: Flag) {
+        self.0.note(flag)
     }
 }
 
@@ -153,8 +220,51 @@ pub enum Flag {
     PlusOne,
     /// A search found nothing.
     NotFound,
-    /// The hardware differs from a literal reading of the ISA text here.
+    /// The hardware differs from a literal reading of the ISA text here, and the answer
+    /// differs because of it.
     HardwareDiffersFromText,
+}
+
+impl Flag {
+    /// Every flag, in declaration order ([`Flag::bit`] is `1 << index`).
+    pub const ALL: [Flag; 13] = [
+        Flag::SignExtended,
+        Flag::ZeroExtended,
+        Flag::ClampedHigh,
+        Flag::ClampedLow,
+        Flag::Wrapped,
+        Flag::AmountClamped,
+        Flag::AmountWrapped,
+        Flag::MaskedOff,
+        Flag::DivideByZero,
+        Flag::Negated,
+        Flag::PlusOne,
+        Flag::NotFound,
+        Flag::HardwareDiffersFromText,
+    ];
+    /// This flag's bit in a mask ([`FlagSet`], sweep cells).
+    #[inline(always)]
+    pub const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+    /// The name used in JSON and CSV: `clamped-high`, `masked-off`...
+    pub fn name(self) -> &'static str {
+        match self {
+            Flag::SignExtended => "sign-extended",
+            Flag::ZeroExtended => "zero-extended",
+            Flag::ClampedHigh => "clamped-high",
+            Flag::ClampedLow => "clamped-low",
+            Flag::Wrapped => "wrapped",
+            Flag::AmountClamped => "amount-clamped",
+            Flag::AmountWrapped => "amount-wrapped",
+            Flag::MaskedOff => "masked-off",
+            Flag::DivideByZero => "divide-by-zero",
+            Flag::Negated => "negated",
+            Flag::PlusOne => "plus-one",
+            Flag::NotFound => "not-found",
+            Flag::HardwareDiffersFromText => "hardware-differs-from-text",
+        }
+    }
 }
 
 /// Extra data that lets the UI draw a stage as a diagram rather than only numbers.
@@ -220,6 +330,10 @@ pub struct Stage {
     pub output: Val,
     pub flags: Vec<Flag>,
     pub detail: Detail,
+    /// Where the stage carries [`Flag::HardwareDiffersFromText`]: the entry of
+    /// `docs/hardware-vs-spec.md` that explains the difference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difference: Option<DiffId>,
 }
 
 impl Stage {
@@ -233,6 +347,7 @@ impl Stage {
             output,
             flags: Vec::new(),
             detail: Detail::None,
+            difference: None,
         }
     }
     pub fn op(mut self, op: impl Into<String>) -> Stage {
@@ -257,6 +372,19 @@ impl Stage {
         } else {
             self
         }
+    }
+    /// When `cond` holds: the hardware departs from the ISA text at this stage, as entry `id`
+    /// of `docs/hardware-vs-spec.md` explains (flag and entry together).
+    pub fn differs_if(mut self, cond: bool, id: DiffId) -> Stage {
+        if cond {
+            if !self.flags.contains(&Flag::HardwareDiffersFromText) {
+                self.flags.push(Flag::HardwareDiffersFromText);
+            }
+            if self.difference.is_none() {
+                self.difference = Some(id);
+            }
+        }
+        self
     }
     pub fn lane(mut self, lane: u8) -> Stage {
         self.lane = Some(lane);
@@ -314,6 +442,9 @@ pub struct Trace {
     pub views: Views,
     /// Link to the instruction's section of NVIDIA's documentation.
     pub doc_url: String,
+    /// Which reading produced it: the H100's, or the ISA text's taken literally.
+    #[serde(default)]
+    pub reading: Reading,
 }
 
 mod i128_string {

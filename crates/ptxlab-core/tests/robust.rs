@@ -2,7 +2,11 @@
 
 use proptest::prelude::*;
 use ptxlab_core::gen::{instruction, Rng};
-use ptxlab_core::{evaluate, evaluate_traced, parse, validate, Inputs};
+use ptxlab_core::sweep::{default_axes, suggest_axes, sweep};
+use ptxlab_core::{
+    batch, compare_readings, evaluate, evaluate_reading, evaluate_traced, evaluate_traced_reading,
+    parse, sass, validate, Inputs, Reading,
+};
 
 /// Run everything the library offers on one text and one set of values.
 fn exercise(text: &str, inputs: &Inputs) {
@@ -17,6 +21,28 @@ fn exercise(text: &str, inputs: &Inputs) {
             d,
             "trace and fast path disagree on {text}"
         );
+        // Both readings, their comparison, and the explorer's entry points.
+        assert_eq!(evaluate_reading(&insn, inputs, Reading::Hardware), d);
+        let tx = evaluate_reading(&insn, inputs, Reading::Text);
+        let tt = evaluate_traced_reading(&insn, inputs, Reading::Text);
+        assert_eq!(tt.result.raw() as u64, tx, "text trace disagrees on {text}");
+        match compare_readings(&insn, inputs) {
+            Some(div) => assert!(div.hardware == d && div.text == tx && d != tx),
+            None => assert_eq!(d, tx, "{text}"),
+        }
+        let _ = suggest_axes(&insn);
+        let (x, y) = default_axes(&insn);
+        let s = sweep(
+            &insn,
+            inputs,
+            &x.with_range(inputs.a, 0x1_0001, 3),
+            &y.with_range(inputs.b, 7, 3),
+        );
+        assert_eq!(s.d.len(), 9);
+        let _ = sass::lookup(&insn);
+        let lines = batch::parse_batch(text, &insn);
+        let rows = batch::evaluate_batch(&insn, &lines);
+        let _ = batch::batch_csv(&insn, &rows);
         if valid {
             // A valid instruction's canonical text parses back to the same meaning.
             let again = parse(&insn.canonical()).expect("canonical text parses");

@@ -6,6 +6,7 @@
 
 use super::{mask64, Widths};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::readings::DiffId;
 use crate::table::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
@@ -129,9 +130,10 @@ fn wrap_to<T: Tracer>(
     what: &str,
 ) -> u64 {
     let d = (exact as u64) & mask64(bits);
+    let (lo, hi) = range(bits, signed);
+    let wrapped = exact < lo || exact > hi;
+    t.note_if(wrapped, Flag::Wrapped);
     if T::ON {
-        let (lo, hi) = range(bits, signed);
-        let wrapped = exact < lo || exact > hi;
         t.stage(|| {
             Stage::new(
                 StageKind::Truncate,
@@ -157,6 +159,8 @@ fn saturate<T: Tracer>(
 ) -> u64 {
     let (lo, hi) = range(bits, signed);
     let c = exact.clamp(lo, hi);
+    t.note_if(exact > hi, Flag::ClampedHigh);
+    t.note_if(exact < lo, Flag::ClampedLow);
     t.stage(|| {
         Stage::new(
             StageKind::Clamp,
@@ -229,6 +233,7 @@ fn eval_x2<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> 
         };
         let (lo, hi) = range(16, s);
         let wrapped = exact < lo || exact > hi;
+        t.note_if(wrapped, Flag::Wrapped);
         let lane_val = (exact as u64) & 0xffff;
         t.stage(|| {
             let an = format!("a.h{lane}");
@@ -247,6 +252,7 @@ fn eval_x2<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> 
         let mut out = lane_val;
         if relu && s && exact < 0 {
             out = 0;
+            t.note(Flag::ClampedLow);
         }
         if relu {
             t.stage(|| {
@@ -312,6 +318,7 @@ fn eval_mul_mad<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T
         })
     });
     let part = ((p >> kept_lo) as u64) & mask64(kept_bits);
+    t.note_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped);
     if half != HalfMode::Wide {
         t.stage(|| {
             let label = match half {
@@ -492,6 +499,7 @@ fn eval_div_rem<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T
     let div = insn.opcode == Opcode::Div;
     let m = mask64(n);
     let by_zero = v[1] & m == 0;
+    t.note_if(by_zero, Flag::DivideByZero);
     // Quotient rounded toward zero; the remainder takes the sign of a. Only the most negative
     // value divided by -1 overflows: the quotient wraps back to that value, the remainder is 0.
     let d = if by_zero {
@@ -504,6 +512,8 @@ fn eval_div_rem<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T
         } else {
             a.wrapping_rem(b)
         };
+        // Only the most negative value divided by -1 overflows.
+        t.note_if(div && b == -1 && a == sx(1 << (n - 1), n), Flag::Wrapped);
         (x as u64) & m
     } else {
         let (a, b) = (v[0] & m, v[1] & m);
@@ -600,6 +610,7 @@ fn eval_min_max<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T
     let mut out = x;
     if insn.form.relu {
         out = if s { x.max(0) } else { x };
+        t.note_if(out != x, Flag::ClampedLow);
         t.stage(|| {
             Stage::new(
                 StageKind::Clamp,
@@ -749,12 +760,16 @@ fn eval_fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
         (0xffff_ffffu64 << base) & 0xffff_ffff
     };
     let window = mask & side;
-    let k = if offset == 0 {
+    // How many one bits to pass: |offset|. The hardware negates in 32 bits, so -2^31 stays
+    // negative; the text's count is the mathematical 2^31.
+    let k: i64 = if offset == 0 {
         1
+    } else if T::TEXT {
+        i64::from(offset).abs()
     } else {
-        offset.wrapping_abs()
+        i64::from(offset.wrapping_abs())
     };
-    let count = window.count_ones() as i32;
+    let count = i64::from(window.count_ones());
     t.stage(|| {
         let label = if !in_range {
             "base is 32 or more: no bits to search".to_string()
@@ -802,7 +817,11 @@ fn eval_fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
         }
     };
     t.stage(|| {
-        let n = k.unsigned_abs();
+        let n = if T::TEXT {
+            k.unsigned_abs()
+        } else {
+            u64::from(offset.unsigned_abs())
+        };
         let label = if d == NOT_FOUND {
             format!("fewer than {n} one bits: not found (0xffffffff)")
         } else if k < 0 {
@@ -822,8 +841,9 @@ fn eval_fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
             .input(rv("bits", 32, false, window))
             .input(rv("offset", 32, true, offset as u32 as u64))
             .flag_if(d == NOT_FOUND, Flag::NotFound)
-            .flag_if(k < 0, Flag::HardwareDiffersFromText)
+            .differs_if(offset == i32::MIN, DiffId::FnsMinOffset)
     });
+    t.note_if(d == NOT_FOUND, Flag::NotFound);
     result(t, 32, false, d);
     d
 }
@@ -859,7 +879,8 @@ fn pos_len<T: Tracer>(
     pname: &'static str,
     lname: &'static str,
 ) -> (u64, u64) {
-    let full = n == 64;
+    // The text reduces both to their low byte for every width.
+    let full = n == 64 && !T::TEXT;
     let m = if full { 0xffff_ffff } else { 0xff };
     let pos = pv & m;
     let len = lv & m;
@@ -867,6 +888,12 @@ fn pos_len<T: Tracer>(
         t.stage(|| {
             let (label, bits, op) = if full {
                 (format!("{what}: all 32 bits"), 32, name.to_string())
+            } else if n == 64 {
+                (
+                    format!("{what}: low byte (the text's rule for every width)"),
+                    8,
+                    format!("{name} & 0xff"),
+                )
             } else {
                 (format!("{what}: low byte"), 8, format!("{name} & 0xff"))
             };
@@ -883,7 +910,7 @@ fn pos_len<T: Tracer>(
             .op(op)
             .input(rv(name, 32, false, raw))
             .flag_if(raw != x, Flag::AmountWrapped)
-            .flag_if(full && raw > 0xff, Flag::HardwareDiffersFromText)
+            .differs_if(n == 64 && raw > 0xff, DiffId::BitField64)
         });
     }
     (pos, len)

@@ -10,7 +10,7 @@ pub mod simd;
 pub mod video;
 
 /// Source values by role. Values wider than an operand are truncated to its width.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Inputs {
     pub a: u64,
     pub b: u64,
@@ -85,16 +85,46 @@ fn eval_with<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
 /// Allocates nothing.
 #[inline]
 pub fn evaluate(insn: &Instruction, inputs: &Inputs) -> u64 {
-    let w = widths(insn);
-    let v = operand_values(insn, inputs, &w);
-    eval_with(insn, &v, &mut NoTrace) & mask64(w.dst)
+    run(insn, inputs, &mut NoTrace)
 }
 
-/// Evaluate a validated instruction and record every stage.
-pub fn evaluate_traced(insn: &Instruction, inputs: &Inputs) -> Trace {
+/// Evaluate with any tracer (no stages for the sources as read): the value written to `d`.
+/// With [`crate::trace::FlagSet`] this gives the notable events of one evaluation cheaply;
+/// with [`crate::trace::Literal`] the ISA text's reading.
+#[inline]
+pub fn run<T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
     let w = widths(insn);
     let v = operand_values(insn, inputs, &w);
-    let mut rec = Recorder::default();
+    eval_with(insn, &v, t) & mask64(w.dst)
+}
+
+/// Evaluate a validated instruction and record every stage (the hardware's reading; see
+/// [`crate::readings::evaluate_traced_reading`] for the text's).
+pub fn evaluate_traced(insn: &Instruction, inputs: &Inputs) -> Trace {
+    crate::readings::evaluate_traced_reading(insn, inputs, crate::readings::Reading::Hardware)
+}
+
+/// Access to a recorder's stages, for [`traced_with`].
+pub(crate) trait Recording: Tracer {
+    fn take_stages(&mut self) -> Vec<Stage>;
+}
+
+impl Recording for Recorder {
+    fn take_stages(&mut self) -> Vec<Stage> {
+        std::mem::take(&mut self.stages)
+    }
+}
+
+impl Recording for crate::trace::Literal<Recorder> {
+    fn take_stages(&mut self) -> Vec<Stage> {
+        std::mem::take(&mut self.0.stages)
+    }
+}
+
+/// Evaluate with a recording tracer and build the trace (flags as the evaluator set them).
+pub(crate) fn traced_with<R: Recording>(insn: &Instruction, inputs: &Inputs, rec: &mut R) -> Trace {
+    let w = widths(insn);
+    let v = operand_values(insn, inputs, &w);
     let sources: Vec<Val> = (0..w.sources)
         .map(|i| Val::reg(SOURCE_NAMES[i], w.src[i], v[i]))
         .collect();
@@ -102,16 +132,17 @@ pub fn evaluate_traced(insn: &Instruction, inputs: &Inputs) -> Trace {
         let s = s.clone();
         rec.stage(|| Stage::new(StageKind::Read, format!("{} as read", s.name), s));
     }
-    let d = eval_with(insn, &v, &mut rec) & mask64(w.dst);
+    let d = eval_with(insn, &v, rec) & mask64(w.dst);
     let result = Val::reg("d", w.dst, d);
     Trace {
         instruction: insn.canonical(),
         opcode: insn.opcode.name().to_string(),
         family: insn.opcode.family(),
         sources,
-        stages: rec.stages,
+        stages: rec.take_stages(),
         result,
         views: Views::of(d, w.dst),
         doc_url: insn.opcode.doc_url(),
+        reading: crate::readings::Reading::Hardware,
     }
 }

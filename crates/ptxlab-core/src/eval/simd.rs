@@ -13,6 +13,7 @@
 //!    exact (signed) results of the lanes in the mask are summed into `c`, modulo 2^32.
 
 use crate::ast::{Cmp, Instruction, Selector};
+use crate::readings::DiffId;
 use crate::table::{Family, Opcode};
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
@@ -247,7 +248,12 @@ fn eval_lanes<const N: usize, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &m
         for v in res.iter_mut() {
             *v = min_of(max_of(*v, lo), hi);
         }
+        for &x in &r {
+            t.note_if(x > hi, Flag::ClampedHigh);
+            t.note_if(x < lo, Flag::ClampedLow);
+        }
     }
+    t.note_if(mask != (1 << N) - 1, Flag::MaskedOff);
 
     if T::ON {
         trace_pool::<N, T>(t, a, b, &picks);
@@ -284,6 +290,9 @@ fn accumulate<const N: usize, T: Tracer>(
         sum += r & -((mask >> i & 1) as i64);
     }
     let d = sum as u64 & 0xffff_ffff;
+    let (lo32, hi32) = lane_range(32, d_signed);
+    let exact = sum - c as i64 + extend(c, 32, d_signed);
+    t.note_if(exact < lo32 || exact > hi32, Flag::Wrapped);
     if T::ON {
         let lane_bits = if matches!(op, Op::Set(_)) {
             1
@@ -375,35 +384,59 @@ fn merge<const N: usize, T: Tracer>(
         packed |= (r as u64 & lmask) << sh;
         keep |= (lmask * (mask >> i & 1) as u64) << sh;
     }
-    let d = (packed & keep) | (c & !keep & 0xffff_ffff);
+    let hw = (packed & keep) | (c & !keep & 0xffff_ffff);
+    let d = if T::TEXT {
+        merge_text::<N>(res, mask, c, d_signed)
+    } else {
+        hw
+    };
+    let (lo, hi) = lane_range(lb, d_signed);
+    let is_set = matches!(op, Op::Set(_));
+    if !sat && !is_set {
+        for (i, &r) in res.iter().enumerate() {
+            t.note_if(mask >> i & 1 != 0 && (r < lo || r > hi), Flag::Wrapped);
+        }
+    }
     if T::ON {
-        let (lo, hi) = lane_range(lb, d_signed);
         let mask_name = mask_text::<N>(msel);
-        let is_set = matches!(op, Op::Set(_));
         for (i, &r) in res.iter().enumerate() {
             let sh = lb as usize * i;
             let field = (packed >> sh) & lmask;
             if mask >> i & 1 == 0 {
                 let from_c = (c >> sh) & lmask;
                 t.stage(|| {
-                    Stage::new(
-                        StageKind::Merge,
-                        format!("lane {i} is not in the mask {mask_name}: d keeps lane {i} of c"),
-                        Val::reg(format!("d[{i}]"), lb, from_c),
-                    )
-                    .input(Val::reg("c", 32, c))
-                    .lane(i as u8)
-                    .flag(Flag::MaskedOff)
-                    .detail(Detail::Field {
-                        source: c,
-                        source_bits: 32,
-                        lo: sh as u32,
-                        width: lb,
-                        signed: false,
-                        out_bits: lb,
-                    })
+                    let (label, out) = if T::TEXT {
+                        (
+                            format!(
+                                "lane {i} is not in the mask {mask_name}: Vc[{i}], lane {i} of c extended"
+                            ),
+                            Val::new(
+                                format!("Vc[{i}]"),
+                                lb,
+                                d_signed,
+                                extend(from_c, lb, d_signed) as i128,
+                            ),
+                        )
+                    } else {
+                        (
+                            format!("lane {i} is not in the mask {mask_name}: d keeps lane {i} of c"),
+                            Val::reg(format!("d[{i}]"), lb, from_c),
+                        )
+                    };
+                    Stage::new(StageKind::Merge, label, out)
+                        .input(Val::reg("c", 32, c))
+                        .lane(i as u8)
+                        .flag(Flag::MaskedOff)
+                        .detail(Detail::Field {
+                            source: c,
+                            source_bits: 32,
+                            lo: sh as u32,
+                            width: lb,
+                            signed: T::TEXT && d_signed,
+                            out_bits: lb,
+                        })
                 });
-            } else if !is_set && !sat {
+            } else if !is_set && !sat && !T::TEXT {
                 let kept = extend(field, lb, d_signed);
                 t.stage(|| {
                     Stage::new(
@@ -418,28 +451,55 @@ fn merge<const N: usize, T: Tracer>(
                 });
             }
         }
-        let from_result: Vec<bool> = (0..N).map(|i| mask >> i & 1 != 0).collect();
-        let keep_hex = format!("0x{keep:08x}");
-        let other_hex = format!("0x{:08x}", !keep & 0xffff_ffff);
+        let text = if T::TEXT {
+            d
+        } else {
+            merge_text::<N>(res, mask, c, d_signed)
+        };
         t.stage(|| {
-            let s = Stage::new(
-                StageKind::Merge,
-                format!("lanes in the mask {mask_name} from the result, the others from c"),
-                Val::reg("d", 32, d),
-            )
-            .op(format!("(t & {keep_hex}) | (c & {other_hex})"))
-            .input(Val::reg("t", 32, packed))
-            .input(Val::reg("c", 32, c))
-            .detail(Detail::Merge {
-                lane_bits: lb,
-                from_result,
-                other: "c".into(),
-            });
-            // The text of vset2/vset4 names `b` as the source of the other lanes.
-            if is_set && mask != (1 << N) - 1 {
-                s.flag(Flag::HardwareDiffersFromText)
+            if T::TEXT {
+                let mut formula = String::from("0");
+                for i in 0..N {
+                    if mask >> i & 1 != 0 {
+                        formula.push_str(&format!(" | t[{i}]"));
+                    } else {
+                        formula.push_str(&format!(" | Vc[{i}]"));
+                    }
+                }
+                Stage::new(
+                    StageKind::Merge,
+                    format!(
+                        "lanes in the mask {mask_name} (t[i]) and the others (Vc[i]) OR-ed together where they are, as the pseudocode's d |= ... reads"
+                    ),
+                    Val::reg("d", 32, d),
+                )
+                .op(formula)
+                .inputs(
+                    res.iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask >> i & 1 != 0)
+                        .map(|(i, &r)| Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128)),
+                )
+                .input(Val::reg("c", 32, c))
+                .differs_if(hw != d, DiffId::SimdMergeLanes)
             } else {
-                s
+                let from_result: Vec<bool> = (0..N).map(|i| mask >> i & 1 != 0).collect();
+                let keep_hex = format!("0x{keep:08x}");
+                let other_hex = format!("0x{:08x}", !keep & 0xffff_ffff);
+                Stage::new(
+                    StageKind::Merge,
+                    format!("lanes in the mask {mask_name} from the result, the others from c"),
+                    Val::reg("d", 32, d),
+                )
+                .op(format!("(t & {keep_hex}) | (c & {other_hex})"))
+                .input(Val::reg("t", 32, packed))
+                .input(Val::reg("c", 32, c))
+                .detail(Detail::Merge {
+                    lane_bits: lb,
+                    from_result,
+                    other: "c".into(),
+                })
+                .differs_if(text != d, DiffId::SimdMergeLanes)
             }
         });
         t.stage(|| {
@@ -451,6 +511,23 @@ fn merge<const N: usize, T: Tracer>(
         });
     }
     d
+}
+
+/// The pseudocode's merge read literally: `d = 0; d |= mask[i] ? t[i] : Vc[i]` with every lane
+/// value OR-ed in where it is (not moved to its lane, not cut to the lane's width), `Vc[i]`
+/// being lane `i` of `c` extended by the destination's signedness.
+fn merge_text<const N: usize>(res: &[i64; N], mask: u32, c: u64, signed: bool) -> u64 {
+    let lb = 32 / N as u32;
+    let lmask = (1u64 << lb) - 1;
+    let mut d = 0i64;
+    for (i, &r) in res.iter().enumerate() {
+        d |= if mask >> i & 1 != 0 {
+            r
+        } else {
+            extend((c >> (lb as usize * i)) & lmask, lb, signed)
+        };
+    }
+    d as u64 & 0xffff_ffff
 }
 
 /// The mask as written, or the default it stands for.

@@ -2,7 +2,7 @@
 //!
 //! The ISA text describes 33-bit extended operands, a 34-bit intermediate, a saturation to the
 //! destination's range and a secondary operation or merge. Measured results follow that outline
-//! but differ from a literal reading in several stages (see `docs/hw-notes-video.md`); each such
+//! but differ from a literal reading in several stages (see `docs/hardware-vs-spec.md`); each such
 //! stage is a small function below, and the trace flags it with
 //! [`Flag::HardwareDiffersFromText`] when the literal reading would give another value.
 //!
@@ -11,8 +11,9 @@
 
 use super::bits::{clamp_i64, extend_field, field, int_range, sext};
 use crate::ast::{ClampMode, Cmp, Instruction, Scale, SecOp, SelKind, Selector};
+use crate::readings::DiffId;
 use crate::table::Opcode;
-use crate::trace::{Detail, Flag, NoTrace, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Literal, NoTrace, Stage, StageKind, Tracer, Val};
 
 const M32: u64 = 0xffff_ffff;
 const U32_MAX: i64 = 0xffff_ffff;
@@ -158,6 +159,10 @@ fn shift_amount<T: Tracer>(raw: u64, sel: Option<&Selector>, mode: ClampMode, t:
         ClampMode::Clamp => b.min(32) as u32,
         ClampMode::Wrap => (b & 31) as u32,
     };
+    match mode {
+        ClampMode::Clamp => t.note_if(u64::from(n) != b, Flag::AmountClamped),
+        ClampMode::Wrap => t.note_if(u64::from(n) != b, Flag::AmountWrapped),
+    }
     t.stage(|| {
         let (label, op, flag) = match mode {
             ClampMode::Clamp => (
@@ -368,10 +373,20 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
         read_part("b", v[1], src_sel(insn, 1), bsig, t)
     };
 
-    let tmp = primary(p, ta, tb);
+    // The text keeps every intermediate as an .s34 value, vshl's too; the hardware keeps the
+    // shifted value in 64 bits.
+    let tmp = if T::TEXT && p == Prim::Shl {
+        sext(primary(p, ta, tb) as u64, 34)
+    } else {
+        primary(p, ta, tb)
+    };
     t.stage(|| {
         let (kind, label) = match p {
             Prim::Set(_) => (StageKind::Compare, "comparison: 1 when true, 0 when false"),
+            Prim::Shl if T::TEXT => (
+                StageKind::Operate,
+                "a shifted left, kept as the 34-bit intermediate (zeros shifted in)",
+            ),
             Prim::Shl => (
                 StageKind::Operate,
                 "a shifted left, kept in 64 bits (zeros shifted in)",
@@ -384,6 +399,7 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
             _ => (StageKind::Operate, "primary operation, exact in 34 bits"),
         };
         let out = match p {
+            Prim::Shl if T::TEXT => Val::new("tmp", 34, true, i128::from(tmp)),
             Prim::Shl if !asig => Val::new("tmp", 64, false, i128::from(tmp as u64)),
             Prim::Shl => Val::new("tmp", 64, true, i128::from(tmp)),
             Prim::Set(_) => Val::new("tmp", 34, false, i128::from(tmp)),
@@ -400,22 +416,50 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
             .input(second)
     });
 
-    let d = if let Some(ds) = insn.dst.sel.as_ref() {
+    let (d, wrapped) = if let Some(ds) = insn.dst.sel.as_ref() {
         merge_path(p, tmp, c, Part::of(Some(ds)), sat, dsig, t)
     } else {
         word_path(p, tmp, c, f.secop, sat, dsig, set, t)
     };
+    t.note_if(wrapped, Flag::Wrapped);
     t.stage(|| {
         Stage::new(
             StageKind::Result,
             "value written to d",
             Val::reg("d", 32, d),
         )
+        .flag_if(wrapped, Flag::Wrapped)
     });
     d
 }
 
-/// No merge: optional saturation, then the optional secondary operation.
+/// Whether `x` lies outside the range of a `bits`-bit destination (its low bits are written).
+#[inline(always)]
+fn outside(x: i64, bits: u32, signed: bool) -> bool {
+    let (lo, hi) = int_range(bits, signed);
+    x < lo || x > hi
+}
+
+/// Note a saturation that changed the value.
+#[inline(always)]
+fn note_clamp<T: Tracer>(t: &mut T, before: i64, after: i64) {
+    t.note_if(after < before, Flag::ClampedHigh);
+    t.note_if(after > before, Flag::ClampedLow);
+}
+
+/// The secondary operation's entry: vset's signedness, vshl's 64-bit value or the comparison.
+fn secondary_id(p: Prim, set: bool, vshl_wide: bool) -> DiffId {
+    if set {
+        DiffId::VsetSecondarySign
+    } else if p == Prim::Shl && vshl_wide {
+        DiffId::VshlSecondaryWide
+    } else {
+        DiffId::SecondaryMinMax
+    }
+}
+
+/// No merge: optional saturation, then the optional secondary operation. Returns the value
+/// and whether it wrapped (did not fit the destination's type).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn word_path<T: Tracer>(
@@ -427,9 +471,9 @@ fn word_path<T: Tracer>(
     dsig: bool,
     set: bool,
     t: &mut T,
-) -> u64 {
+) -> (u64, bool) {
     let r = if sat {
-        if p.is_shift() {
+        if p.is_shift() && !T::TEXT {
             let w = sext(tmp as u64, 34);
             t.stage(|| {
                 Stage::new(
@@ -442,16 +486,21 @@ fn word_path<T: Tracer>(
                 .flag_if(w != tmp, Flag::Wrapped)
             });
         }
-        let r = saturate_word(p, tmp, dsig);
+        let x = if p.is_shift() {
+            sext(tmp as u64, 34)
+        } else {
+            tmp
+        };
+        let r = if T::TEXT {
+            saturate_text(x, dsig, 32)
+        } else {
+            saturate_word(p, tmp, dsig)
+        };
+        note_clamp(t, x, r);
         t.stage(|| {
-            let x = if p.is_shift() {
-                sext(tmp as u64, 34)
-            } else {
-                tmp
-            };
             let (lo, hi, label) = if dsig {
                 (S32_MIN, S32_MAX, "saturated to the s32 range")
-            } else if p.is_shift() {
+            } else if p.is_shift() || T::TEXT {
                 (0, U32_MAX, "saturated to the u32 range")
             } else {
                 (
@@ -460,7 +509,11 @@ fn word_path<T: Tracer>(
                     "unsigned saturation: negative values become 0, nothing is limited above",
                 )
             };
-            let text = saturate_text(x, dsig, 32);
+            let (text, hw) = if T::TEXT {
+                (r, saturate_word(p, x, dsig))
+            } else {
+                (saturate_text(x, dsig, 32), r)
+            };
             Stage::new(
                 StageKind::Clamp,
                 label,
@@ -470,7 +523,7 @@ fn word_path<T: Tracer>(
             .input(Val::new("tmp", 34, true, i128::from(x)))
             .flag_if(r < x, Flag::ClampedHigh)
             .flag_if(r > x, Flag::ClampedLow)
-            .flag_if(text != r, Flag::HardwareDiffersFromText)
+            .differs_if(text != hw, DiffId::UnsignedWordSaturation)
             .detail(range_detail(lo, hi))
         });
         r
@@ -488,11 +541,12 @@ fn word_path<T: Tracer>(
         tmp
     };
     let Some(op) = secop else {
-        return r as u64 & M32;
+        return (r as u64 & M32, outside(r, 32, dsig));
     };
     // The text reads c and compares with the destination's signedness; vset's as unsigned.
     let text_signed = dsig && !set;
-    let seen = if p.word_only(sat) {
+    let word_only = p.word_only(sat);
+    let seen = if word_only && !T::TEXT {
         let w = sext(r as u64 & M32, 32);
         if op != SecOp::Add {
             t.stage(|| {
@@ -510,39 +564,70 @@ fn word_path<T: Tracer>(
     } else {
         r
     };
-    let out = secondary(op, seen, c, dsig);
+    let out = if T::TEXT {
+        secondary_text(op, r, c, text_signed)
+    } else {
+        secondary(op, seen, c, dsig)
+    };
+    let cx = if text_signed || (dsig && !T::TEXT) {
+        sext(c, 32)
+    } else {
+        c as i64
+    };
+    let wrapped = match op {
+        SecOp::Add => outside(r.wrapping_add(cx), 32, dsig),
+        _ => out == r as u64 & M32 && outside(r, 32, dsig),
+    };
     t.stage(|| {
-        // The text's intermediate entering this stage: vshl's without .sat is 34 bits wide.
-        let r_text = if p == Prim::Shl && !sat {
-            sext(r as u64, 34)
+        // Each reading's step on this stage's own input, to flag where they part.
+        let (text, hw, vshl_wide) = if T::TEXT {
+            let hw_seen = if word_only {
+                sext(r as u64 & M32, 32)
+            } else {
+                r
+            };
+            (out, secondary(op, hw_seen, c, dsig), false)
         } else {
-            r
+            // The text's intermediate entering this stage: vshl's without .sat is 34 bits wide.
+            let r_text = if p == Prim::Shl && !sat {
+                sext(r as u64, 34)
+            } else {
+                r
+            };
+            let text = secondary_text(op, r_text, c, text_signed);
+            // With the full 64-bit value the text's comparison would agree: the width is why.
+            let wide = r_text != r && secondary_text(op, r, c, text_signed) == out;
+            (text, out, wide)
         };
-        let (label, formula) = match (op, dsig) {
-            (SecOp::Add, _) => ("secondary .add with c", "tmp + c"),
-            (SecOp::Min, true) => (
+        let (label, formula) = match (op, T::TEXT, dsig) {
+            (SecOp::Add, _, _) => ("secondary .add with c", "tmp + c"),
+            (SecOp::Min, true, _) => (
+                "secondary .min with c, compared as plain numbers",
+                "min(tmp, c)",
+            ),
+            (SecOp::Max, true, _) => (
+                "secondary .max with c, compared as plain numbers",
+                "max(tmp, c)",
+            ),
+            (SecOp::Min, false, true) => (
                 "secondary .min with c, signed 64-bit compare",
                 "min(tmp, c)",
             ),
-            (SecOp::Max, true) => (
+            (SecOp::Max, false, true) => (
                 "secondary .max with c, signed 64-bit compare",
                 "max(tmp, c)",
             ),
-            (SecOp::Min, false) => (
+            (SecOp::Min, false, false) => (
                 "secondary .min with c, unsigned 64-bit compare (a negative tmp counts as huge)",
                 "min(tmp, c)",
             ),
-            (SecOp::Max, false) => (
+            (SecOp::Max, false, false) => (
                 "secondary .max with c, unsigned 64-bit compare (a negative tmp counts as huge)",
                 "max(tmp, c)",
             ),
         };
-        let cv = if dsig {
-            Val::new("c", 33, true, i128::from(sext(c, 32)))
-        } else {
-            Val::new("c", 33, true, i128::from(c))
-        };
-        let tin = if p == Prim::Shl && !sat {
+        let cv = Val::new("c", 33, true, i128::from(cx));
+        let tin = if p == Prim::Shl && !sat && !T::TEXT {
             Val::new(
                 "tmp",
                 64,
@@ -564,15 +649,16 @@ fn word_path<T: Tracer>(
         .op(formula)
         .input(tin)
         .input(cv)
-        .flag_if(
-            op != SecOp::Add && secondary_text(op, r_text, c, text_signed) != out,
-            Flag::HardwareDiffersFromText,
+        .differs_if(
+            op != SecOp::Add && text != hw,
+            secondary_id(p, set, vshl_wide),
         )
     });
-    out
+    (out, wrapped)
 }
 
-/// Merge into a byte or half-word of `c`, with optional saturation for that lane.
+/// Merge into a byte or half-word of `c`, with optional saturation for that lane. Returns the
+/// value and whether the result wrapped (did not fit the lane).
 #[inline]
 fn merge_path<T: Tracer>(
     p: Prim,
@@ -582,40 +668,73 @@ fn merge_path<T: Tracer>(
     sat: bool,
     dsig: bool,
     t: &mut T,
-) -> u64 {
+) -> (u64, bool) {
+    let lane = (1u64 << part.width) - 1;
+    let orig = if p.is_shift() {
+        sext(tmp as u64, 34)
+    } else {
+        tmp
+    };
     let x = if sat {
-        let x = saturate_lane(p, tmp, dsig, part.width);
+        let x = if T::TEXT {
+            saturate_text(orig, dsig, part.width) as u64 & M32
+        } else {
+            saturate_lane(p, tmp, dsig, part.width)
+        };
+        // The value the clamp produced, read in its range (the lane's or, for the hardware's
+        // shifts, the 32-bit range).
+        let val = if T::TEXT {
+            saturate_text(orig, dsig, part.width)
+        } else if p.is_shift() {
+            let (lo, hi) = int_range(32, dsig);
+            clamp_i64(orig, lo, hi)
+        } else {
+            x as i64
+        };
+        let (lo, hi, label) = if T::TEXT {
+            let (lo, hi) = int_range(part.width, dsig);
+            (lo, hi, "saturated to the range of the lane")
+        } else if p.is_shift() {
+            let (lo, hi) = int_range(32, dsig);
+            (
+                lo,
+                hi,
+                "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits",
+            )
+        } else {
+            let (_, hi) = int_range(part.width, dsig);
+            (
+                0,
+                hi,
+                "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
+            )
+        };
+        // Which end it was clamped to (the hardware sends negative values to the top).
+        let (high, low) = (val != orig && val == hi, val != orig && val == lo);
+        t.note_if(high, Flag::ClampedHigh);
+        t.note_if(low, Flag::ClampedLow);
         t.stage(|| {
-            let (lo, hi, label) = if p.is_shift() {
-                let (lo, hi) = int_range(32, dsig);
-                (lo, hi, "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits")
+            let (text, hw) = if T::TEXT {
+                (x, saturate_lane(p, tmp, dsig, part.width))
             } else {
-                let (_, hi) = int_range(part.width, dsig);
-                (
-                    0,
-                    hi,
-                    "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
-                )
+                (saturate_text(orig, dsig, part.width) as u64, x)
             };
-            let lane = (1u64 << part.width) - 1;
-            let orig = if p.is_shift() {
-                sext(tmp as u64, 34)
+            let id = if p.is_shift() {
+                DiffId::LaneSaturationShift
             } else {
-                tmp
+                DiffId::LaneSaturation
             };
-            let text = saturate_text(orig, dsig, part.width) as u64;
-            let val = if p.is_shift() {
-                clamp_i64(orig, lo, hi)
-            } else {
-                x as i64
-            };
-            Stage::new(StageKind::Clamp, label, Val::new("tmp", 32, false, i128::from(x)))
-                .op(format!("clamp(tmp, {lo}, {hi})"))
-                .input(Val::new("tmp", 34, true, i128::from(tmp)))
-                .flag_if(val != orig && val == hi, Flag::ClampedHigh)
-                .flag_if(val != orig && val == lo, Flag::ClampedLow)
-                .flag_if(text & lane != x & lane, Flag::HardwareDiffersFromText)
-                .detail(range_detail(lo, hi))
+            Stage::new(
+                StageKind::Clamp,
+                label,
+                Val::new("tmp", 32, false, i128::from(x)),
+            )
+            .op(format!("clamp(tmp, {lo}, {hi})"))
+            .input(Val::new("tmp", 34, true, i128::from(tmp)))
+            .flag_if(high, Flag::ClampedHigh)
+            .flag_if(low, Flag::ClampedLow)
+            .differs_if(text & lane != hw & lane, id)
+            .detail(range_detail(lo, hi))
         });
         x
     } else {
@@ -629,16 +748,28 @@ fn merge_path<T: Tracer>(
         });
         tmp as u64 & M32
     };
-    let d = merge(x, c, part);
+    let wrapped = !sat && outside(orig, part.width, dsig);
+    let d = if T::TEXT {
+        merge_text(x, c, part)
+    } else {
+        merge(x, c, part)
+    };
     t.stage(|| {
         let lanes = 32 / part.width;
         let target = part.lo / part.width;
-        let label = if part.width == 16 && part.lo == 16 {
+        let label = if part.width == 16 && part.lo == 16 && !T::TEXT {
             "merge into d.h1: bits 16-31 of the result, kept in place, over c"
+        } else if part.width == 16 && part.lo == 16 {
+            "merge into d.h1: the low half-word of the result, moved up, over c"
         } else if part.width == 16 {
             "merge into d.h0: the low half-word of the result over c"
         } else {
             "merge: the low byte of the result into the selected byte of c"
+        };
+        let (text, hw) = if T::TEXT {
+            (d, merge(x, c, part))
+        } else {
+            (merge_text(x, c, part), d)
         };
         Stage::new(StageKind::Merge, label, Val::reg("tmp", 32, d))
             .op(format!(
@@ -648,14 +779,14 @@ fn merge_path<T: Tracer>(
             ))
             .input(Val::reg("tmp", 32, x))
             .input(Val::reg("c", 32, c))
-            .flag_if(merge_text(x, c, part) != d, Flag::HardwareDiffersFromText)
+            .differs_if(text != hw, DiffId::MergeH1)
             .detail(Detail::Merge {
                 lane_bits: part.width,
                 from_result: (0..lanes).map(|i| i == target).collect(),
                 other: "c".to_string(),
             })
     });
-    d
+    (d, wrapped)
 }
 
 /// `vmad`: `(±a·b) + (±c)` with optional plus one, scaling and saturation.
@@ -673,12 +804,23 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
     let signed_final = asig || bsig || negp || nc;
     let c = v[2] & M32;
 
-    // The literal reading's answer, only when tracing: a stage is flagged when it departs from
-    // the text and the answer differs because of it.
-    let final_differs = T::ON && vmad_text(insn, v) != eval_vmad(insn, v, &mut NoTrace);
-
     let ta = read_part("a", v[0], src_sel(insn, 0), asig, t);
     let tb = read_part("b", v[1], src_sel(insn, 1), bsig, t);
+    if T::TEXT {
+        return vmad_text(insn, ta, tb, c, t);
+    }
+
+    // The literal reading's answer, only when tracing: a stage is flagged when it departs from
+    // the text and the answer differs because of it.
+    let final_differs =
+        T::ON && eval_vmad(insn, v, &mut Literal(NoTrace)) != eval_vmad(insn, v, &mut NoTrace);
+    // The entry that explains a difference: the product when an operand changed its sign.
+    let words_signed = sext(ta as u64, 32) != ta || sext(tb as u64, 32) != tb;
+    let vmad_id = if words_signed {
+        DiffId::VmadWordsSigned
+    } else {
+        DiffId::VmadCSignExtended
+    };
 
     // The product of the operands read as signed 32-bit numbers.
     let ma = sext(ta as u64, 32);
@@ -699,7 +841,7 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
         .op("ta * tb")
         .input(Val::new("ta", 32, true, i128::from(ma)))
         .input(Val::new("tb", 32, true, i128::from(mb)))
-        .flag_if(differs && final_differs, Flag::HardwareDiffersFromText)
+        .differs_if(differs && final_differs, DiffId::VmadWordsSigned)
         .detail(Detail::Product {
             full_bits: 64,
             kept_lo: 0,
@@ -760,9 +902,9 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
         .op("sext(c)")
         .input(Val::reg("c", 32, cc))
         .flag(Flag::SignExtended)
-        .flag_if(
-            !signed_final && cx < 0 && final_differs,
-            Flag::HardwareDiffersFromText,
+        .differs_if(
+            !signed_final && cx < 0 && final_differs && !words_signed,
+            DiffId::VmadCSignExtended,
         )
         .detail(Detail::Field {
             source: cc,
@@ -827,9 +969,9 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
                 )
                 .op(op)
                 .input(Val::new("tmp", 64, true, i128::from(sum)))
-                .flag_if(
-                    !signed_final && sum < 0 && final_differs,
-                    Flag::HardwareDiffersFromText,
+                .differs_if(
+                    !signed_final && sum < 0 && final_differs && !words_signed,
+                    DiffId::VmadCSignExtended,
                 )
             });
             r
@@ -843,6 +985,7 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
             (0, U32_MAX)
         };
         let r = clamp_i64(scaled, lo, hi);
+        note_clamp(t, scaled, r);
         t.stage(|| {
             let label = if signed_final {
                 "saturated to the s32 range (signed result)"
@@ -870,8 +1013,9 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
             )
             .op("tmp & 0xffffffff")
             .input(Val::new("tmp", 64, true, i128::from(scaled)))
-            .flag_if(scaled as u64 > M32, Flag::Wrapped)
+            .flag_if(outside(scaled, 32, signed_final), Flag::Wrapped)
         });
+        t.note_if(outside(scaled, 32, signed_final), Flag::Wrapped);
         scaled as u64 & M32
     };
     t.stage(|| {
@@ -880,59 +1024,199 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
             "value written to d",
             Val::reg("d", 32, d),
         )
-        .flag_if(final_differs, Flag::HardwareDiffersFromText)
+        .differs_if(final_differs, vmad_id)
     });
     d
 }
 
-/// `vmad` as the ISA text's pseudocode reads literally (128-bit product and sum, `c` zero-extended
-/// for an unsigned result, a logical shift of the 128-bit sum): used to flag differences.
-fn vmad_text(insn: &Instruction, v: &[u64; 4]) -> u64 {
+/// `vmad` as the ISA text's pseudocode reads literally, from the extracted operands on: a
+/// 128-bit product and sum, `c` zero-extended for an unsigned result, a logical shift of the
+/// 128-bit sum kept to 64 bits, and a clamp of that 64-bit value.
+fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T) -> u64 {
     let f = &insn.form;
     let asig = f.ty(1).is_signed();
     let bsig = f.ty(2).is_signed();
     let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
     let negp = na ^ nb;
     let signed_final = asig || bsig || negp || nc;
-    let pa = Part::of(src_sel(insn, 0));
-    let pb = Part::of(src_sel(insn, 1));
-    let ta = i128::from(extend_field(v[0], pa.lo, pa.width, asig));
-    let tb = i128::from(extend_field(v[1], pb.lo, pb.width, bsig));
-    let mut tmp = ta * tb;
-    let mut c = v[2] & M32;
+    let prod = i128::from(ta) * i128::from(tb);
+    t.stage(|| {
+        Stage::new(
+            StageKind::Product,
+            "full product of the extended a and b, in 128 bits",
+            Val::new("tmp", 128, true, prod),
+        )
+        .op("ta * tb")
+        .input(Val::new("ta", 33, true, i128::from(ta)))
+        .input(Val::new("tb", 33, true, i128::from(tb)))
+        .detail(Detail::Product {
+            full_bits: 128,
+            kept_lo: 0,
+            kept_bits: 128,
+        })
+    });
+    let mut tmp = prod;
+    let mut cc = c;
     let mut lsb = 0;
     if f.po {
         lsb = 1;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                ".po: one is added to the sum",
+                Val::new("lsb", 1, false, 1),
+            )
+            .flag(Flag::PlusOne)
+        });
     } else if negp {
-        tmp = !tmp;
+        tmp = !prod;
         lsb = 1;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                "product negated: complemented here, one added to the sum",
+                Val::new("tmp", 128, true, tmp),
+            )
+            .op("~tmp")
+            .input(Val::new("tmp", 128, true, prod))
+            .flag(Flag::Negated)
+            .flag(Flag::PlusOne)
+        });
     } else if nc {
-        c = !c & M32;
+        cc = !c & M32;
         lsb = 1;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                "c negated: complemented here, one added to the sum",
+                Val::reg("c", 32, cc),
+            )
+            .op("~c")
+            .input(Val::reg("c", 32, c))
+            .flag(Flag::Negated)
+            .flag(Flag::PlusOne)
+        });
     }
     let c128 = if signed_final {
-        i128::from(sext(c, 32))
+        i128::from(sext(cc, 32))
     } else {
-        i128::from(c)
+        i128::from(cc)
     };
-    let tmp = tmp.wrapping_add(c128).wrapping_add(lsb);
+    t.stage(|| {
+        let (label, f, flag) = if signed_final {
+            (
+                "c sign-extended (signed result)",
+                "sext(c)",
+                Flag::SignExtended,
+            )
+        } else {
+            (
+                "c zero-extended (unsigned result)",
+                "zext(c)",
+                Flag::ZeroExtended,
+            )
+        };
+        Stage::new(StageKind::Extract, label, Val::new("c", 128, true, c128))
+            .op(f)
+            .input(Val::reg("c", 32, cc))
+            .flag(flag)
+    });
+    let sum = tmp.wrapping_add(c128).wrapping_add(lsb);
+    t.stage(|| {
+        let op = if lsb == 1 { "tmp + c + 1" } else { "tmp + c" };
+        Stage::new(
+            StageKind::Operate,
+            "sum in 128 bits",
+            Val::new("tmp", 128, true, sum),
+        )
+        .op(op)
+        .input(Val::new("tmp", 128, true, tmp))
+        .input(Val::new("c", 128, true, c128))
+    });
     let k = match f.scale {
         None => 0,
         Some(Scale::Shr7) => 7,
         Some(Scale::Shr15) => 15,
     };
-    let result = (((tmp as u128) >> k) as u64) as i64;
-    let r = if f.sat {
-        if signed_final {
-            clamp_i64(result, S32_MIN, S32_MAX)
+    let result = ((sum as u128) >> k) as u64;
+    t.stage(|| {
+        let label = if k == 0 {
+            "low 64 bits of the sum"
         } else {
-            // The text's result is a 64-bit pattern; read it as unsigned for the u32 clamp.
-            (result as u64).min(M32) as i64
-        }
+            "scaled: the 128-bit sum shifted right, low 64 bits kept"
+        };
+        Stage::new(
+            StageKind::Scale,
+            label,
+            Val::new(
+                "result",
+                64,
+                signed_final,
+                if signed_final {
+                    i128::from(result as i64)
+                } else {
+                    i128::from(result)
+                },
+            ),
+        )
+        .op(format!("(tmp >> {k}) & 0xffffffffffffffff"))
+        .input(Val::new("tmp", 128, true, sum))
+    });
+    let d = if f.sat {
+        let (lo, hi) = if signed_final {
+            (S32_MIN, S32_MAX)
+        } else {
+            (0, U32_MAX)
+        };
+        // The 64-bit result read with the final result's sign.
+        let x = if signed_final {
+            i128::from(result as i64)
+        } else {
+            i128::from(result)
+        };
+        let r = x.clamp(i128::from(lo), i128::from(hi));
+        t.note_if(r < x, Flag::ClampedHigh);
+        t.note_if(r > x, Flag::ClampedLow);
+        t.stage(|| {
+            Stage::new(
+                StageKind::Clamp,
+                if signed_final {
+                    "saturated to the s32 range (signed result)"
+                } else {
+                    "saturated to the u32 range (unsigned result)"
+                },
+                Val::new("result", 33, true, r),
+            )
+            .op(format!("clamp(result, {lo}, {hi})"))
+            .input(Val::new("result", 64, signed_final, x))
+            .flag_if(r < x, Flag::ClampedHigh)
+            .flag_if(r > x, Flag::ClampedLow)
+            .detail(range_detail(lo, hi))
+        });
+        r as u64 & M32
     } else {
-        result
+        let wrapped = outside(result as i64, 32, signed_final) || (!signed_final && result > M32);
+        t.note_if(wrapped, Flag::Wrapped);
+        t.stage(|| {
+            Stage::new(
+                StageKind::Truncate,
+                "no .sat: the low 32 bits are kept",
+                Val::reg("result", 32, result),
+            )
+            .op("result & 0xffffffff")
+            .input(Val::new("result", 64, false, i128::from(result)))
+            .flag_if(wrapped, Flag::Wrapped)
+        });
+        result & M32
     };
-    r as u64 & M32
+    t.stage(|| {
+        Stage::new(
+            StageKind::Result,
+            "value written to d",
+            Val::reg("d", 32, d),
+        )
+    });
+    d
 }
 
 #[cfg(test)]
