@@ -172,6 +172,12 @@ impl State {
     /// state: unreadable parts keep their defaults and are explained in `notes` (see
     /// [`query::read`]); refused text shows its message over the default instruction's result.
     pub fn from_query(q: &str) -> State {
+        State::read_query(q, true)
+    }
+
+    /// [`State::from_query`]; `explain_refused` adds a note when the text does not check (not
+    /// wanted when back or forward returns to a moment when the text was being typed).
+    fn read_query(q: &str, explain_refused: bool) -> State {
         let req = query::read(q);
         let mut values = DEFAULT_VALUES;
         for (v, r) in values.iter_mut().zip(req.values) {
@@ -186,7 +192,7 @@ impl State {
         }
         s.embed = req.embed;
         s.notes = req.notes;
-        if s.stale() {
+        if s.stale() && explain_refused {
             s.notes.push(
                 "The instruction in this address does not check (see the message under it); the result shown is the default instruction's."
                     .to_string(),
@@ -283,7 +289,7 @@ impl State {
                 s.set_value(src, num::next_random(seed));
             }
             Action::Load(q) => {
-                s = State::from_query(&q);
+                s = State::read_query(&q, false);
                 s.revision = self.revision + 1;
             }
             Action::DismissNotes => s.notes.clear(),
@@ -452,6 +458,9 @@ mod tests {
         assert_eq!(t.values, s.values);
         assert!(t.embed);
         assert_eq!(t.revision, 1);
+        let typing = t.apply(Action::Load("?i=vadd4.u32&a=0x1".into()));
+        assert!(typing.stale());
+        assert!(typing.notes.is_empty(), "{:?}", typing.notes);
         let u = t.apply(Action::Load("?a=%FF".into()));
         assert_eq!(u.text, DEFAULT_TEXT);
         assert!(!u.embed);
