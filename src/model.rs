@@ -47,6 +47,10 @@ pub struct State {
     pub draft: Option<Draft>,
     /// Counts edits that changed the result, so the page can tell a fresh diagram.
     pub revision: u64,
+    /// View option from the address: the compact widget for an iframe (`embed=1`).
+    pub embed: bool,
+    /// What was wrong with the address this state was read from, in plain words.
+    pub notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +82,10 @@ pub enum Action {
         src: usize,
         seed: u64,
     },
+    /// Replace the whole state with the one an address query describes (back and forward).
+    Load(String),
+    /// Hide the notes about the address.
+    DismissNotes,
 }
 
 impl Default for State {
@@ -95,6 +103,8 @@ impl State {
             values,
             draft: None,
             revision: 0,
+            embed: false,
+            notes: Vec::new(),
         };
         s.set_text(text.to_string());
         s
@@ -157,36 +167,51 @@ impl State {
         self.draft = None;
     }
 
-    /// The state a shared address describes: `?i=<instruction>&a=0x..&b=..&c=..&e=..`. Missing
-    /// or unreadable parts keep their defaults; refused text shows its message over the default
-    /// instruction's result.
-    pub fn from_query(query: &str) -> State {
-        let mut text = None;
+    /// The state a shared address describes: `?i=<instruction>&a=0x..&b=..&c=..&e=..`, plus
+    /// `embed=1` for the compact widget. Whatever the query holds, the result is a working
+    /// state: unreadable parts keep their defaults and are explained in `notes` (see
+    /// [`query::read`]); refused text shows its message over the default instruction's result.
+    pub fn from_query(q: &str) -> State {
+        State::read_query(q, true)
+    }
+
+    /// [`State::from_query`]; `explain_refused` adds a note when the text does not check (not
+    /// wanted when back or forward returns to a moment when the text was being typed).
+    fn read_query(q: &str, explain_refused: bool) -> State {
+        let req = query::read(q);
         let mut values = DEFAULT_VALUES;
-        for pair in query.trim_start_matches('?').split('&') {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            let v = query::decode(v);
-            match k {
-                "i" => text = Some(v),
-                _ => {
-                    if let Some(i) = SOURCE_NAMES.iter().position(|n| *n == k) {
-                        if let Ok(x) = num::parse(&v, 64, View::Hex) {
-                            values[i] = x;
-                        }
-                    }
-                }
+        for (v, r) in values.iter_mut().zip(req.values) {
+            if let Some(x) = r {
+                *v = x;
             }
         }
         let mut s = State::new(DEFAULT_TEXT, values);
-        if let Some(t) = text {
+        if let Some(t) = req.text {
             s.values = values;
             s.set_text(t);
+        }
+        s.embed = req.embed;
+        s.notes = req.notes;
+        if s.stale() && explain_refused {
+            s.notes.push(
+                "The instruction in this address does not check (see the message under it); the result shown is the default instruction's."
+                    .to_string(),
+            );
         }
         s
     }
 
     /// The address query that brings back this state (see [`State::from_query`]).
     pub fn to_query(&self) -> String {
+        let mut q = self.share_query();
+        if self.embed {
+            q.push_str("&embed=1");
+        }
+        q
+    }
+
+    /// The query of the full playground showing this state (no view options).
+    pub fn share_query(&self) -> String {
         let mut q = format!("?i={}", query::encode(&self.text));
         let n = self.valid.as_ref().map_or(0, |v| v.widths.sources.min(4));
         for (i, name) in SOURCE_NAMES.iter().enumerate().take(n) {
@@ -263,6 +288,11 @@ impl State {
                 s.draft = None;
                 s.set_value(src, num::next_random(seed));
             }
+            Action::Load(q) => {
+                s = State::read_query(&q, false);
+                s.revision = self.revision + 1;
+            }
+            Action::DismissNotes => s.notes.clear(),
         }
         s
     }
@@ -396,8 +426,70 @@ mod tests {
         assert!(bad.stale());
         assert_eq!(bad.values[1], 5);
         assert_eq!(bad.values[0], DEFAULT_VALUES[0]);
+        assert_eq!(bad.notes.len(), 2, "{:?}", bad.notes);
         assert!(State::from_query("").diag.is_none());
-        assert!(State::from_query("?%%%=&&=x&i=%ZZ%").diag.is_some());
+        assert!(State::from_query("").notes.is_empty());
+        let broken = State::from_query("?%%%=&&=x&i=%ZZ%");
+        assert!(broken.diag.is_none());
+        assert_eq!(broken.text, DEFAULT_TEXT);
+        assert_eq!(broken.notes.len(), 1);
+        assert!(!broken
+            .apply(Action::DismissNotes)
+            .notes
+            .iter()
+            .any(|_| true));
+    }
+
+    #[test]
+    fn embed_option_and_loading() {
+        let s = State::from_query("?i=add.s32+d,+a,+b;&a=0x1&b=0x2&embed=1");
+        assert!(s.embed);
+        assert_eq!(
+            s.to_query(),
+            "?i=add.s32+d,+a,+b;&a=0x00000001&b=0x00000002&embed=1"
+        );
+        assert_eq!(
+            s.share_query(),
+            "?i=add.s32+d,+a,+b;&a=0x00000001&b=0x00000002"
+        );
+        assert_eq!(State::from_query(&s.to_query()).valid, s.valid);
+        let t = State::default().apply(Action::Load(s.to_query()));
+        assert_eq!(t.text, s.text);
+        assert_eq!(t.values, s.values);
+        assert!(t.embed);
+        assert_eq!(t.revision, 1);
+        let typing = t.apply(Action::Load("?i=vadd4.u32&a=0x1".into()));
+        assert!(typing.stale());
+        assert!(typing.notes.is_empty(), "{:?}", typing.notes);
+        let u = t.apply(Action::Load("?a=%FF".into()));
+        assert_eq!(u.text, DEFAULT_TEXT);
+        assert!(!u.embed);
+        assert_eq!(u.notes.len(), 1);
+    }
+
+    /// Hostile addresses never panic and always leave a working state with a bounded note.
+    #[test]
+    fn hostile_addresses_give_a_working_state() {
+        let huge = format!("?a={}", "f".repeat(1 << 20));
+        for q in [
+            "?i=<script>alert(1)</script>",
+            "?a=<img+src=x+onerror=alert(1)>",
+            &huge,
+            "?i=%E0%A4%A",
+            "?i=%ZZ",
+            "?i=%C3%28",
+            "?i=%FF",
+            "?nope=1&%3Cb%3E=2",
+            "?i=%00%01&a=%E2%80%AE",
+            "?=&=&&&i",
+            "?i=vadd.u32.u32.u32+d,+a,+b;&a=0x1&a=0x2&embed=2",
+        ] {
+            let s = State::from_query(q);
+            assert!(s.valid.is_some(), "{q:.40}");
+            assert!(!s.notes.is_empty(), "{q:.40}");
+            assert!(s.notes.iter().all(|n| n.len() < 300), "{q:.40}");
+            assert!(s.text.len() <= query::MAX_INSTRUCTION * 4);
+        }
     }
 
     #[test]

@@ -1,4 +1,22 @@
-//! Percent-encoding for the address query that holds the playground's state.
+//! The address query that holds the playground's state: percent-encoding, and a defensive
+//! reader that turns any query, however hostile, into known parts plus plain-text notes.
+//!
+//! Whatever arrives is only ever read as text: values are checked against length caps before
+//! they are decoded, decoding is strict (a malformed escape or bytes that are not UTF-8 reject
+//! the whole address), and every note quotes at most a short, cleaned excerpt of the input.
+
+use ptxlab_core::ast::SOURCE_NAMES;
+
+use crate::num::{self, View};
+
+/// The longest query read at all; anything longer is refused before it is decoded.
+pub const MAX_QUERY: usize = 4096;
+/// The longest instruction text taken from the address.
+pub const MAX_INSTRUCTION: usize = 200;
+/// The longest operand value taken from the address.
+pub const MAX_VALUE: usize = 80;
+/// Keys the address may carry: the instruction, the four sources, and view options.
+pub const KEYS: [&str; 6] = ["i", "a", "b", "c", "e", "embed"];
 
 /// Characters kept as they are: readable in an address and safe in a query value.
 fn keep(b: u8) -> bool {
@@ -20,8 +38,17 @@ pub fn encode(s: &str) -> String {
     out
 }
 
-/// Decode a query value; malformed escapes are kept literally, invalid UTF-8 is replaced.
-pub fn decode(s: &str) -> String {
+/// Why a query value could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// A `%` not followed by two hex digits; holds the excerpt from the `%`.
+    BadEscape(String),
+    /// The escapes spell bytes that are not UTF-8 text.
+    NotUtf8,
+}
+
+/// Decode a query value strictly: `+` is a space, `%XX` a byte; anything else is an error.
+pub fn decode(s: &str) -> Result<String, DecodeError> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -31,20 +58,148 @@ pub fn decode(s: &str) -> String {
             b'%' => {
                 let hex = bytes
                     .get(i + 1..i + 3)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
                     .and_then(|h| std::str::from_utf8(h).ok())
                     .and_then(|h| u8::from_str_radix(h, 16).ok());
-                if let Some(v) = hex {
-                    out.push(v);
-                    i += 2;
-                } else {
-                    out.push(b'%');
+                match hex {
+                    Some(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    None => {
+                        let end = (i + 3).min(bytes.len());
+                        let excerpt = String::from_utf8_lossy(&bytes[i..end]).into_owned();
+                        return Err(DecodeError::BadEscape(excerpt));
+                    }
                 }
             }
             b => out.push(b),
         }
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    String::from_utf8(out).map_err(|_| DecodeError::NotUtf8)
+}
+
+/// A short, printable excerpt of untrusted text for a message: at most `max` characters,
+/// control characters replaced. It is still only ever rendered as text.
+pub fn excerpt(s: &str, max: usize) -> String {
+    let mut out: String = s
+        .chars()
+        .take(max)
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    if s.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// What an address asks for. Parts that are absent or unreadable are `None` (the default),
+/// and each problem found is explained in `notes`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub text: Option<String>,
+    pub values: [Option<u64>; 4],
+    pub embed: bool,
+    pub notes: Vec<String>,
+}
+
+const DEFAULT_VIEW: &str = "Showing the default instruction instead.";
+
+/// Read an address query (with or without its leading `?`). Never panics; never keeps more
+/// than the caps allow. A query that is too long or does not decode is ignored as a whole.
+pub fn read(query: &str) -> Request {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut r = Request::default();
+    if query.len() > MAX_QUERY {
+        r.notes.push(format!(
+            "This address is too long to read ({} characters; at most {MAX_QUERY} are read). {DEFAULT_VIEW}",
+            query.len()
+        ));
+        return r;
+    }
+    let mut unknown = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let (k, v) = match (decode(k), decode(v)) {
+            (Ok(k), Ok(v)) => (k, v),
+            (Err(e), _) | (_, Err(e)) => {
+                let why = match e {
+                    DecodeError::BadEscape(s) => {
+                        format!("“{}” is not a valid percent escape", excerpt(&s, 8))
+                    }
+                    DecodeError::NotUtf8 => "its escapes do not spell UTF-8 text".to_string(),
+                };
+                return Request {
+                    notes: vec![format!(
+                        "This address could not be read: {why}. {DEFAULT_VIEW}"
+                    )],
+                    ..Request::default()
+                };
+            }
+        };
+        match k.as_str() {
+            "i" => {
+                let n = v.chars().count();
+                if n > MAX_INSTRUCTION {
+                    r.notes.push(format!(
+                        "The instruction in this address is too long ({n} characters; at most {MAX_INSTRUCTION}). {DEFAULT_VIEW}"
+                    ));
+                    r.text = None;
+                } else if v.chars().any(char::is_control) {
+                    r.notes.push(format!(
+                        "The instruction in this address contains control characters. {DEFAULT_VIEW}"
+                    ));
+                    r.text = None;
+                } else {
+                    r.text = Some(v);
+                }
+            }
+            "embed" => match v.as_str() {
+                "1" | "true" => r.embed = true,
+                "0" | "false" | "" => r.embed = false,
+                other => r.notes.push(format!(
+                    "Ignored embed=“{}”: it takes 1 or 0.",
+                    excerpt(other, 16)
+                )),
+            },
+            _ => match SOURCE_NAMES.iter().position(|n| *n == k) {
+                Some(i) if i < 4 => {
+                    let parsed = if v.len() > MAX_VALUE {
+                        None
+                    } else {
+                        num::parse(&v, 64, View::Hex).ok()
+                    };
+                    match parsed {
+                        Some(x) => r.values[i] = Some(x),
+                        None => r.notes.push(format!(
+                            "The value given for {k}, “{}”, is not a hexadecimal number; {k} keeps its default.",
+                            excerpt(&v, 24)
+                        )),
+                    }
+                }
+                _ => unknown.push(k),
+            },
+        }
+    }
+    if !unknown.is_empty() {
+        let shown: Vec<String> = unknown
+            .iter()
+            .take(3)
+            .map(|k| format!("“{}”", excerpt(k, 24)))
+            .collect();
+        let more = match unknown.len() {
+            0..=3 => String::new(),
+            n => format!(" and {} more", n - 3),
+        };
+        let s = if unknown.len() == 1 { "" } else { "s" };
+        r.notes.push(format!(
+            "Ignored unknown address parameter{s} {}{more}; ptxlab reads {}.",
+            shown.join(", "),
+            KEYS.join(", ")
+        ));
+    }
+    r
 }
 
 #[cfg(test)]
@@ -54,10 +209,66 @@ mod tests {
     #[test]
     fn round_trip() {
         for s in ["vadd.s32 d, a.b0, b;", "%r1 + 100%", "é🦀&=?#", ""] {
-            assert_eq!(decode(&encode(s)), s);
+            assert_eq!(decode(&encode(s)).unwrap(), s);
         }
         assert_eq!(encode("a b%"), "a+b%25");
-        assert_eq!(decode("%zz%4"), "%zz%4");
-        assert_eq!(decode("%41+%42"), "A B");
+        assert_eq!(decode("%41+%42").unwrap(), "A B");
+        assert_eq!(decode("%zz"), Err(DecodeError::BadEscape("%zz".into())));
+        assert_eq!(decode("%4"), Err(DecodeError::BadEscape("%4".into())));
+        assert_eq!(decode("%+1"), Err(DecodeError::BadEscape("%+1".into())));
+        assert_eq!(decode("%C3%28"), Err(DecodeError::NotUtf8));
+        assert_eq!(decode("%FF"), Err(DecodeError::NotUtf8));
+        assert_eq!(decode("%E0%A4%A"), Err(DecodeError::BadEscape("%A".into())));
+    }
+
+    #[test]
+    fn reads_the_parts() {
+        let r = read("?i=add.s32+d,+a,+b;&a=0x10&b=ff&embed=1");
+        assert_eq!(r.text.as_deref(), Some("add.s32 d, a, b;"));
+        assert_eq!(r.values, [Some(16), Some(255), None, None]);
+        assert!(r.embed);
+        assert!(r.notes.is_empty());
+        assert_eq!(read(""), Request::default());
+        assert_eq!(read("?"), Request::default());
+    }
+
+    #[test]
+    fn hostile_queries_give_notes_and_defaults() {
+        let big = format!("?i={}", "x".repeat(1 << 20));
+        for q in [
+            &big[..],
+            "?i=%ZZ",
+            "?i=%E0%A4%A",
+            "?a=%C3%28",
+            "?b=%FF",
+            "?%ZZ=1",
+        ] {
+            let r = read(q);
+            assert_eq!(r.text, None, "{q:.40}");
+            assert_eq!(r.values, [None; 4]);
+            assert_eq!(r.notes.len(), 1, "{q:.40}");
+            assert!(r.notes[0].contains("default"), "{}", r.notes[0]);
+            assert!(r.notes[0].len() < 200);
+        }
+        let r = read("?i=<script>alert(1)</script>&a=<img+src=x+onerror=alert(1)>");
+        assert_eq!(r.text.as_deref(), Some("<script>alert(1)</script>"));
+        assert_eq!(r.values[0], None);
+        assert_eq!(r.notes.len(), 1);
+        assert!(r.notes[0].contains("“<img src=x onerror=alert…”"));
+        let r = read(&format!("?i={}", "v".repeat(MAX_INSTRUCTION + 1)));
+        assert_eq!(r.text, None);
+        let r = read("?i=vadd%0A&x=1&y=2&<b>=3&z&w=");
+        assert_eq!(r.text, None);
+        assert_eq!(r.notes.len(), 2);
+        assert!(
+            r.notes[1].contains("“x”, “y”, “<b>” and 2 more"),
+            "{}",
+            r.notes[1]
+        );
+        let r = read(&format!("?a={}", "1".repeat(MAX_VALUE + 1)));
+        assert_eq!(r.values[0], None);
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(excerpt("ab\u{0}c", 2), "ab…");
+        assert_eq!(excerpt("a\u{7}", 9), "a\u{fffd}");
     }
 }

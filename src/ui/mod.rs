@@ -6,7 +6,9 @@ use yew::prelude::*;
 
 use crate::model::{Action, State};
 
+mod address;
 mod editor;
+mod embed;
 mod explore;
 mod learn;
 mod operands;
@@ -14,6 +16,7 @@ pub mod perf;
 mod pickers;
 mod readings;
 mod result;
+mod share;
 mod stages;
 
 impl Reducible for State {
@@ -41,37 +44,21 @@ pub fn start() {
     }
 }
 
-/// The query part of the page's address (`?i=...&a=...`), or nothing.
-fn address_query() -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window()
-            .and_then(|w| w.location().search().ok())
-            .unwrap_or_default()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    String::new()
-}
-
-/// Replace the query part of the address without adding a history entry.
-fn set_address_query(query: &str) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(w) = web_sys::window() {
-        if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query));
-        }
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = query;
-}
-
 #[function_component]
 pub fn App() -> Html {
-    let state = use_reducer(|| State::from_query(&address_query()));
-    let dispatch: Callback<Action> = {
+    let state = use_reducer(|| State::from_query(&address::current()));
+    let recorder = use_mut_ref(address::Recorder::default);
+    // Every action passes through the recorder, which decides how it reaches the history.
+    let dispatch_as = |step: Option<address::Step>| {
         let state = state.clone();
-        Callback::from(move |a: Action| state.dispatch(a))
+        let recorder = recorder.clone();
+        Callback::from(move |a: Action| {
+            recorder.borrow_mut().before(&a, step);
+            state.dispatch(a)
+        })
     };
+    let dispatch: Callback<Action> = dispatch_as(None);
+    let dispatch_pick: Callback<Action> = dispatch_as(Some(address::Step::Commit));
     {
         let has_result = state.valid.is_some();
         use_effect_with((), move |_| {
@@ -82,22 +69,67 @@ pub fn App() -> Html {
     }
     use_effect(perf::after_render);
     // The address always describes what is on screen, so it can be shared or bookmarked.
-    use_effect_with(state.to_query(), |q| set_address_query(q));
+    {
+        let recorder = recorder.clone();
+        let embed = state.embed;
+        use_effect_with(state.to_query(), move |q| {
+            let w = recorder
+                .borrow_mut()
+                .write(q, &address::current(), address::now(), embed);
+            address::apply(w, q);
+        });
+    }
+    // Back and forward bring back the state their address describes.
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            #[cfg(target_arch = "wasm32")]
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "popstate", move |_| {
+                    dispatch.emit(Action::Load(address::current()))
+                })
+            });
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = dispatch;
+            move || {
+                #[cfg(target_arch = "wasm32")]
+                drop(listener);
+            }
+        });
+    }
+    // The embedded widget tells the page around it how tall it is.
+    use_effect_with(state.embed, |&embed| {
+        #[cfg(target_arch = "wasm32")]
+        let guard = if embed { embed::report_height() } else { None };
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = embed;
+        move || {
+            #[cfg(target_arch = "wasm32")]
+            drop(guard);
+        }
+    });
 
+    if state.embed {
+        return embedded(&state, &dispatch);
+    }
     let stale = state.stale();
     let valid = state.valid.as_ref();
     html! {
         <>
         <header class="top">
-            <h1>{ "ptxlab" }</h1>
-            <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
+            <div class="title">
+                <h1>{ "ptxlab" }</h1>
+                <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
+            </div>
+            <share::CopyLink query={state.share_query()} />
         </header>
+        <share::AddressNotes notes={state.notes.clone()} dispatch={dispatch.clone()} />
         <main class="layout">
             <section class="panel choose" aria-labelledby="h-choose">
                 <h2 id="h-choose">{ "Choose" }</h2>
                 <editor::InstructionField text={state.text.clone()} diag={state.diag.clone()} dispatch={dispatch.clone()} />
                 if let Some(v) = valid {
-                    <pickers::Pickers groups={v.groups.clone()} stale={stale} dispatch={dispatch.clone()} />
+                    <pickers::Pickers groups={v.groups.clone()} stale={stale} dispatch={dispatch_pick.clone()} />
                 }
             </section>
             <section class="panel operands" aria-labelledby="h-operands">
@@ -115,6 +147,7 @@ pub fn App() -> Html {
                 if let Some(v) = valid {
                     <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale}
                         sources={v.widths.sources.min(4)} dispatch={dispatch.clone()} />
+                    <share::CudaBlock insn={Rc::new(v.insn.clone())} stale={stale} />
                 }
             </section>
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">
@@ -141,6 +174,36 @@ pub fn App() -> Html {
             <p>{ "Results follow what an NVIDIA H100 computes; the text of each instruction is checked as ptxas for sm_90 would." }</p>
         </footer>
         </>
+    }
+}
+
+/// The compact widget for an iframe (`embed=1`): instruction, operands, result and stages, no
+/// page chrome, and a link to the full playground showing the same state.
+fn embedded(state: &State, dispatch: &Callback<Action>) -> Html {
+    let stale = state.stale();
+    let valid = state.valid.as_ref();
+    html! {
+        <main class="embed">
+            <share::AddressNotes notes={state.notes.clone()} dispatch={dispatch.clone()} />
+            <editor::InstructionField text={state.text.clone()} diag={state.diag.clone()} dispatch={dispatch.clone()} />
+            if let Some(v) = valid {
+                <section class="embed-operands" aria-label="Operands">
+                    <operands::Operands state={OperandsProps::from_state(state, v)} dispatch={dispatch.clone()} />
+                </section>
+                <section class={classes!("embed-result", stale.then_some("stale"))} aria-label="Result">
+                    <h3><span class="reg">{ "d" }</span><small>{ " result" }</small></h3>
+                    <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale}
+                        sources={0} dispatch={dispatch.clone()} />
+                </section>
+                <details class="embed-stages" open=true>
+                    <summary>{ "Stages" }</summary>
+                    <stages::Stages trace={Rc::new(v.trace.clone())} />
+                </details>
+            }
+            <p class="embed-foot">
+                <a href={state.share_query()} target="_blank" rel="noopener">{ "Open in ptxlab" }</a>
+            </p>
+        </main>
     }
 }
 

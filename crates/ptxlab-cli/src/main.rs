@@ -256,37 +256,27 @@ fn files_and_show(args: &[String]) -> Result<(Vec<&String>, usize), String> {
     Ok((files, show))
 }
 
-fn cmd_check(args: &[String]) -> Result<bool, String> {
+/// Read every line of every file as a `T`, judge it with `judge` (giving its opcode, whether it
+/// passed, and a message when not), print the first `show` messages, the failures per opcode
+/// (under `what`) and the closing `N passed, M failed` line.
+fn run_files<T, F>(args: &[String], what: &str, mut judge: F) -> Result<bool, String>
+where
+    T: for<'de> serde::Deserialize<'de>,
+    F: FnMut(&str, usize, T) -> (String, bool, Option<String>),
+{
     let (files, show) = files_and_show(args)?;
     let mut tally = Tally::default();
     let mut shown = 0;
     for f in files {
-        let lines = read_jsonl::<Case>(Path::new(f)).map_err(|e| format!("{f}: {e}"))?;
-        for (n, case) in lines {
-            let (op, ok, msg) = match case {
+        let lines = read_jsonl::<T>(Path::new(f)).map_err(|e| format!("{f}: {e}"))?;
+        for (n, item) in lines {
+            let (op, ok, msg) = match item {
                 Err(e) => (
                     String::from("(unreadable)"),
                     false,
                     Some(format!("{f}: {e}")),
                 ),
-                Ok(case) => {
-                    let op = opcode_of(&case.ptx);
-                    match case.check() {
-                        Outcome::Pass => (op, true, None),
-                        Outcome::Error(e) => {
-                            (op, false, Some(format!("{f}:{n}: {}: {e}", case.ptx)))
-                        }
-                        Outcome::Mismatch {
-                            insn,
-                            inputs,
-                            got,
-                            want,
-                        } => {
-                            let m = describe_mismatch(&case, &insn, &inputs, got, want);
-                            (op, false, Some(format!("{f}:{n}: {m}")))
-                        }
-                    }
-                }
+                Ok(item) => judge(f, n, item),
             };
             tally.record(&op, ok);
             if let Some(m) = msg {
@@ -303,57 +293,44 @@ fn cmd_check(args: &[String]) -> Result<bool, String> {
             .iter()
             .map(|(k, v)| format!("{k}: {v}"))
             .collect();
-        println!("failures by opcode: {}", per.join(", "));
+        println!("{what} by opcode: {}", per.join(", "));
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);
     Ok(tally.failed == 0)
 }
 
-fn cmd_validate(args: &[String]) -> Result<bool, String> {
-    let (files, show) = files_and_show(args)?;
-    let mut tally = Tally::default();
-    let mut shown = 0;
-    for f in files {
-        let lines = read_jsonl::<Decision>(Path::new(f)).map_err(|e| format!("{f}: {e}"))?;
-        for (n, d) in lines {
-            let (op, ok, msg) = match d {
-                Err(e) => (
-                    String::from("(unreadable)"),
-                    false,
-                    Some(format!("{f}: {e}")),
-                ),
-                Ok(d) => {
-                    let (agree, diag) = decide(&d);
-                    let msg = (!agree).then(|| {
-                        if d.accepted {
-                            format!(
-                                "{f}:{n}: ptxas accepts, we reject: {}",
-                                diag.map(|x| x.render(&d.ptx)).unwrap_or_default()
-                            )
-                        } else {
-                            format!("{f}:{n}: ptxas rejects ({}), we accept: {}", d.ptxas, d.ptx)
-                        }
-                    });
-                    (opcode_of(&d.ptx), agree, msg)
-                }
-            };
-            tally.record(&op, ok);
-            if let Some(m) = msg {
-                if shown < show {
-                    println!("{m}");
-                    shown += 1;
-                }
+fn cmd_check(args: &[String]) -> Result<bool, String> {
+    run_files(args, "failures", |f, n, case: Case| {
+        let op = opcode_of(&case.ptx);
+        match case.check() {
+            Outcome::Pass => (op, true, None),
+            Outcome::Error(e) => (op, false, Some(format!("{f}:{n}: {}: {e}", case.ptx))),
+            Outcome::Mismatch {
+                insn,
+                inputs,
+                got,
+                want,
+            } => {
+                let m = describe_mismatch(&case, &insn, &inputs, got, want);
+                (op, false, Some(format!("{f}:{n}: {m}")))
             }
         }
-    }
-    if !tally.by_opcode.is_empty() {
-        let per: Vec<String> = tally
-            .by_opcode
-            .iter()
-            .map(|(k, v)| format!("{k}: {v}"))
-            .collect();
-        println!("disagreements by opcode: {}", per.join(", "));
-    }
-    println!("{} passed, {} failed", tally.passed, tally.failed);
-    Ok(tally.failed == 0)
+    })
+}
+
+fn cmd_validate(args: &[String]) -> Result<bool, String> {
+    run_files(args, "disagreements", |f, n, d: Decision| {
+        let (agree, diag) = decide(&d);
+        let msg = (!agree).then(|| {
+            if d.accepted {
+                format!(
+                    "{f}:{n}: ptxas accepts, we reject: {}",
+                    diag.map(|x| x.render(&d.ptx)).unwrap_or_default()
+                )
+            } else {
+                format!("{f}:{n}: ptxas rejects ({}), we accept: {}", d.ptxas, d.ptx)
+            }
+        });
+        (opcode_of(&d.ptx), agree, msg)
+    })
 }
