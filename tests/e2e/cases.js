@@ -78,8 +78,13 @@ function selectCases() {
 
 // A case with exactly this instruction text, if the H100 data has one.
 function findByPtx(ptx) {
-  const list = loadAll().filter((c) => c.ptx === ptx);
+  const list = casesOf(ptx);
   return list.length ? middle(list) : null;
 }
 
-module.exports = { selectCases, findByPtx, familyOf, opcodeOf, CASES_FILE };
+// Every measured case of this instruction text, in file order.
+function casesOf(ptx) {
+  return loadAll().filter((c) => c.ptx === ptx);
+}
+
+module.exports = { selectCases, findByPtx, casesOf, familyOf, opcodeOf, CASES_FILE };

@@ -3,21 +3,12 @@
 
 const fs = require('fs');
 const path = require('path');
-const zlib = require('zlib');
 const { test, expect } = require('@playwright/test');
-const { CASES_FILE } = require('./cases');
+const { watch } = require('./page');
+const { casesOf } = require('./cases');
 
 const OUT = path.resolve(__dirname, '..', '..', 'test-results');
 const SHOTS = path.join(OUT, 'screenshots');
-
-function watch(page) {
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return problems;
-}
 
 async function load(page, ptx, vals) {
   await page.goto('./');
@@ -37,15 +28,7 @@ async function openView(page, title) {
 
 // Measured cases of one instruction from the H100 data.
 function h100(ptx, n) {
-  const text = zlib.gunzipSync(fs.readFileSync(CASES_FILE)).toString('utf8');
-  const out = [];
-  for (const l of text.split('\n')) {
-    if (!l.includes(ptx)) continue;
-    const c = JSON.parse(l);
-    if (c.ptx === ptx) out.push(c);
-    if (out.length >= n) break;
-  }
-  return out;
+  return casesOf(ptx).slice(0, n);
 }
 
 test.describe('explore', () => {

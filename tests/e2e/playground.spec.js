@@ -6,21 +6,12 @@ const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
 const { test, expect } = require('@playwright/test');
+const { watch } = require('./page');
 const { selectCases, findByPtx, familyOf, opcodeOf } = require('./cases');
 
 const OUT = path.resolve(__dirname, '..', '..', 'test-results');
 const SHOTS = path.join(OUT, 'screenshots');
 const DIST = path.resolve(__dirname, '..', '..', 'dist');
-
-// Console errors and uncaught exceptions of a page, checked at the end of every test.
-function watch(page) {
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return problems;
-}
 
 async function open(page) {
   await page.goto('./');

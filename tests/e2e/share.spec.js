@@ -5,8 +5,8 @@
 const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('@playwright/test');
-const zlib = require('zlib');
-const { findByPtx, CASES_FILE } = require('./cases');
+const { watch } = require('./page');
+const { findByPtx, casesOf } = require('./cases');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
@@ -15,18 +15,7 @@ const DEFAULT_TEXT = 'vadd.s32.u32.s32.sat d, a.b0, b.h0;';
 
 // The H100 case with this instruction and this value of a.
 function h100(ptx, a) {
-  const lines = zlib.gunzipSync(fs.readFileSync(CASES_FILE)).toString('utf8').split('\n');
-  const hit = lines.find((l) => l.includes(`"ptx":${JSON.stringify(ptx)}`) && l.includes(`"a":"${a}"`));
-  return hit ? JSON.parse(hit) : null;
-}
-
-function watch(page) {
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return problems;
+  return casesOf(ptx).find((c) => c.a === a) || null;
 }
 
 const insn = (page) => page.getByLabel('Instruction', { exact: true });
