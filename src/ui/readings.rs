@@ -105,7 +105,7 @@ pub fn StagesView(props: &Props) -> Html {
                             { id.info().summary }
                             { " " }
                             <a class="doc-link" href={id.doc_link()} target="_blank" rel="noopener">
-                                { "Read the entry in hardware-vs-spec.md" }
+                                { "Read the full entry: where the H100 departs from the ISA text" }
                             </a>
                         </p>
                     }

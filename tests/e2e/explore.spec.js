@@ -52,7 +52,11 @@ test.describe('explore', () => {
     await expect(banner.locator('.text-d')).toHaveText('0x043f6ba5');
     await expect(banner.locator('.hardware-d')).toHaveText('0x00006ba5');
     const link = banner.locator('a.doc-link');
-    await expect(link).toHaveAttribute('href', 'docs/hardware-vs-spec.md#merge-h1');
+    await expect(link).toHaveAttribute('href', 'docs/hardware-vs-spec.html#merge-h1');
+    // The page it points to is served, and holds that entry.
+    const docPage = await page.request.get(new URL('docs/hardware-vs-spec.html', page.url()).href);
+    expect(docPage.ok()).toBeTruthy();
+    expect(await docPage.text()).toContain('id="merge-h1"');
     // The linked page is served with the playground.
     const res = await page.request.get(await link.getAttribute('href'));
     expect(res.ok()).toBe(true);

@@ -280,6 +280,40 @@ pub fn decide(d: &Decision) -> (bool, Option<Diagnostic>) {
     }
 }
 
+/// A standalone HTML page for one of the project's markdown documents, so that the playground can
+/// link to its entries by anchor when served (browsers show markdown as plain text).
+pub fn markdown_page(markdown: &str) -> String {
+    use pulldown_cmark::{html, Options, Parser};
+    let title = markdown
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .unwrap_or("ptxlab");
+    let mut body = String::new();
+    let mut opts = Options::empty();
+    opts.insert(Options::ENABLE_TABLES);
+    html::push_html(&mut body, Parser::new_ext(markdown, opts));
+    // The markdown's own anchors (`<a id="...">` in headings) pass through as they are.
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('`', "")
+    };
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<meta name=\"color-scheme\" content=\"light dark\">\n<title>{} · ptxlab</title>\n\
+<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}}\
+code,pre{{font-family:ui-monospace,monospace;font-size:.92em}}pre{{overflow-x:auto;padding:.6rem;\
+border:1px solid #8884}}table{{border-collapse:collapse}}td,th{{border:1px solid #8884;padding:.2rem .5rem}}\
+h2{{margin-top:2.2rem}}:target{{outline:2px solid #e0a800}}</style>\n</head>\n<body>\n\
+<!-- Generated from the markdown beside this file by `ptxlab doc-html`; edit that instead. -->\n\
+{}</body>\n</html>\n",
+        esc(title),
+        body
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

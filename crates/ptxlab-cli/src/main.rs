@@ -24,6 +24,7 @@ usage:
                                        input; CSV, 'a=.. b=..' or values per line) as CSV
   ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
                                        forms); without an instruction, list every form
+  ptxlab doc-html FILE.md              print a markdown document as an HTML page
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
 ";
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         "check" => cmd_check(rest),
         "validate" => cmd_validate(rest),
         "cuda" => cmd_cuda(rest),
+        "doc-html" => cmd_doc_html(rest),
         "sass" => cmd_sass(rest),
         "batch" => cmd_batch(rest),
         "-h" | "--help" | "help" => {
@@ -222,6 +224,15 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
         }
         _ => Err(format!("sass takes at most one instruction\n{USAGE}")),
     }
+}
+
+fn cmd_doc_html(args: &[String]) -> Result<bool, String> {
+    let [file] = args else {
+        return Err(format!("doc-html needs one markdown file\n{USAGE}"));
+    };
+    let md = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    print!("{}", ptxlab_cli::markdown_page(&md));
+    Ok(true)
 }
 
 fn cmd_cuda(args: &[String]) -> Result<bool, String> {

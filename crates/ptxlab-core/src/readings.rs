@@ -37,6 +37,9 @@ pub enum Reading {
 /// The page that explains every difference; [`DiffId::anchor`] names a section of it.
 pub const DOC_PATH: &str = "docs/hardware-vs-spec.md";
 
+/// The same page rendered as HTML (`ptxlab doc-html`), which the playground serves and links to.
+pub const DOC_PAGE: &str = "docs/hardware-vs-spec.html";
+
 macro_rules! diff_ids {
     ($($var:ident $anchor:literal,)*) => {
         /// One entry of `docs/hardware-vs-spec.md`; serialized as its anchor.
@@ -61,9 +64,10 @@ macro_rules! diff_ids {
                 // DIFFERENCES lists the entries in declaration order (a test checks it).
                 &DIFFERENCES[self as usize]
             }
-            /// Link relative to the repository root.
+            /// Link to the entry in the HTML page, relative to the repository root (and to the
+            /// root of the served playground).
             pub fn doc_link(self) -> String {
-                format!("{DOC_PATH}#{}", self.anchor())
+                format!("{DOC_PAGE}#{}", self.anchor())
             }
         }
     };
