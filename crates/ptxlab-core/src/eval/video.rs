@@ -850,48 +850,9 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
     });
 
     // Negation of the product or of c, and plus one.
-    let mut p = prod;
-    let mut cc = c;
-    let mut lsb = 0i64;
-    if f.po {
-        lsb = 1;
-        t.stage(|| {
-            Stage::new(
-                StageKind::Adjust,
-                ".po: one is added to the sum",
-                Val::new("lsb", 1, false, 1),
-            )
-            .flag(Flag::PlusOne)
-        });
-    } else if negp {
-        p = !prod;
-        lsb = 1;
-        t.stage(|| {
-            Stage::new(
-                StageKind::Adjust,
-                "product negated: complemented here, one added to the sum",
-                Val::new("p", 64, true, i128::from(p)),
-            )
-            .op("~p")
-            .input(Val::new("p", 64, true, i128::from(prod)))
-            .flag(Flag::Negated)
-            .flag(Flag::PlusOne)
-        });
-    } else if nc {
-        cc = !c & M32;
-        lsb = 1;
-        t.stage(|| {
-            Stage::new(
-                StageKind::Adjust,
-                "c negated: complemented here, one added to the sum",
-                Val::reg("c", 32, cc),
-            )
-            .op("~c")
-            .input(Val::reg("c", 32, c))
-            .flag(Flag::Negated)
-            .flag(Flag::PlusOne)
-        });
-    }
+    let (p, cc, lsb) = vmad_adjust(f.po, negp, nc, i128::from(prod), "p", 64, c, t);
+    // The product fits in 64 bits, and so does its complement.
+    let p = p as i64;
     let cx = sext(cc, 32);
     t.stage(|| {
         Stage::new(
@@ -1032,6 +993,62 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
 /// `vmad` as the ISA text's pseudocode reads literally, from the extracted operands on: a
 /// 128-bit product and sum, `c` zero-extended for an unsigned result, a logical shift of the
 /// 128-bit sum kept to 64 bits, and a clamp of that 64-bit value.
+/// The `.po`, negated-product and negated-`c` step of `vmad`, the same in both readings: returns
+/// the product (named `name`, `bits` wide in the trace), `c` and the one added to the sum.
+#[allow(clippy::too_many_arguments)]
+fn vmad_adjust<T: Tracer>(
+    po: bool,
+    negp: bool,
+    nc: bool,
+    prod: i128,
+    name: &'static str,
+    bits: u32,
+    c: u64,
+    t: &mut T,
+) -> (i128, u64, i64) {
+    if po {
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                ".po: one is added to the sum",
+                Val::new("lsb", 1, false, 1),
+            )
+            .flag(Flag::PlusOne)
+        });
+        (prod, c, 1)
+    } else if negp {
+        let p = !prod;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                "product negated: complemented here, one added to the sum",
+                Val::new(name, bits, true, p),
+            )
+            .op(format!("~{name}"))
+            .input(Val::new(name, bits, true, prod))
+            .flag(Flag::Negated)
+            .flag(Flag::PlusOne)
+        });
+        (p, c, 1)
+    } else if nc {
+        let cc = !c & M32;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                "c negated: complemented here, one added to the sum",
+                Val::reg("c", 32, cc),
+            )
+            .op("~c")
+            .input(Val::reg("c", 32, c))
+            .flag(Flag::Negated)
+            .flag(Flag::PlusOne)
+        });
+        (prod, cc, 1)
+    } else {
+        (prod, c, 0)
+    }
+}
+
 fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T) -> u64 {
     let f = &insn.form;
     let asig = f.ty(1).is_signed();
@@ -1055,48 +1072,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             kept_bits: 128,
         })
     });
-    let mut tmp = prod;
-    let mut cc = c;
-    let mut lsb = 0;
-    if f.po {
-        lsb = 1;
-        t.stage(|| {
-            Stage::new(
-                StageKind::Adjust,
-                ".po: one is added to the sum",
-                Val::new("lsb", 1, false, 1),
-            )
-            .flag(Flag::PlusOne)
-        });
-    } else if negp {
-        tmp = !prod;
-        lsb = 1;
-        t.stage(|| {
-            Stage::new(
-                StageKind::Adjust,
-                "product negated: complemented here, one added to the sum",
-                Val::new("tmp", 128, true, tmp),
-            )
-            .op("~tmp")
-            .input(Val::new("tmp", 128, true, prod))
-            .flag(Flag::Negated)
-            .flag(Flag::PlusOne)
-        });
-    } else if nc {
-        cc = !c & M32;
-        lsb = 1;
-        t.stage(|| {
-            Stage::new(
-                StageKind::Adjust,
-                "c negated: complemented here, one added to the sum",
-                Val::reg("c", 32, cc),
-            )
-            .op("~c")
-            .input(Val::reg("c", 32, c))
-            .flag(Flag::Negated)
-            .flag(Flag::PlusOne)
-        });
-    }
+    let (tmp, cc, lsb) = vmad_adjust(f.po, negp, nc, prod, "tmp", 128, c, t);
     let c128 = if signed_final {
         i128::from(sext(cc, 32))
     } else {
@@ -1121,7 +1097,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             .input(Val::reg("c", 32, cc))
             .flag(flag)
     });
-    let sum = tmp.wrapping_add(c128).wrapping_add(lsb);
+    let sum = tmp.wrapping_add(c128).wrapping_add(i128::from(lsb));
     t.stage(|| {
         let op = if lsb == 1 { "tmp + c + 1" } else { "tmp + c" };
         Stage::new(
