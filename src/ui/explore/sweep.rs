@@ -365,15 +365,7 @@ pub fn SweepPanel(props: &Props) -> Html {
         let d = d.clone();
         Callback::from(move |e: MouseEvent| {
             let Some(d) = &d else { return };
-            let el: web_sys::Element = e.target_unchecked_into();
-            let cell = heat::cell_at(
-                e.offset_x() as f64,
-                e.offset_y() as f64,
-                el.client_width() as f64,
-                el.client_height() as f64,
-                d.sweep.width,
-                d.sweep.height,
-            );
+            let cell = pointer_cell(&e, &d.sweep);
             if cell.is_some() && cell != *cursor {
                 cursor.set(cell);
             }
@@ -398,15 +390,7 @@ pub fn SweepPanel(props: &Props) -> Html {
         let d = d.clone();
         Callback::from(move |e: MouseEvent| {
             let Some(dd) = &d else { return };
-            let el: web_sys::Element = e.target_unchecked_into();
-            let cell = heat::cell_at(
-                e.offset_x() as f64,
-                e.offset_y() as f64,
-                el.client_width() as f64,
-                el.client_height() as f64,
-                dd.sweep.width,
-                dd.sweep.height,
-            );
+            let cell = pointer_cell(&e, &dd.sweep);
             if cell.is_some() {
                 cursor.set(cell);
             }
@@ -579,6 +563,19 @@ fn paint(canvas: &NodeRef, d: &Drawn, shown: &[Overlay]) {
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (canvas, d, shown);
+}
+
+/// The cell of the map under the pointer of a mouse event on the canvas.
+fn pointer_cell(e: &MouseEvent, sweep: &Sweep) -> Option<(u32, u32)> {
+    let el: web_sys::Element = e.target_unchecked_into();
+    heat::cell_at(
+        e.offset_x() as f64,
+        e.offset_y() as f64,
+        el.client_width() as f64,
+        el.client_height() as f64,
+        sweep.width,
+        sweep.height,
+    )
 }
 
 #[cfg(test)]
