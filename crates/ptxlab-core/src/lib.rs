@@ -30,6 +30,7 @@ pub mod eval;
 #[doc(hidden)]
 pub mod gen;
 pub mod parse;
+pub mod plan;
 pub mod readings;
 pub mod sass;
 pub mod sweep;
@@ -41,6 +42,7 @@ pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
 pub use parse::parse;
+pub use plan::Plan;
 pub use readings::{
     compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, DiffId,
     DiffKind, Difference, Divergence, Reading, DIFFERENCES,
