@@ -2,7 +2,7 @@
 //! type, mode and flags read once. Values of 32 bits or fewer are computed in `i64`, 64-bit ones
 //! in `i128` where the exact value needs it, as the evaluator does.
 
-use super::{drive, Notes, Operands};
+use super::{drive, BatchFn, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::eval::{mask64, Inputs};
 use crate::table::Opcode;
@@ -275,10 +275,6 @@ impl Int {
         })
     }
 
-    pub(crate) fn eval<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
-        self.run(v, t)
-    }
-
     #[inline(always)]
     fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
         match *self {
@@ -543,61 +539,94 @@ impl Int {
         }
     }
 
-    pub(crate) fn many<N: Notes>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
-        // One loop per kind of instruction, so the match above folds away inside it; the
-        // common fixed-width forms get loops of their own on their flags.
+    /// One loop per kind of instruction, so the match in `run` folds away inside it; the
+    /// benchmarked fixed forms get loops of their own on their flags.
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
         match *self {
-            Int::AddSub { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::X2 { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
+            Int::AddSub { .. } => int_batch::<N, 0>,
+            Int::X2 { .. } => int_batch::<N, 1>,
             Int::MulMad32 {
                 n: 32,
                 s: true,
                 hi: true,
                 mad: true,
                 sat: true,
-            } => drive::<N>(ops, ins, out, fl, |v, t| {
-                Int::MulMad32 {
-                    n: 32,
-                    s: true,
-                    hi: true,
-                    mad: true,
-                    sat: true,
-                }
-                .run(v, t)
-            }),
-            Int::MulMad32 { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::MulMad { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::Mul24 { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::Sad { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::DivRem { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::AbsNeg { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
-            Int::MinMax { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
+            } => mad_hi_sat_s32_batch::<N>,
+            Int::MulMad32 { .. } => int_batch::<N, 2>,
+            Int::MulMad { .. } => int_batch::<N, 3>,
+            Int::Mul24 { .. } => int_batch::<N, 4>,
+            Int::Sad { .. } => int_batch::<N, 5>,
+            Int::DivRem { .. } => int_batch::<N, 6>,
+            Int::AbsNeg { .. } => int_batch::<N, 7>,
+            Int::MinMax { .. } => int_batch::<N, 8>,
             Int::Popc { .. } | Int::Clz { .. } | Int::Brev { .. } | Int::Bfind { .. } => {
-                drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t))
+                int_batch::<N, 9>
             }
-            Int::Fns => drive::<N>(ops, ins, out, fl, |v, t| fns(v, t)),
+            Int::Fns => fns_batch::<N>,
             Int::Bfe { .. } | Int::Bfi { .. } | Int::Szext { .. } | Int::Bmsk { .. } => {
-                drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t))
+                int_batch::<N, 10>
             }
             Int::Dot {
                 four: true, sa, sb, ..
             } => match (sa, sb) {
-                (false, false) => {
-                    drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, false, false>(v, t))
-                }
-                (false, true) => drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, false, true>(v, t)),
-                (true, false) => drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, true, false>(v, t)),
-                (true, true) => drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, true, true>(v, t)),
+                (false, false) => dot4_batch::<N, false, false>,
+                (false, true) => dot4_batch::<N, false, true>,
+                (true, false) => dot4_batch::<N, true, false>,
+                (true, true) => dot4_batch::<N, true, true>,
             },
-            Int::Dot { .. } => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t)),
+            Int::Dot { .. } => int_batch::<N, 11>,
         }
     }
+}
+
+/// The general loop; `K` only gives each kind of instruction a copy of its own.
+fn int_batch<N: Notes, const K: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Int(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t));
+    }
+}
+
+fn mad_hi_sat_s32_batch<N: Notes>(
+    _: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    const K: Int = Int::MulMad32 {
+        n: 32,
+        s: true,
+        hi: true,
+        mad: true,
+        sat: true,
+    };
+    drive::<N>(ops, ins, out, fl, |v, t| K.run(v, t));
+}
+
+fn fns_batch<N: Notes>(
+    _: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    drive::<N>(ops, ins, out, fl, |v, t| fns(v, t));
+}
+
+fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
+    _: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, SA, SB>(v, t));
 }
 
 /// `dp4a` on its operand types: four byte products summed into `c`, in 32 bits (the exact sum

@@ -112,9 +112,12 @@ impl Operands {
     }
 }
 
+/// A batch loop of one kernel, specialised to its form: `(kernel, operands, inputs, out, flags)`.
+pub(crate) type BatchFn = fn(&Kernel, &Operands, &[Inputs], &mut [u64], &mut [u16]);
+
 /// The kernel a plan runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Kernel {
+pub(crate) enum Kernel {
     Scalar(video::Scalar),
     Vmad(video::Vmad),
     Simd(simd::Simd),
@@ -124,10 +127,53 @@ enum Kernel {
 }
 
 /// An instruction decoded once for fast evaluation of many cases. See the [module](self).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Plan {
     ops: Operands,
     kernel: Kernel,
+    /// The kernel's loop without notes, and with them; chosen when the plan is made.
+    plain: BatchFn,
+    noted: BatchFn,
+}
+
+impl std::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("ops", &self.ops)
+            .field("kernel", &self.kernel)
+            .finish()
+    }
+}
+
+/// The batch loop of a plan that calls the evaluator.
+fn evaluator_batch<N: Notes>(
+    k: &Kernel,
+    _ops: &Operands,
+    inputs: &[Inputs],
+    out: &mut [u64],
+    flags: &mut [u16],
+) {
+    if let Kernel::Evaluator(insn) = k {
+        for ((inp, o), i) in inputs.iter().zip(out.iter_mut()).zip(0..) {
+            let mut t = N::fresh();
+            *o = eval::run(insn, inp, &mut t);
+            if N::KEEP {
+                flags[i] = t.bits();
+            }
+        }
+    }
+}
+
+impl Kernel {
+    fn pick<N: Notes>(&self) -> BatchFn {
+        match self {
+            Kernel::Scalar(k) => k.pick::<N>(),
+            Kernel::Vmad(k) => k.pick::<N>(),
+            Kernel::Simd(k) => k.pick::<N>(),
+            Kernel::Int(k) => k.pick::<N>(),
+            Kernel::Evaluator(_) => evaluator_batch::<N>,
+        }
+    }
 }
 
 impl Plan {
@@ -148,7 +194,12 @@ impl Plan {
                 },
             }
         };
-        Plan { ops, kernel }
+        Plan {
+            ops,
+            plain: kernel.pick::<NoTrace>(),
+            noted: kernel.pick::<FlagSet>(),
+            kernel,
+        }
     }
 
     /// Whether this plan runs a specialised kernel (false: it calls the evaluator).
@@ -162,35 +213,38 @@ impl Plan {
     }
 
     /// The value written to `d`, zero-extended to 64 bits: the same as [`crate::evaluate`].
+    /// Runs the form's own loop on one case.
     #[inline]
     pub fn eval(&self, inputs: &Inputs) -> u64 {
-        self.eval_with(inputs, &mut NoTrace)
+        let mut d = [0u64];
+        (self.plain)(
+            &self.kernel,
+            &self.ops,
+            std::slice::from_ref(inputs),
+            &mut d,
+            &mut [],
+        );
+        d[0]
     }
 
     /// `d` and the notable events of one case (a mask of [`crate::trace::Flag::bit`]), as
     /// [`crate::eval::run`] with a [`FlagSet`] notes them.
     pub fn eval_flags(&self, inputs: &Inputs) -> (u64, u16) {
-        let mut fs = FlagSet::default();
-        let d = self.eval_with(inputs, &mut fs);
-        (d, fs.bits as u16)
-    }
-
-    fn eval_with<T: Tracer>(&self, inputs: &Inputs, t: &mut T) -> u64 {
-        let v = self.ops.values(inputs);
-        let d = match &self.kernel {
-            Kernel::Scalar(k) => k.eval(&v, t),
-            Kernel::Vmad(k) => k.eval(&v, t),
-            Kernel::Simd(k) => k.eval(&v, t),
-            Kernel::Int(k) => k.eval(&v, t),
-            Kernel::Evaluator(insn) => return eval::run(insn, inputs, t),
-        };
-        d & self.ops.dst
+        let (mut d, mut f) = ([0u64], [0u16]);
+        (self.noted)(
+            &self.kernel,
+            &self.ops,
+            std::slice::from_ref(inputs),
+            &mut d,
+            &mut f,
+        );
+        (d[0], f[0])
     }
 
     /// Evaluate every case: `out[i]` gets `d` of `inputs[i]`. The kernel is chosen once; the
     /// loop runs on the form's own code. Only `min(inputs.len(), out.len())` cases are done.
     pub fn eval_many(&self, inputs: &[Inputs], out: &mut [u64]) {
-        self.batch::<NoTrace>(inputs, out, &mut []);
+        (self.plain)(&self.kernel, &self.ops, inputs, out, &mut []);
     }
 
     /// [`Plan::eval_many`] that also writes each case's notable events to `flags[i]` (a mask of
@@ -198,26 +252,13 @@ impl Plan {
     /// limited, nothing found). Only `min` of the three lengths are done.
     pub fn eval_many_flags(&self, inputs: &[Inputs], out: &mut [u64], flags: &mut [u16]) {
         let n = inputs.len().min(out.len()).min(flags.len());
-        self.batch::<FlagSet>(&inputs[..n], &mut out[..n], &mut flags[..n]);
-    }
-
-    fn batch<N: Notes>(&self, inputs: &[Inputs], out: &mut [u64], flags: &mut [u16]) {
-        let ops = &self.ops;
-        match &self.kernel {
-            Kernel::Scalar(k) => k.many::<N>(ops, inputs, out, flags),
-            Kernel::Vmad(k) => k.many::<N>(ops, inputs, out, flags),
-            Kernel::Simd(k) => k.many::<N>(ops, inputs, out, flags),
-            Kernel::Int(k) => k.many::<N>(ops, inputs, out, flags),
-            Kernel::Evaluator(insn) => {
-                for ((inp, o), i) in inputs.iter().zip(out.iter_mut()).zip(0..) {
-                    let mut t = N::fresh();
-                    *o = eval::run(insn, inp, &mut t);
-                    if N::KEEP {
-                        flags[i] = t.bits();
-                    }
-                }
-            }
-        }
+        (self.noted)(
+            &self.kernel,
+            &self.ops,
+            &inputs[..n],
+            &mut out[..n],
+            &mut flags[..n],
+        );
     }
 }
 

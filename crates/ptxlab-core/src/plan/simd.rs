@@ -2,7 +2,7 @@
 //! with the selectors turned into shift counts and the mask into a word, computed in 32-bit
 //! lanes (every lane value fits: 17 bits at most, sums of four lanes 19 bits).
 
-use super::{drive, CmpBits, Notes, Operands};
+use super::{drive, BatchFn, CmpBits, Kernel, Notes, Operands};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
 use crate::table::{Family, Opcode};
@@ -132,14 +132,6 @@ impl Simd {
         }
     }
 
-    pub(crate) fn eval<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
-        if self.lanes == 2 {
-            self.run::<T, 2>(v, t, self.op, self.sat, self.add)
-        } else {
-            self.run::<T, 4>(v, t, self.op, self.sat, self.add)
-        }
-    }
-
     // Lanes are indexed in step across several arrays, as in the evaluator.
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
@@ -220,58 +212,45 @@ impl Simd {
         }
     }
 
-    pub(crate) fn many<N: Notes>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
         if self.lanes == 2 {
-            self.many_n::<N, 2>(ops, ins, out, fl)
+            self.pick_n::<N, 2>()
         } else {
-            self.many_n::<N, 4>(ops, ins, out, fl)
+            self.pick_n::<N, 4>()
         }
     }
 
-    fn many_n<N: Notes, const L: usize>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
+    fn pick_n<N: Notes, const L: usize>(&self) -> BatchFn {
+        let (sat, add) = (self.sat, self.add);
         match self.op {
-            ADD => self.many_o::<N, L, ADD>(ops, ins, out, fl),
-            SUB => self.many_o::<N, L, SUB>(ops, ins, out, fl),
-            AVRG => self.many_o::<N, L, AVRG>(ops, ins, out, fl),
-            ABSDIFF => self.many_o::<N, L, ABSDIFF>(ops, ins, out, fl),
-            MIN => self.many_o::<N, L, MIN>(ops, ins, out, fl),
-            MAX => self.many_o::<N, L, MAX>(ops, ins, out, fl),
-            _ => self.many_o::<N, L, SET>(ops, ins, out, fl),
+            ADD => pick_o::<N, L, ADD>(sat, add),
+            SUB => pick_o::<N, L, SUB>(sat, add),
+            AVRG => pick_o::<N, L, AVRG>(sat, add),
+            ABSDIFF => pick_o::<N, L, ABSDIFF>(sat, add),
+            MIN => pick_o::<N, L, MIN>(sat, add),
+            MAX => pick_o::<N, L, MAX>(sat, add),
+            _ => pick_o::<N, L, SET>(sat, add),
         }
     }
+}
 
-    fn many_o<N: Notes, const L: usize, const OP: u8>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
-        match (self.sat, self.add) {
-            (false, false) => drive::<N>(ops, ins, out, fl, |v, t| {
-                self.run::<N, L>(v, t, OP, false, false)
-            }),
-            (false, true) => drive::<N>(ops, ins, out, fl, |v, t| {
-                self.run::<N, L>(v, t, OP, false, true)
-            }),
-            (true, false) => drive::<N>(ops, ins, out, fl, |v, t| {
-                self.run::<N, L>(v, t, OP, true, false)
-            }),
-            (true, true) => drive::<N>(ops, ins, out, fl, |v, t| {
-                self.run::<N, L>(v, t, OP, true, true)
-            }),
-        }
+fn pick_o<N: Notes, const L: usize, const OP: u8>(sat: bool, add: bool) -> BatchFn {
+    match (sat, add) {
+        (false, false) => simd_batch::<N, L, OP, false, false>,
+        (false, true) => simd_batch::<N, L, OP, false, true>,
+        (true, false) => simd_batch::<N, L, OP, true, false>,
+        (true, true) => simd_batch::<N, L, OP, true, true>,
+    }
+}
+
+fn simd_batch<N: Notes, const L: usize, const OP: u8, const SAT: bool, const ADD: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Simd(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run::<N, L>(v, t, OP, SAT, ADD));
     }
 }

@@ -1,7 +1,7 @@
 //! Plans of the scalar video instructions and `vmad`: the same stages as
 //! [`crate::eval::video`] on the hardware's reading, with the form decoded beforehand.
 
-use super::{drive, CmpBits, Field, Notes, Operands};
+use super::{drive, BatchFn, CmpBits, Field, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
 use crate::eval::Inputs;
 use crate::table::Opcode;
@@ -150,10 +150,6 @@ impl Scalar {
         }
     }
 
-    pub(crate) fn eval<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
-        self.run(v, t, self.prim, self.sat, self.tail)
-    }
-
     /// The kernel; the last three arguments are constants in the batch loops.
     #[inline(always)]
     fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, prim: u8, sat: bool, tail: u8) -> u64 {
@@ -275,52 +271,43 @@ impl Scalar {
         }
     }
 
-    pub(crate) fn many<N: Notes>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
+        let (sat, tail) = (self.sat, self.tail);
         match self.prim {
-            ADD => self.many_p::<N, ADD>(ops, ins, out, fl),
-            SUB => self.many_p::<N, SUB>(ops, ins, out, fl),
-            ABSDIFF => self.many_p::<N, ABSDIFF>(ops, ins, out, fl),
-            MIN => self.many_p::<N, MIN>(ops, ins, out, fl),
-            MAX => self.many_p::<N, MAX>(ops, ins, out, fl),
-            SHL => self.many_p::<N, SHL>(ops, ins, out, fl),
-            SHR => self.many_p::<N, SHR>(ops, ins, out, fl),
-            _ => self.many_p::<N, SET>(ops, ins, out, fl),
+            ADD => pick_p::<N, ADD>(sat, tail),
+            SUB => pick_p::<N, SUB>(sat, tail),
+            ABSDIFF => pick_p::<N, ABSDIFF>(sat, tail),
+            MIN => pick_p::<N, MIN>(sat, tail),
+            MAX => pick_p::<N, MAX>(sat, tail),
+            SHL => pick_p::<N, SHL>(sat, tail),
+            SHR => pick_p::<N, SHR>(sat, tail),
+            _ => pick_p::<N, SET>(sat, tail),
         }
     }
+}
 
-    fn many_p<N: Notes, const P: u8>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
-        match (self.sat, self.tail) {
-            (false, PLAIN) => self.many_k::<N, P, false, PLAIN>(ops, ins, out, fl),
-            (false, SEC_ADD) => self.many_k::<N, P, false, SEC_ADD>(ops, ins, out, fl),
-            (false, SEC_MINMAX) => self.many_k::<N, P, false, SEC_MINMAX>(ops, ins, out, fl),
-            (false, _) => self.many_k::<N, P, false, MERGE>(ops, ins, out, fl),
-            (true, PLAIN) => self.many_k::<N, P, true, PLAIN>(ops, ins, out, fl),
-            (true, SEC_ADD) => self.many_k::<N, P, true, SEC_ADD>(ops, ins, out, fl),
-            (true, SEC_MINMAX) => self.many_k::<N, P, true, SEC_MINMAX>(ops, ins, out, fl),
-            (true, _) => self.many_k::<N, P, true, MERGE>(ops, ins, out, fl),
-        }
+fn pick_p<N: Notes, const P: u8>(sat: bool, tail: u8) -> BatchFn {
+    match (sat, tail) {
+        (false, PLAIN) => scalar_batch::<N, P, false, PLAIN>,
+        (false, SEC_ADD) => scalar_batch::<N, P, false, SEC_ADD>,
+        (false, SEC_MINMAX) => scalar_batch::<N, P, false, SEC_MINMAX>,
+        (false, _) => scalar_batch::<N, P, false, MERGE>,
+        (true, PLAIN) => scalar_batch::<N, P, true, PLAIN>,
+        (true, SEC_ADD) => scalar_batch::<N, P, true, SEC_ADD>,
+        (true, SEC_MINMAX) => scalar_batch::<N, P, true, SEC_MINMAX>,
+        (true, _) => scalar_batch::<N, P, true, MERGE>,
     }
+}
 
-    fn many_k<N: Notes, const P: u8, const SAT: bool, const TAIL: u8>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
-        drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t, P, SAT, TAIL));
+fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Scalar(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL));
     }
 }
 
@@ -372,10 +359,6 @@ impl Vmad {
         }
     }
 
-    pub(crate) fn eval<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
-        self.run(v, t, self.sat, self.signed_final)
-    }
-
     #[inline(always)]
     fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool) -> u64 {
         let ma = self.a.get(v[0]);
@@ -400,18 +383,24 @@ impl Vmad {
         }
     }
 
-    pub(crate) fn many<N: Notes>(
-        &self,
-        ops: &Operands,
-        ins: &[Inputs],
-        out: &mut [u64],
-        fl: &mut [u16],
-    ) {
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
         match (self.sat, self.signed_final) {
-            (false, false) => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t, false, false)),
-            (false, true) => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t, false, true)),
-            (true, false) => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t, true, false)),
-            (true, true) => drive::<N>(ops, ins, out, fl, |v, t| self.run(v, t, true, true)),
+            (false, false) => vmad_batch::<N, false, false>,
+            (false, true) => vmad_batch::<N, false, true>,
+            (true, false) => vmad_batch::<N, true, false>,
+            (true, true) => vmad_batch::<N, true, true>,
         }
+    }
+}
+
+fn vmad_batch<N: Notes, const SAT: bool, const SF: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Vmad(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, SAT, SF));
     }
 }
