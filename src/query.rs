@@ -15,8 +15,11 @@ pub const MAX_QUERY: usize = 4096;
 pub const MAX_INSTRUCTION: usize = 200;
 /// The longest operand value taken from the address.
 pub const MAX_VALUE: usize = 80;
-/// Keys the address may carry: the instruction, the four sources, and view options.
-pub const KEYS: [&str; 6] = ["i", "a", "b", "c", "e", "embed"];
+/// Keys the address may carry: the instruction, the four sources, view options, and the
+/// sweep view's settings (read by the sweep panel, see `ui::explore::sweep::Spec`).
+pub const KEYS: [&str; 7] = ["i", "a", "b", "c", "e", "embed", "sweep"];
+/// The longest sweep setting taken from the address.
+pub const MAX_SWEEP: usize = 300;
 
 /// Characters kept as they are: readable in an address and safe in a query value.
 fn keep(b: u8) -> bool {
@@ -101,6 +104,8 @@ pub struct Request {
     pub text: Option<String>,
     pub values: [Option<u64>; 4],
     pub embed: bool,
+    /// The sweep view's settings as written (checked by the sweep panel when it opens).
+    pub sweep: Option<String>,
     pub notes: Vec<String>,
 }
 
@@ -153,6 +158,15 @@ pub fn read(query: &str) -> Request {
                     r.text = None;
                 } else {
                     r.text = Some(v);
+                }
+            }
+            "sweep" => {
+                if v.len() > MAX_SWEEP || v.chars().any(char::is_control) {
+                    r.notes.push(format!(
+                        "Ignored the sweep settings in this address: at most {MAX_SWEEP} plain characters are read."
+                    ));
+                } else {
+                    r.sweep = Some(v);
                 }
             }
             "embed" => match v.as_str() {
