@@ -5,7 +5,7 @@
 use super::{drive, BatchFn, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::eval::{mask64, Inputs};
-use crate::table::Opcode;
+use crate::isa::Opcode;
 use crate::trace::{Flag, Tracer};
 
 const M32: u64 = 0xffff_ffff;

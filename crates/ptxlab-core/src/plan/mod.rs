@@ -31,7 +31,7 @@
 
 use crate::ast::{Instruction, OperandKind};
 use crate::eval::{self, mask64, widths, Inputs};
-use crate::table::Family;
+use crate::isa::Family;
 use crate::trace::{FlagSet, NoTrace, Tracer};
 
 mod integer;

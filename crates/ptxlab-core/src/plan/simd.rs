@@ -5,7 +5,7 @@
 use super::{drive, BatchFn, CmpBits, Kernel, Notes, Operands};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
-use crate::table::{Family, Opcode};
+use crate::isa::{Family, Opcode};
 use crate::trace::{Flag, Tracer};
 
 const M32: u64 = 0xffff_ffff;

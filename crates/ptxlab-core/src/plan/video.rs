@@ -4,7 +4,7 @@
 use super::{drive, BatchFn, CmpBits, Field, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
 use crate::eval::Inputs;
-use crate::table::Opcode;
+use crate::isa::Opcode;
 use crate::trace::{Flag, Tracer};
 
 const M32: u64 = 0xffff_ffff;
