@@ -272,6 +272,15 @@ pub(crate) fn drive<N: Notes>(
     f: impl Fn(&[u64; 4], &mut N) -> u64,
 ) {
     let dst = ops.dst;
+    // One case (`Plan::eval`): straight to the kernel.
+    if let ([i], [o]) = (inputs, &mut *out) {
+        let mut t = N::fresh();
+        *o = f(&ops.values(i), &mut t) & dst;
+        if let Some(g) = flags.first_mut() {
+            *g = t.bits();
+        }
+        return;
+    }
     if N::KEEP {
         for ((i, o), g) in inputs.iter().zip(out.iter_mut()).zip(flags.iter_mut()) {
             let mut t = N::fresh();
@@ -286,12 +295,14 @@ pub(crate) fn drive<N: Notes>(
     }
 }
 
-/// `((v << sl) >> sr)`, arithmetic when `signed`: a bit field moved to the bottom and extended.
+/// A bit field moved to the bottom and extended: `((v << sl) as i64 >> sr) & keep`, where
+/// `keep` is all ones for a signed field and the field's own bits for an unsigned one (no
+/// branch, so loops over it stay straight).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Field {
     sl: u32,
     sr: u32,
-    signed: bool,
+    keep: i64,
 }
 
 impl Field {
@@ -300,17 +311,12 @@ impl Field {
         Field {
             sl: 64 - lo - width,
             sr: 64 - width,
-            signed,
+            keep: if signed { -1 } else { mask64(width) as i64 },
         }
     }
     #[inline(always)]
     pub(crate) fn get(self, v: u64) -> i64 {
-        let x = v << self.sl;
-        if self.signed {
-            (x as i64) >> self.sr
-        } else {
-            (x >> self.sr) as i64
-        }
+        (((v << self.sl) as i64) >> self.sr) & self.keep
     }
 }
 

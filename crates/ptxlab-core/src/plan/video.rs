@@ -93,6 +93,10 @@ pub(crate) struct Scalar {
     m_h1: bool,
     /// Saturation bound of the merged lane.
     lane_max: u64,
+    /// Bounds of the word's saturation (signed: the s32 range; unsigned shifts: the u32 range;
+    /// other unsigned results are only raised to 0).
+    sat_lo: i64,
+    sat_hi: i64,
 }
 
 impl Scalar {
@@ -147,6 +151,12 @@ impl Scalar {
             m_width,
             m_h1: m_width == 16 && m_lo == 16,
             lane_max: range(m_width.min(31), dsig).1 as u64,
+            sat_lo: if dsig { S32_MIN } else { 0 },
+            sat_hi: match (dsig, shift) {
+                (true, _) => S32_MAX,
+                (false, true) => U32_MAX,
+                (false, false) => i64::MAX,
+            },
         }
     }
 
@@ -220,13 +230,7 @@ impl Scalar {
 
         let r = if sat {
             let x = if shift { sext34(tmp) } else { tmp };
-            let r = if dsig {
-                x.clamp(S32_MIN, S32_MAX)
-            } else if shift {
-                x.clamp(0, U32_MAX)
-            } else {
-                x.max(0)
-            };
+            let r = x.max(self.sat_lo).min(self.sat_hi);
             t.note_if(r < x, Flag::ClampedHigh);
             t.note_if(r > x, Flag::ClampedLow);
             r
