@@ -29,6 +29,7 @@ pub mod error;
 pub mod eval;
 #[doc(hidden)]
 pub mod gen;
+pub mod intrinsics;
 pub mod parse;
 pub mod readings;
 pub mod sass;
