@@ -19,8 +19,8 @@ Data file format (one record per intrinsic, lines start with a tag):
     = NAME RESULT_TYPE ARG_TYPE,ARG_TYPE,...      types: u32 s32 u64 s64
     p PTX instruction (registers %a %b %c arguments, %d result; `{` `}` scope inline asm)
     s ARCH COUNT FLAG OPCODE OPCODE ...           machine instructions on sm_ARCH; FLAG is V when
-                                                  one of them is a video/SIMD/dot-product unit
-                                                  instruction (V*, IDP*), '-' otherwise
+                                                  one of them works on byte or halfword lanes or
+                                                  is a video/DPX one (see VIDEO), '-' otherwise
     m SASS instruction on sm_90 with its operands
 """
 import argparse, os, re, subprocess, sys, tempfile
@@ -199,6 +199,12 @@ def extract_sass(text):
     return out
 
 
+# Instructions of the video / SIMD / DPX kind: byte and halfword lanes (.U8x4, .16x2 ...),
+# absolute differences, dot products, three-way and add-then-compare min/max, .RELU clamps.
+# Plain VIADD and VIMNMX.S32 are sm_90's names for ordinary 32-bit add and min/max.
+VIDEO = re.compile(r"^(VABSDIFF|IDP|VIMNMX3|VIADDMNMX)|x[24]\b|\.RELU\b")
+
+
 def opcode(insn):
     return re.sub(r"^@!?U?P\w+ ", "", insn).split()[0]
 
@@ -232,7 +238,7 @@ def main():
         lines += ["p " + s for s in extract_ptx(name, len(argt), ptx[k])]
         for arch in ARCHS:
             ops = [opcode(s) for s in sass[arch][k]]
-            video = any(re.match(r"(V[A-Z]|IDP)", o) for o in ops)
+            video = any(VIDEO.search(o) for o in ops)
             lines.append(f"s {arch} {len(ops)} {'V' if video else '-'} {' '.join(ops)}".rstrip())
         lines += ["m " + s for s in sass[90][k]]
     open(args.out, "w").write("\n".join(lines) + "\n")

@@ -26,6 +26,24 @@ pub fn hex(i: &Intrinsic, v: u64) -> String {
 
 /// Read the arguments of a call as the operand values of its C types.
 pub fn parse_args(i: &Intrinsic, args: &[&str]) -> Result<Vec<u64>, String> {
+    // `a=V b=V c=V` as `ptxlab eval` takes them, in any order, or plain values in order.
+    if !args.is_empty() && args.iter().all(|s| named(s).is_some()) {
+        let mut slots: Vec<Option<&str>> = vec![None; args.len().max(i.args.len())];
+        for s in args {
+            let (k, v) = named(s).unwrap_or((0, s));
+            if k >= slots.len() || slots[k].replace(v).is_some() {
+                return Err(format!(
+                    "{}: argument '{s}' is given twice or is not one of {}",
+                    i.name,
+                    ["a", "b", "c"][..i.args.len()].join(", ")
+                ));
+            }
+        }
+        let ordered: Vec<&str> = slots.iter().flatten().copied().collect();
+        if ordered.len() == slots.len() && slots.len() == i.args.len() {
+            return parse_args(i, &ordered);
+        }
+    }
     if args.len() != i.args.len() {
         let types: Vec<&str> = i.args.iter().map(|t| t.c_name()).collect();
         return Err(format!(
@@ -45,6 +63,13 @@ pub fn parse_args(i: &Intrinsic, args: &[&str]) -> Result<Vec<u64>, String> {
                 .map_err(|e| format!("argument {} of {} ({}): {e}", n + 1, i.name, t.c_name()))
         })
         .collect()
+}
+
+/// `a=0x12` -> (0, "0x12").
+fn named(s: &str) -> Option<(usize, &str)> {
+    let (k, v) = s.split_once('=')?;
+    let idx = ["a", "b", "c"].iter().position(|n| *n == k.trim())?;
+    Some((idx, v))
 }
 
 /// The intrinsic of a name, or a message naming the closest ones.

@@ -117,3 +117,13 @@ fn batch_gives_one_result_a_line() {
     assert!(lines[2].starts_with("error: "), "{text}");
     assert!(!out.status.success());
 }
+
+#[test]
+fn named_arguments_like_eval() {
+    let (ok, out, _) = ptxlab(&["intrinsic", "__vsub4", "b=1", "a=0x0203"]);
+    assert!(ok);
+    assert_eq!(out, "d = 0x00000202\n");
+    let (ok, _, err) = ptxlab(&["intrinsic", "__vsub4", "a=1", "a=2"]);
+    assert!(!ok);
+    assert!(err.contains("given twice"), "{err}");
+}

@@ -82,7 +82,8 @@ pub struct ArchCost {
     pub arch: u32,
     /// Machine instructions between the argument loads and the result store.
     pub opcodes: Vec<&'static str>,
-    /// One of them runs on the video / SIMD / dot-product unit (`VABSDIFF4`, `VIADD`, `IDP` ...).
+    /// One of them works on byte or halfword lanes or is a video / DPX one (`VABSDIFF4`,
+    /// `VIADD.16x2`, `IDP.4A`, `VIMNMX3` ...); plain `VIADD` / `VIMNMX.S32` do not count.
     pub video: bool,
     /// Native, native with glue, or emulated (see [`crate::sass::classify`]).
     pub kind: SassKind,
@@ -243,6 +244,8 @@ enum Rule {
         addend: bool,
         /// For dot products over halves: which byte of `b` pairs with half i (0 or 2 + i).
         b_bytes_from: Option<usize>,
+        /// Lane width of `a` (and of `b` unless `b_bytes_from`): 8 or 16.
+        bits: u32,
     },
     /// The whole word.
     Word(fn(&[u64]) -> u64),
@@ -289,6 +292,7 @@ fn defs() -> Vec<Def> {
     let mut v: Vec<Def> = Vec::new();
     for (shape, n) in [(B, "4"), (H, "2")] {
         let unit = if n == "4" { "byte" } else { "halfword" };
+        let lane_bits = if n == "4" { 8 } else { 16 };
         let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
         let name = |base: &str| leak(format!("__{base}{n}"));
         let mean = |t: &str| leak(t.replace("LANE", unit));
@@ -417,6 +421,7 @@ fn defs() -> Vec<Def> {
                 signed: true,
                 addend: false,
                 b_bytes_from: None,
+                bits: lane_bits,
             },
             "sum over signed LANEs of |a - b|",
             "sum of absolute differences sad signed LANE",
@@ -428,6 +433,7 @@ fn defs() -> Vec<Def> {
                 signed: false,
                 addend: false,
                 b_bytes_from: None,
+                bits: lane_bits,
             },
             "sum over unsigned LANEs of |a - b|",
             "sum of absolute differences sad unsigned LANE",
@@ -488,6 +494,13 @@ fn defs() -> Vec<Def> {
                 note: None,
             });
         }
+    }
+    for d in v.iter_mut().filter(|d| d.name.starts_with("__vsad")) {
+        d.shape = if d.shape == B {
+            Shape::SumBytes
+        } else {
+            Shape::SumHalves
+        };
     }
     // DPX: three-way and add-then-compare, 32-bit or per 16-bit half.
     for (t, shape, bits_signed) in [
@@ -583,6 +596,7 @@ fn defs() -> Vec<Def> {
             signed,
             addend: true,
             b_bytes_from: from,
+            bits: if from.is_some() { 16 } else { 8 },
         },
         meaning,
         keywords,
@@ -732,7 +746,7 @@ fn defs() -> Vec<Def> {
     );
     w(
         "__umul64hi",
-        Wd(|x| wrap((u(x, 0, 64) * u(x, 1, 64)) >> 64, 64)),
+        Wd(|x| ((x[0] as u128 * x[1] as u128) >> 64) as u64),
         "the high 64 bits of the 128-bit product of unsigned a and b",
         "multiply high product unsigned 64-bit",
         None,
@@ -1119,20 +1133,19 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
             signed,
             addend,
             b_bytes_from,
+            bits: abits,
         } => {
-            let (n, abits) = match b_bytes_from {
-                Some(_) => (2, 16),
-                None => (4, 8),
-            };
+            let n = (32 / abits) as usize;
+            let bbits = if b_bytes_from.is_some() { 8 } else { abits };
             let mut total: i128 = 0;
             let mut lanes = Vec::new();
             for k in 0..n {
                 let bk = b_bytes_from.map_or(k, |f| f + k);
-                let (la, lb) = (lane(args[0], k, abits), lane(args[1], bk, 8));
+                let (la, lb) = (lane(args[0], k, abits), lane(args[1], bk, bbits));
                 let (va, vb) = if signed {
-                    (sx(la, abits), sx(lb, 8))
+                    (sx(la, abits), sx(lb, bbits))
                 } else {
-                    (ux(la, abits), ux(lb, 8))
+                    (ux(la, abits), ux(lb, bbits))
                 };
                 let t = term(va, vb);
                 total += t;
@@ -1177,15 +1190,4 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
         lanes,
         addend,
     })
-}
-
-/// Was a machine instruction of the video unit used on one architecture and not on another?
-/// Returns (arch, video?) for every architecture, for a plain comparison in a cost table.
-pub fn video_by_arch(i: &Intrinsic) -> Vec<(u32, bool)> {
-    i.cost.iter().map(|c| (c.arch, c.video)).collect()
-}
-
-/// `true` when the kind is native or native with glue.
-pub fn is_native(kind: SassKind) -> bool {
-    !matches!(kind, SassKind::Emulated)
 }
