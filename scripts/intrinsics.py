@@ -18,7 +18,9 @@ Needs the CUDA compiler from PyPI, no GPU:
 Data file format (one record per intrinsic, lines start with a tag):
     = NAME RESULT_TYPE ARG_TYPE,ARG_TYPE,...      types: u32 s32 u64 s64
     p PTX instruction (registers %a %b %c arguments, %d result; `{` `}` scope inline asm)
-    s ARCH COUNT FLAG OPCODE OPCODE ...           machine instructions on sm_ARCH; FLAG is V when
+    s ARCH COUNT FLAG OPCODE OPCODE ...           machine instructions on sm_ARCH (or =ARCH: the
+                                                  same as an earlier one; m: the opcodes of the
+                                                  m lines); FLAG is V when
                                                   one of them works on byte or halfword lanes or
                                                   is a video/DPX one (see VIDEO), '-' otherwise
     m SASS instruction on sm_90 with its operands
@@ -236,10 +238,16 @@ def main():
         k = kernel_name(i)
         lines.append(f"= {name} {res} {','.join(argt)}")
         lines += ["p " + s for s in extract_ptx(name, len(argt), ptx[k])]
+        seen = {}
         for arch in ARCHS:
             ops = [opcode(s) for s in sass[arch][k]]
             video = any(VIDEO.search(o) for o in ops)
-            lines.append(f"s {arch} {len(ops)} {'V' if video else '-'} {' '.join(ops)}".rstrip())
+            # The same list as an earlier architecture: "=ARCH"; sm_90's own list: "m" (the
+            # opcodes of the m lines).
+            same = [a for a, o in seen.items() if o == ops]
+            text = f"={same[0]}" if same else ("m" if arch == 90 else " ".join(ops))
+            seen[arch] = ops
+            lines.append(f"s {arch} {len(ops)} {'V' if video else '-'} {text}".rstrip())
         lines += ["m " + s for s in sass[90][k]]
     open(args.out, "w").write("\n".join(lines) + "\n")
     print(f"{len(INTRINSICS)} intrinsics, nvcc {version}; wrote {args.out} "

@@ -988,15 +988,13 @@ fn entries() -> &'static [Entry] {
                                 .expect("intrinsics.txt: arch");
                             let _count = f.next();
                             let video = f.next() == Some("V");
+                            // `=ARCH` and `m` are resolved once the record is whole.
                             let opcodes: Vec<&'static str> = f.collect();
-                            let owned: Vec<String> =
-                                opcodes.iter().map(|s| s.to_string()).collect();
-                            let kind = classify(&owned).0;
                             e.cost.push(ArchCost {
                                 arch,
                                 opcodes,
                                 video,
-                                kind,
+                                kind: SassKind::Emulated,
                             });
                         }
                     }
@@ -1004,8 +1002,41 @@ fn entries() -> &'static [Entry] {
                 _ => {}
             }
         }
+        for e in &mut out {
+            resolve_costs(&mut e.intrinsic);
+        }
         out
     })
+}
+
+/// Fill in `=ARCH` (the list of an earlier architecture) and `m` (the opcodes of the sm_90 machine
+/// code), and classify each list.
+fn resolve_costs(i: &mut Intrinsic) {
+    for k in 0..i.cost.len() {
+        let spec = i.cost[k].opcodes.clone();
+        if let [one] = spec.as_slice() {
+            if let Some(arch) = one.strip_prefix('=').and_then(|a| a.parse::<u32>().ok()) {
+                if let Some(src) = i.cost[..k].iter().find(|c| c.arch == arch) {
+                    i.cost[k].opcodes = src.opcodes.clone();
+                }
+            } else if *one == "m" {
+                i.cost[k].opcodes = i
+                    .sass_sm90
+                    .iter()
+                    .filter_map(|l| {
+                        let l = if l.starts_with('@') {
+                            l.split_once(' ').map_or("", |(_, r)| r)
+                        } else {
+                            l
+                        };
+                        l.split_whitespace().next()
+                    })
+                    .collect();
+            }
+        }
+        let owned: Vec<String> = i.cost[k].opcodes.iter().map(|s| s.to_string()).collect();
+        i.cost[k].kind = classify(&owned).0;
+    }
 }
 
 /// Every intrinsic, in the order of the data file.

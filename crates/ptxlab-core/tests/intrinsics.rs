@@ -75,6 +75,35 @@ fn data_covers_every_intrinsic_with_ptx_and_five_architectures() {
 }
 
 #[test]
+fn shared_machine_code_lists_resolve_to_their_recorded_counts() {
+    let mut name = "";
+    let mut checked = 0;
+    for line in intrinsics::DATA.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        match f.first() {
+            Some(&"=") => name = f[1],
+            Some(&"s") => {
+                let arch: u32 = f[1].parse().unwrap();
+                let count: usize = f[2].parse().unwrap();
+                let cost = find(name).unwrap().cost_on(arch).unwrap();
+                assert_eq!(cost.count(), count, "{name} sm_{arch}");
+                assert!(
+                    cost.opcodes.iter().all(|o| o
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_uppercase())),
+                    "{name} sm_{arch}: {:?}",
+                    cost.opcodes
+                );
+                checked += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(checked, 5 * intrinsics::all().count());
+}
+
+#[test]
 fn measured_costs_show_native_and_emulated() {
     let abs = find("__vabsdiffu4").unwrap();
     assert_eq!(abs.cost_on(90).unwrap().opcodes, ["VABSDIFF4.U8"]);
