@@ -1,7 +1,7 @@
 //! The typed form of one parsed PTX instruction.
 //!
 //! The parser fills an [`Instruction`] from text without judging whether the combination is legal;
-//! [`crate::validate`] decides that, and the evaluator reads the typed [`Form`] and operands.
+//! [`crate::validate()`] decides that, and the evaluator reads the typed [`Form`] and operands.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

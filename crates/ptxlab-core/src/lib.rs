@@ -27,8 +27,10 @@ pub mod batch;
 pub mod cuda;
 pub mod error;
 pub mod eval;
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod gen;
+pub mod number;
 pub mod parse;
 pub mod readings;
 pub mod sass;

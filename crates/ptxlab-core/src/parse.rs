@@ -1,7 +1,7 @@
 //! Reads one PTX instruction as people write it.
 //!
 //! The parser only checks the shape of the text (guard, opcode, known modifiers, operands,
-//! selectors, immediates); whether the combination is legal is [`crate::validate`]'s job.
+//! selectors, immediates); whether the combination is legal is [`crate::validate()`]'s job.
 
 use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;
