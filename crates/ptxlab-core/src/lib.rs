@@ -43,6 +43,8 @@
 //! [`isa::widths`] only; the hardware reading is the default everywhere and the text reading
 //! is chosen by a type, never by a tracer.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod batch;
 pub mod cuda;
@@ -82,3 +84,8 @@ pub fn check(text: &str) -> Result<Instruction, Diagnostic> {
     validate(&insn)?;
     Ok(insn)
 }
+
+/// The examples of the crate's README, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;
