@@ -265,7 +265,7 @@ test.describe('JavaScript module', () => {
     await expect(page.locator('#status')).toContainText('h7');
     await page.getByLabel('Instruction').fill(c.ptx);
     await page.getByLabel('a', { exact: true }).fill('0xzz');
-    await expect(page.locator('#status')).toHaveText(/^a: '0xzz' is not a value/);
+    await expect(page.locator('#status')).toHaveText(/^a: '0xzz' is not a number/);
     await page.screenshot({ path: path.join(SHOTS, 'api-demo-error.png'), fullPage: true });
   });
 

@@ -1,6 +1,9 @@
 //! Reading and checking conformance files: measured H100 results and ptxas accept/reject
 //! decisions. Shared by the `ptxlab` tool and the conformance tests.
 
+pub mod intrinsic;
+pub mod vectors;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -8,8 +11,6 @@ use std::path::Path;
 
 use ptxlab_core::{check, evaluate, evaluate_traced, Diagnostic, Inputs, Instruction};
 use serde::Deserialize;
-
-pub mod vectors;
 
 /// One measured case: an instruction, its source values and the destination the H100 wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -94,9 +95,12 @@ pub fn read_jsonl<T: for<'de> Deserialize<'de>>(
     Ok(out)
 }
 
-/// Parse a value as written on the command line or in a case (shared with the JavaScript
-/// module, so both give the same messages).
-pub use ptxlab_core::number::parse_value;
+/// Parse a value as written on the command line or in a case: `0x..` hex, `0b..` binary,
+/// decimal, or negative decimal/hex (two's complement), up to 64 bits. The core's one reader
+/// of values ([`ptxlab_core::value::parse_value`]).
+pub fn parse_value(s: &str) -> Result<u64, String> {
+    ptxlab_core::value::parse_value(s, 64, None)
+}
 
 /// Result of checking one case.
 #[derive(Debug)]

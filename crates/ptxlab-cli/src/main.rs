@@ -29,6 +29,9 @@ usage:
                                        selected fields, saturation boundaries; --count N random
                                        ones; neither: both, 64 random. jsonl reads back with
                                        `ptxlab check`, csv with `ptxlab batch`
+  ptxlab intrinsic NAME ARG... [--trace] [--json]
+                                       a CUDA intrinsic (__vcmpgtu4 ...): d = 0xHEX
+  ptxlab intrinsic --list | --search TEXT | --batch [FILE]
   ptxlab doc-html FILE.md              print a markdown document as an HTML page
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
             print!("{out}");
             true
         }),
+        "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)

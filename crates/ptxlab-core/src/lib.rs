@@ -30,8 +30,7 @@
 //! 1. [`isa`]: opcodes, families, types, modifiers, one row per opcode with its operands.
 //!    Knows nothing else.
 //! 2. [`differences`]: the entries of `docs/hardware-vs-spec.md` and [`Reading`].
-//! 3. [`ast`], [`error`], `value`, [`number`]: a parsed instruction, diagnostics, operand
-//!    values, operand values written as text.
+//! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
 //! 4. [`parse`](mod@parse), [`validate`](mod@validate).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
 //! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer.
@@ -54,14 +53,15 @@ pub mod eval;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod gen;
+pub mod intrinsics;
 pub mod isa;
-pub mod number;
 pub mod parse;
 pub mod readings;
 pub mod sass;
 pub mod sweep;
 pub mod trace;
 pub mod validate;
+pub mod value;
 
 /// The former name of [`isa`], kept so that `ptxlab_core::table::...` paths still resolve.
 pub use isa as table;

@@ -12,7 +12,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["isa"],
     &["differences"],
-    &["ast", "error", "value", "number"],
+    &["ast", "error", "value"],
     &["parse", "validate"],
     &["trace"],
     &["eval"],

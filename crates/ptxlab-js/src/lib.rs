@@ -253,7 +253,7 @@ fn read_value(v: &JsValue) -> Result<u64, String> {
         return Ok(0);
     }
     if let Some(s) = v.as_string() {
-        return ptxlab_core::number::parse_value(&s);
+        return ptxlab_core::value::parse_value(&s, 64, None);
     }
     if v.is_bigint() {
         if let Ok(x) = u64::try_from(v.clone()) {
