@@ -1,6 +1,8 @@
 //! Reading and checking conformance files: measured H100 results and ptxas accept/reject
 //! decisions. Shared by the `ptxlab` tool and the conformance tests.
 
+pub mod intrinsic;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};

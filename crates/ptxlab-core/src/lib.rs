@@ -50,6 +50,7 @@ pub mod error;
 pub mod eval;
 #[doc(hidden)]
 pub mod gen;
+pub mod intrinsics;
 pub mod isa;
 pub mod parse;
 pub mod readings;
