@@ -88,10 +88,9 @@ fn shared_machine_code_lists_resolve_to_their_recorded_counts() {
                 let cost = find(name).unwrap().cost_on(arch).unwrap();
                 assert_eq!(cost.count(), count, "{name} sm_{arch}");
                 assert!(
-                    cost.opcodes.iter().all(|o| o
-                        .chars()
-                        .next()
-                        .is_some_and(|c| c.is_ascii_uppercase())),
+                    cost.opcodes
+                        .iter()
+                        .all(|o| o.chars().next().is_some_and(|c| c.is_ascii_uppercase())),
                     "{name} sm_{arch}: {:?}",
                     cost.opcodes
                 );
