@@ -58,6 +58,7 @@ pub mod sass;
 pub mod sweep;
 pub mod trace;
 pub mod validate;
+pub mod value;
 
 /// The former name of [`isa`], kept so that `ptxlab_core::table::...` paths still resolve.
 pub use isa as table;
