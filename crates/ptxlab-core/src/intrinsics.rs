@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::sass::{classify, SassKind};
+use crate::value::{as_signed, mask};
 
 /// The measured data, as `scripts/intrinsics.py` writes it.
 pub const DATA: &str = include_str!("intrinsics.txt");
@@ -39,19 +40,25 @@ pub const INT_DOCS: &str =
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CType {
+    /// `unsigned int`.
     U32,
+    /// `int`.
     S32,
+    /// `unsigned long long`.
     U64,
+    /// `long long`.
     S64,
 }
 
 impl CType {
+    /// Width in bits.
     pub fn bits(self) -> u32 {
         match self {
             CType::U32 | CType::S32 => 32,
             CType::U64 | CType::S64 => 64,
         }
     }
+    /// Whether the type is signed.
     pub fn signed(self) -> bool {
         matches!(self, CType::S32 | CType::S64)
     }
@@ -90,6 +97,7 @@ pub struct ArchCost {
 }
 
 impl ArchCost {
+    /// Number of machine instructions.
     pub fn count(&self) -> usize {
         self.opcodes.len()
     }
@@ -114,15 +122,22 @@ pub enum Shape {
 /// One intrinsic: its meaning and what nvcc made of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Intrinsic {
+    /// The intrinsic's name: `__vcmpgtu4`.
     pub name: &'static str,
     /// The C function called (overloads of `__dp4a`... share it).
     pub function: &'static str,
+    /// The C type of the result.
     pub result: CType,
+    /// The C types of the arguments.
     pub args: Vec<CType>,
+    /// Bools it also writes through pointers (`pred`, or `pred_hi` and `pred_lo`), named as
+    /// the PTX names their registers (`%pred` ...).
+    pub outputs: Vec<&'static str>,
     /// One sentence, our words.
     pub meaning: &'static str,
     /// Words to search by what it does.
     pub keywords: &'static str,
+    /// How the picture splits the operands into lanes.
     pub shape: Shape,
     /// PTX from `nvcc -arch=sm_90 -ptx`, one statement a line (`{` `}` scope inline assembly).
     pub ptx: Vec<&'static str>,
@@ -162,48 +177,42 @@ impl Intrinsic {
 /// summing shapes, of the term this lane adds).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Lane {
+    /// Lane number, least significant first.
     pub index: usize,
+    /// Width of the lane in bits.
     pub bits: u32,
+    /// The arguments' values in this lane.
     pub inputs: Vec<u64>,
+    /// The result's value in this lane (or the term it adds).
     pub output: u64,
 }
 
 /// The result of an intrinsic with its lanes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Evaluation {
+    /// The intrinsic's name.
     pub name: &'static str,
     /// The arguments, masked to their widths.
     pub args: Vec<u64>,
     /// The result's bits (32 or 64 of them).
     pub result: u64,
+    /// The lanes, least significant first.
     pub lanes: Vec<Lane>,
     /// Added to the lanes' sum (the `c` of `__dp4a`), for the summing shapes.
     pub addend: Option<u64>,
+    /// The bools written through pointers, as 0 or 1, in the order of [`Intrinsic::outputs`].
+    pub outputs: Vec<(&'static str, u64)>,
 }
 
 // ---------------------------------------------------------------------------------------------
 // Lane arithmetic
 
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
 fn lane(x: u64, i: usize, bits: u32) -> u64 {
     (x >> (i as u32 * bits)) & mask(bits)
 }
 /// The lane as a signed number.
 fn sx(x: u64, bits: u32) -> i128 {
-    let x = x & mask(bits);
-    if bits < 64 && x >> (bits - 1) & 1 == 1 {
-        x as i128 - (1i128 << bits)
-    } else if bits == 64 {
-        x as i64 as i128
-    } else {
-        x as i128
-    }
+    as_signed(x, bits) as i128
 }
 fn ux(x: u64, bits: u32) -> i128 {
     (x & mask(bits)) as i128
@@ -249,6 +258,9 @@ enum Rule {
     },
     /// The whole word.
     Word(fn(&[u64]) -> u64),
+    /// Per lane (of the shape's width) the larger (`max`) or smaller of a and b, and a bool per
+    /// lane saying whether a was picked (a >= b for max, a <= b for min; ties pick a).
+    Picked { max: bool, signed: bool },
 }
 
 struct Def {
@@ -582,6 +594,42 @@ fn defs() -> Vec<Def> {
                     note: None,
                 });
             }
+        }
+    }
+    for (op, max) in [("max", true), ("min", false)] {
+        for (t, shape, signed) in [
+            ("s32", W, true),
+            ("u32", W, false),
+            ("s16x2", H, true),
+            ("u16x2", H, false),
+        ] {
+            let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+            let unit = if shape == H {
+                "per 16-bit half"
+            } else {
+                "on 32 bits"
+            };
+            let sg = if signed { "signed" } else { "unsigned" };
+            let (word, cmp) = if max {
+                ("larger", ">=")
+            } else {
+                ("smaller", "<=")
+            };
+            let preds = if shape == H {
+                "pred_hi for the high half, pred_lo for the low one"
+            } else {
+                "pred"
+            };
+            v.push(Def {
+                name: leak(format!("__vib{op}_{t}")),
+                shape,
+                rule: Rule::Picked { max, signed },
+                meaning: leak(format!(
+                    "{unit}, {sg}: the {word} of a and b, and a bool ({preds}) that is 1 where a {cmp} b (a was picked)"
+                )),
+                keywords: leak(format!("{op} {}imum predicate bool which picked dpx {sg}", &op[..2])),
+                note: None,
+            });
         }
     }
     let dot = |name, signed, from: Option<usize>, meaning, keywords| Def {
@@ -941,6 +989,8 @@ fn entries() -> &'static [Entry] {
                         .split(',')
                         .map(|t| CType::parse(t).expect("intrinsics.txt: argument type"))
                         .collect();
+                    let outputs: Vec<&'static str> =
+                        f.next().map(|o| o.split(',').collect()).unwrap_or_default();
                     let def = defs
                         .iter()
                         .find(|d| d.name == name)
@@ -960,6 +1010,7 @@ fn entries() -> &'static [Entry] {
                             function,
                             result,
                             args,
+                            outputs,
                             meaning: def.meaning,
                             keywords: def.keywords,
                             shape: def.shape,
@@ -1137,6 +1188,7 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
         .map(|(v, t)| v & mask(t.bits()))
         .collect();
     let rbits = i.result.bits();
+    let mut outputs: Vec<(&'static str, u64)> = Vec::new();
     let (result, lanes, addend) = match rule {
         Rule::Lanewise(f) => {
             let (n, bits) = match i.shape {
@@ -1193,6 +1245,39 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
             }
             (wrap(total, 32), lanes, add)
         }
+        Rule::Picked { max, signed } => {
+            let (n, bits) = if i.shape == Shape::Halves {
+                (2, 16)
+            } else {
+                (1, 32)
+            };
+            let mut result = 0;
+            let mut lanes = Vec::new();
+            let mut picked = Vec::new();
+            for k in 0..n {
+                let (la, lb) = (lane(args[0], k, bits), lane(args[1], k, bits));
+                let (va, vb) = if signed {
+                    (sx(la, bits), sx(lb, bits))
+                } else {
+                    (ux(la, bits), ux(lb, bits))
+                };
+                let a_wins = if max { va >= vb } else { va <= vb };
+                let out = if a_wins { la } else { lb };
+                result |= out << (k as u32 * bits);
+                picked.push(a_wins as u64);
+                lanes.push(Lane {
+                    index: k,
+                    bits,
+                    inputs: vec![la, lb],
+                    output: out,
+                });
+            }
+            // pred_hi is the high lane: the outputs run from the highest lane down.
+            for (name, p) in i.outputs.iter().zip(picked.iter().rev()) {
+                outputs.push((*name, *p));
+            }
+            (result, lanes, None)
+        }
         Rule::Word(f) => {
             let out = f(&args) & mask(rbits);
             let bits = rbits.max(
@@ -1220,5 +1305,6 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
         result,
         lanes,
         addend,
+        outputs,
     })
 }
