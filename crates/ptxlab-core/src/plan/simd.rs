@@ -234,6 +234,29 @@ impl Simd {
     }
 }
 
+/// Without vector instructions (wasm32 here) specialising on `.sat` and `.add` gains little
+/// and costs code size: one loop per operation and lane count reads them from the plan.
+#[cfg(target_arch = "wasm32")]
+fn pick_o<N: Notes, const L: usize, const OP: u8>(_sat: bool, _add: bool) -> BatchFn {
+    simd_batch_op::<N, L, OP>
+}
+
+#[cfg(target_arch = "wasm32")]
+fn simd_batch_op<N: Notes, const L: usize, const OP: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Simd(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| {
+            k.run::<N, L>(v, t, OP, k.sat, k.add)
+        });
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn pick_o<N: Notes, const L: usize, const OP: u8>(sat: bool, add: bool) -> BatchFn {
     match (sat, add) {
         (false, false) => simd_batch::<N, L, OP, false, false>,
@@ -243,6 +266,7 @@ fn pick_o<N: Notes, const L: usize, const OP: u8>(sat: bool, add: bool) -> Batch
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn simd_batch<N: Notes, const L: usize, const OP: u8, const SAT: bool, const ADD: bool>(
     k: &Kernel,
     ops: &Operands,

@@ -290,6 +290,27 @@ impl Scalar {
     }
 }
 
+/// Without vector instructions (wasm32 here) specialising on `.sat` and the tail gains little
+/// and costs code size: one loop per primary operation reads them from the plan.
+#[cfg(target_arch = "wasm32")]
+fn pick_p<N: Notes, const P: u8>(_sat: bool, _tail: u8) -> BatchFn {
+    scalar_batch_op::<N, P>
+}
+
+#[cfg(target_arch = "wasm32")]
+fn scalar_batch_op<N: Notes, const P: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Scalar(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, P, k.sat, k.tail));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn pick_p<N: Notes, const P: u8>(sat: bool, tail: u8) -> BatchFn {
     match (sat, tail) {
         (false, PLAIN) => scalar_batch::<N, P, false, PLAIN>,
@@ -303,6 +324,7 @@ fn pick_p<N: Notes, const P: u8>(sat: bool, tail: u8) -> BatchFn {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8>(
     k: &Kernel,
     ops: &Operands,
