@@ -170,12 +170,11 @@ fn lanewise<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> 
     r
 }
 
-/// Value of a `bits`-wide field, sign-extended when `signed`.
+/// Value of a `bits`-wide field (already masked), sign-extended when `signed`.
 #[inline(always)]
 fn extend(raw: u64, bits: u32, signed: bool) -> i64 {
     if signed {
-        let sh = 64 - bits;
-        ((raw << sh) as i64) >> sh
+        crate::bits::sext(raw, bits)
     } else {
         raw as i64
     }

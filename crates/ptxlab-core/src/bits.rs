@@ -1,4 +1,5 @@
-//! Small bit-level helpers shared by the evaluators.
+//! Small bit-level helpers: fields, sign extension (written once, here), clamps and ranges.
+//! The lowest layer beside [`crate::isa`]; the evaluators, traces and value reader use it.
 
 /// The `width`-bit field of `v` starting at bit `lo`, zero-extended. Widths of 0 give 0 and
 /// widths of 64 or more give the whole (shifted) value; never panics.
