@@ -16,7 +16,8 @@ Needs the CUDA compiler from PyPI, no GPU:
     python3 scripts/intrinsics.py --cuda-root /work/cache/nvcc-13.5.37/nvidia/cu13
 
 Data file format (one record per intrinsic, lines start with a tag):
-    = NAME RESULT_TYPE ARG_TYPE,ARG_TYPE,...      types: u32 s32 u64 s64
+    = NAME RESULT_TYPE ARG_TYPE,ARG_TYPE,... [OUT,OUT]   types: u32 s32 u64 s64; OUT: a bool the
+                                                  intrinsic also writes (%pred, %pred_hi ...)
     p PTX instruction (registers %a %b %c arguments, %d result; `{` `}` scope inline asm)
     s ARCH COUNT FLAG OPCODE OPCODE ...           machine instructions on sm_ARCH (or =ARCH: the
                                                   same as an earlier one; m: the opcodes of the
@@ -36,8 +37,14 @@ CTYPE = {"u32": "unsigned int", "s32": "int", "u64": "unsigned long long", "s64"
 INTRINSICS = []
 
 
-def add(name, res, args, fn=None):
+# Intrinsics that also write bools through pointers: their names, in the order of the pointers.
+OUTS = {}
+
+
+def add(name, res, args, fn=None, outs=()):
     INTRINSICS.append((name, fn or name, res, args))
+    if outs:
+        OUTS[name] = list(outs)
 
 
 U2 = ["u32", "u32"]
@@ -87,6 +94,12 @@ add("__hadd", "s32", ["s32", "s32"])
 add("__rhadd", "s32", ["s32", "s32"])
 add("__uhadd", "u32", ["u32", "u32"])
 add("__urhadd", "u32", ["u32", "u32"])
+# Max/min that also say, per lane, whether a was picked (a bool per lane through a pointer).
+for op in ["max", "min"]:
+    for t, ty in [("s32", "s32"), ("u32", "u32")]:
+        add(f"__vib{op}_{t}", ty, [ty] * 2, outs=["pred"])
+    for t in ["s16x2", "u16x2"]:
+        add(f"__vib{op}_{t}", "u32", ["u32"] * 2, outs=["pred_hi", "pred_lo"])
 
 ARGN = "abc"
 
@@ -98,8 +111,11 @@ def kernel_name(i):
 def source():
     out = []
     for i, (name, fn, res, args) in enumerate(INTRINSICS):
-        ps = "".join(f", const {CTYPE[t]} *{ARGN[j]}" for j, t in enumerate(args))
-        call = ", ".join(f"{ARGN[j]}[0]" for j in range(len(args)))
+        outs = OUTS.get(name, [])
+        ps = ", bool *p" if outs else ""
+        ps += "".join(f", const {CTYPE[t]} *{ARGN[j]}" for j, t in enumerate(args))
+        call = ", ".join([f"{ARGN[j]}[0]" for j in range(len(args))] +
+                         [f"p + {k}" for k in range(len(outs))])
         out.append(f'extern "C" __global__ void {kernel_name(i)}({CTYPE[res]} *out{ps}) '
                    f"{{ out[0] = {fn}({call}); }}")
     return "\n".join(out) + "\n"
@@ -113,9 +129,9 @@ def split_entries(ptx):
     return entries
 
 
-def extract_ptx(name, nargs, lines):
+def extract_ptx(name, nargs, lines, outs=()):
     param = {}   # %rd register -> parameter index
-    argreg, resreg = {}, None
+    argreg, resreg, outreg = {}, None, {}
     body = []
     depth = 0
     for raw in lines:
@@ -155,7 +171,11 @@ def extract_ptx(name, nargs, lines):
                 continue
             m = re.match(r"ld\.global\.\w+ (%\w+), \[(%rd\d+)\]", stmt)
             if m and m.group(2) in param:
-                argreg[m.group(1)] = ARGN[param[m.group(2)] - 1]
+                argreg[m.group(1)] = ARGN[param[m.group(2)] - 1 - (1 if outs else 0)]
+                continue
+            m = re.match(r"st\.global\.u8 \[(%rd\d+)(?:\+(\d+))?\], (%\w+)", stmt)
+            if m and outs and param.get(m.group(1)) == 1:
+                outreg[m.group(3)] = "%" + outs[int(m.group(2) or 0)]
                 continue
             m = re.match(r"st\.global\.\w+ \[(%rd\d+)\], (%\w+)", stmt)
             if m and param.get(m.group(1)) == 0:
@@ -164,9 +184,10 @@ def extract_ptx(name, nargs, lines):
             if stmt == "ret":
                 continue
             body.append(stmt + ";" if not stmt.endswith(";") else stmt)
-    if resreg is None or len(argreg) != nargs:
+    if resreg is None or len(argreg) != nargs or len(outreg) != len(outs):
         sys.exit(f"{name}: could not find the argument loads / result store in its PTX")
     rename = {r: "%" + a for r, a in argreg.items()}
+    rename.update(outreg)
     if resreg in rename:
         # The result is an argument unchanged: copy it so %d is written.
         body.append(f"mov.b32 %d, {rename[resreg]};")
@@ -236,8 +257,9 @@ def main():
              f"by scripts/intrinsics.py; format in that script"]
     for i, (name, fn, res, argt) in enumerate(INTRINSICS):
         k = kernel_name(i)
-        lines.append(f"= {name} {res} {','.join(argt)}")
-        lines += ["p " + s for s in extract_ptx(name, len(argt), ptx[k])]
+        outs = OUTS.get(name, [])
+        lines.append(f"= {name} {res} {','.join(argt)} {','.join(outs)}".rstrip())
+        lines += ["p " + s for s in extract_ptx(name, len(argt), ptx[k], outs)]
         seen = {}
         for arch in ARCHS:
             ops = [opcode(s) for s in sass[arch][k]]

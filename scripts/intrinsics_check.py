@@ -13,7 +13,7 @@ descriptions) against the PTX to show each finding, and with --write-digests wri
 crates/ptxlab-core/tests/data/intrinsics-ptx.txt: per intrinsic, the number of inputs and an
 FNV-1a digest of the PTX results, which the Rust test compares with the core's meanings.
 
-    python3 scripts/intrinsics_check.py [--quick] [--only NAME] [--write-digests]
+    python3 scripts/intrinsics_check.py [--quick] [--only REGEX] [--write-digests]
 """
 import argparse, os, re, subprocess, sys
 
@@ -32,8 +32,9 @@ def read_data(path=DATA):
     for line in open(path):
         line = line.rstrip("\n")
         if line.startswith("= "):
-            _, name, res, args = line.split()
-            out.append({"name": name, "res": res, "args": args.split(","), "ptx": []})
+            f = line.split()
+            out.append({"name": f[1], "res": f[2], "args": f[3].split(","), "ptx": [],
+                        "outs": f[4].split(",") if len(f) > 4 else []})
         elif line.startswith("p "):
             out[-1]["ptx"].append(line[2:])
     return out
@@ -130,14 +131,18 @@ class Unsupported(Exception):
     pass
 
 
-def compile_ptx(lines):
-    """The PTX as Python source of a function f(a, b, c) -> d."""
+def compile_ptx(lines, outs=()):
+    """The PTX as Python source of a function f(a, b, c) -> d, or (d, bool, ...) when the
+    intrinsic also writes bools."""
     code = ["def f(a=0, b=0, c=0):", " R = {'%a': a, '%b': b, '%c': c}"]
     for stmt in lines:
         if stmt in ("{", "}") or stmt.startswith(".reg"):
             continue
         code.append(" " + translate(stmt))
-    code.append(" return R['%d']")
+    if outs:
+        code.append(" return (R['%d'], " + ", ".join(f"R['%{o}'] & 1" for o in outs) + ")")
+    else:
+        code.append(" return R['%d']")
     return "\n".join(code)
 
 
@@ -243,17 +248,26 @@ def translate(stmt):
     if base == "dp2a":
         half = 0 if parts[1] == "lo" else 2
         return set_(f"dp({src[0]}, {src[1]}, {src[2]}, {parts[2][0] == 's'}, {parts[3][0] == 's'}, {half})")
+    if base == "setp":
+        cmp = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[parts[1]]
+        conv = (lambda x: f"sx({x}, {n})") if ty.startswith("s") else (lambda x: x)
+        return f"R[{d!r}] = int({conv(src[0])} {cmp} {conv(src[1])})"
+    if base == "selp":
+        return set_(f"{src[0]} if R[{ops[3]!r}] else {src[1]}")
     if op == "bfind.shiftamt.u32":
         return set_(f"bfind_shiftamt({src[0]})")
     raise Unsupported(stmt)
 
 
 def build(intr):
+    """A function of the arguments giving the list of results: d, then any bools."""
     env = dict(HELPERS)
-    exec(compile_ptx(intr["ptx"]), env)
+    exec(compile_ptx(intr["ptx"], intr["outs"]), env)
     f = env["f"]
     rmask = mask(bits_of(intr["res"]))
-    return lambda *args: f(*args) & rmask
+    if intr["outs"]:
+        return lambda *args: (lambda r: [r[0] & rmask] + list(r[1:]))(f(*args))
+    return lambda *args: [f(*args) & rmask]
 
 
 # --------------------------------------------------------------------------------------------
@@ -351,6 +365,14 @@ NAIVE = {
 }
 
 
+def parse_batch_line(line):
+    """`0x... pred_hi=1 pred_lo=0` -> [d, 1, 0]; an error line -> None."""
+    f = line.split()
+    if not f or not f[0].startswith("0x"):
+        return None
+    return [int(f[0], 16)] + [int(x.split("=")[1]) for x in f[1:]]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer random and lane-pair inputs")
@@ -365,7 +387,7 @@ def main():
     digests = []
     disagreeing = []
     for k, intr in enumerate(data):
-        if args.only and intr["name"] != args.only:
+        if args.only and not re.fullmatch(args.only, intr["name"]):
             continue
         try:
             f = build(intr)
@@ -378,7 +400,7 @@ def main():
         text = "".join(intr["name"] + " " + " ".join(hex(v) for v in t) + "\n" for t in ins)
         r = subprocess.run([args.ptxlab, "intrinsic", "--batch"], input=text, capture_output=True,
                            text=True)
-        want = [int(x, 16) if x.startswith("0x") else None for x in r.stdout.split("\n")[:-1]]
+        want = [parse_batch_line(x) for x in r.stdout.split("\n")[:-1]]
         bad = [(t, g, w) for t, g, w in zip(ins, got, want) if g != w]
         if len(want) != len(ins):
             bad.append(("count", len(ins), len(want)))
@@ -388,7 +410,7 @@ def main():
         line = f"{intr['name']:<22} {len(ins):>6} inputs  {status}"
         if intr["name"] in NAIVE:
             what, g = NAIVE[intr["name"]]
-            ex = [(t, v) for t, v in zip(ins, got) if g(*t) != v]
+            ex = [(t, v[0]) for t, v in zip(ins, got) if g(*t) != v[0]]
             line += f"; literal reading ({what}) differs on {len(ex)}"
             if ex:
                 t, v = ex[0]
@@ -399,14 +421,24 @@ def main():
                   f"PTX {g if isinstance(g, int) else g}, meaning {w}")
         if bad:
             disagreeing.append(intr["name"])
-        digests.append(f"{intr['name']} {len(ins)} {fnv(got):016x}")
+        digests.append(f"{intr['name']} {len(ins)} {fnv([x for r in got for x in r]):016x}")
     print(f"{total} inputs over {len(digests)} intrinsics; {bad_total} disagreements"
           + (f" ({', '.join(disagreeing)})" if disagreeing else ""))
-    if args.write_digests and not args.quick and not args.only:
+    if args.write_digests and not args.quick:
+        # With --only, replace or add those lines and keep the others.
+        keep = {}
+        if args.only and os.path.exists(DIGESTS):
+            for line in open(DIGESTS):
+                if not line.startswith("#") and line.strip():
+                    keep[line.split()[0]] = line.strip()
+        for line in digests:
+            keep[line.split()[0]] = line
+        order = [i["name"] for i in data if i["name"] in keep]
         os.makedirs(os.path.dirname(DIGESTS), exist_ok=True)
         with open(DIGESTS, "w") as fh:
-            fh.write("# count and FNV-1a digest of the PTX results per intrinsic, written by "
-                     "scripts/intrinsics_check.py\n" + "\n".join(digests) + "\n")
+            fh.write("# count and FNV-1a digest of the PTX results (d, then any bools) per "
+                     "intrinsic, written by scripts/intrinsics_check.py\n"
+                     + "\n".join(keep[n] for n in order) + "\n")
         print(f"wrote {DIGESTS}")
     sys.exit(1 if bad_total else 0)
 

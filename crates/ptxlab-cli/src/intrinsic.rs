@@ -16,7 +16,8 @@ pub const USAGE: &str = "\
   ptxlab intrinsic --list              every intrinsic with its meaning in one line
   ptxlab intrinsic --search TEXT       by name or by what it does ('unsigned byte compare')
   ptxlab intrinsic --batch [FILE]      one 'NAME ARG...' a line (standard input without FILE);
-                                       prints one result a line in hex
+                                       prints one result a line in hex (then pred=0/1 ... for
+                                       the __vibmax/__vibmin bools)
 ";
 
 /// Hex of the result, as wide as its type.
@@ -91,7 +92,8 @@ pub fn lookup(name: &str) -> Result<&'static Intrinsic, String> {
     })
 }
 
-/// Evaluate one call written as words: `NAME ARG...`.
+/// Evaluate one call written as words: `NAME ARG...`; `__vibmax_*` / `__vibmin_*` also give
+/// their bools (`pred = 1` ...).
 pub fn call(words: &[&str]) -> Result<(&'static Intrinsic, Evaluation), String> {
     let (name, args) = words.split_first().ok_or("empty call: write NAME ARG...")?;
     let i = lookup(name)?;
@@ -211,6 +213,9 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         );
     } else {
         println!("d = {}", hex(i, e.result));
+        for (name, v) in &e.outputs {
+            println!("{name} = {v}");
+        }
         if trace {
             print!("{}", render_trace(i, &e));
         }
@@ -236,7 +241,13 @@ fn batch(file: Option<&str>) -> Result<bool, String> {
             continue;
         }
         let text = match call(&words) {
-            Ok((i, e)) => hex(i, e.result),
+            Ok((i, e)) => {
+                let mut t = hex(i, e.result);
+                for (name, v) in &e.outputs {
+                    t += &format!(" {name}={v}");
+                }
+                t
+            }
             Err(e) => {
                 ok = false;
                 format!("error: {e}")

@@ -127,3 +127,50 @@ fn named_arguments_like_eval() {
     assert!(!ok);
     assert!(err.contains("given twice"), "{err}");
 }
+
+#[test]
+fn odd_words_never_panic() {
+    let words = [
+        "",
+        "-",
+        "0x",
+        "0b",
+        "--",
+        "a=",
+        "=1",
+        "-0x8000000000000000",
+        "99999999999999999999999",
+        "__vadd4",
+        "__dp4a",
+        "__brevll",
+        "0xffffffff",
+        "-1",
+        "b=2",
+        "c=3",
+        "a=-0b1",
+    ];
+    let mut s: usize = 7;
+    for _ in 0..3000 {
+        let n = s % 5;
+        let call: Vec<&str> = (0..n)
+            .map(|_| {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                words[(s >> 33) % words.len()]
+            })
+            .collect();
+        let _ = ptxlab_cli::intrinsic::call(&call);
+        s = s.wrapping_add(n + 1);
+    }
+}
+
+#[test]
+fn bools_of_vibmax_are_printed() {
+    let (ok, out, _) = ptxlab(&["intrinsic", "__vibmax_s16x2", "0x00050003", "0x00050004"]);
+    assert!(ok);
+    assert_eq!(out, "d = 0x00050004\npred_hi = 1\npred_lo = 0\n");
+    let (ok, out, _) = ptxlab(&["intrinsic", "__vibmin_s32", "-1", "0"]);
+    assert!(ok);
+    assert_eq!(out, "d = 0xffffffff\npred = 1\n");
+}

@@ -119,6 +119,9 @@ pub struct Intrinsic {
     pub function: &'static str,
     pub result: CType,
     pub args: Vec<CType>,
+    /// Bools it also writes through pointers (`pred`, or `pred_hi` and `pred_lo`), named as
+    /// the PTX names their registers (`%pred` ...).
+    pub outputs: Vec<&'static str>,
     /// One sentence, our words.
     pub meaning: &'static str,
     /// Words to search by what it does.
@@ -179,6 +182,8 @@ pub struct Evaluation {
     pub lanes: Vec<Lane>,
     /// Added to the lanes' sum (the `c` of `__dp4a`), for the summing shapes.
     pub addend: Option<u64>,
+    /// The bools written through pointers, as 0 or 1, in the order of [`Intrinsic::outputs`].
+    pub outputs: Vec<(&'static str, u64)>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,6 +254,9 @@ enum Rule {
     },
     /// The whole word.
     Word(fn(&[u64]) -> u64),
+    /// Per lane (of the shape's width) the larger (`max`) or smaller of a and b, and a bool per
+    /// lane saying whether a was picked (a >= b for max, a <= b for min; ties pick a).
+    Picked { max: bool, signed: bool },
 }
 
 struct Def {
@@ -582,6 +590,42 @@ fn defs() -> Vec<Def> {
                     note: None,
                 });
             }
+        }
+    }
+    for (op, max) in [("max", true), ("min", false)] {
+        for (t, shape, signed) in [
+            ("s32", W, true),
+            ("u32", W, false),
+            ("s16x2", H, true),
+            ("u16x2", H, false),
+        ] {
+            let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+            let unit = if shape == H {
+                "per 16-bit half"
+            } else {
+                "on 32 bits"
+            };
+            let sg = if signed { "signed" } else { "unsigned" };
+            let (word, cmp) = if max {
+                ("larger", ">=")
+            } else {
+                ("smaller", "<=")
+            };
+            let preds = if shape == H {
+                "pred_hi for the high half, pred_lo for the low one"
+            } else {
+                "pred"
+            };
+            v.push(Def {
+                name: leak(format!("__vib{op}_{t}")),
+                shape,
+                rule: Rule::Picked { max, signed },
+                meaning: leak(format!(
+                    "{unit}, {sg}: the {word} of a and b, and a bool ({preds}) that is 1 where a {cmp} b (a was picked)"
+                )),
+                keywords: leak(format!("{op} {}imum predicate bool which picked dpx {sg}", &op[..2])),
+                note: None,
+            });
         }
     }
     let dot = |name, signed, from: Option<usize>, meaning, keywords| Def {
@@ -941,6 +985,8 @@ fn entries() -> &'static [Entry] {
                         .split(',')
                         .map(|t| CType::parse(t).expect("intrinsics.txt: argument type"))
                         .collect();
+                    let outputs: Vec<&'static str> =
+                        f.next().map(|o| o.split(',').collect()).unwrap_or_default();
                     let def = defs
                         .iter()
                         .find(|d| d.name == name)
@@ -960,6 +1006,7 @@ fn entries() -> &'static [Entry] {
                             function,
                             result,
                             args,
+                            outputs,
                             meaning: def.meaning,
                             keywords: def.keywords,
                             shape: def.shape,
@@ -1137,6 +1184,7 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
         .map(|(v, t)| v & mask(t.bits()))
         .collect();
     let rbits = i.result.bits();
+    let mut outputs: Vec<(&'static str, u64)> = Vec::new();
     let (result, lanes, addend) = match rule {
         Rule::Lanewise(f) => {
             let (n, bits) = match i.shape {
@@ -1193,6 +1241,39 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
             }
             (wrap(total, 32), lanes, add)
         }
+        Rule::Picked { max, signed } => {
+            let (n, bits) = if i.shape == Shape::Halves {
+                (2, 16)
+            } else {
+                (1, 32)
+            };
+            let mut result = 0;
+            let mut lanes = Vec::new();
+            let mut picked = Vec::new();
+            for k in 0..n {
+                let (la, lb) = (lane(args[0], k, bits), lane(args[1], k, bits));
+                let (va, vb) = if signed {
+                    (sx(la, bits), sx(lb, bits))
+                } else {
+                    (ux(la, bits), ux(lb, bits))
+                };
+                let a_wins = if max { va >= vb } else { va <= vb };
+                let out = if a_wins { la } else { lb };
+                result |= out << (k as u32 * bits);
+                picked.push(a_wins as u64);
+                lanes.push(Lane {
+                    index: k,
+                    bits,
+                    inputs: vec![la, lb],
+                    output: out,
+                });
+            }
+            // pred_hi is the high lane: the outputs run from the highest lane down.
+            for (name, p) in i.outputs.iter().zip(picked.iter().rev()) {
+                outputs.push((*name, *p));
+            }
+            (result, lanes, None)
+        }
         Rule::Word(f) => {
             let out = f(&args) & mask(rbits);
             let bits = rbits.max(
@@ -1220,5 +1301,6 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
         result,
         lanes,
         addend,
+        outputs,
     })
 }

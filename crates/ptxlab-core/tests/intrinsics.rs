@@ -12,6 +12,7 @@ fn d(name: &str, args: &[u64]) -> u64 {
 fn data_covers_every_intrinsic_with_ptx_and_five_architectures() {
     let all: Vec<_> = intrinsics::all().collect();
     assert!(all.len() >= 95, "only {} intrinsics", all.len());
+    assert_eq!(all.iter().filter(|i| !i.outputs.is_empty()).count(), 8);
     let simd = all.iter().filter(|i| i.name.starts_with("__v")).count();
     assert!(simd >= 82, "only {simd} SIMD intrinsics");
     for i in &all {
@@ -26,6 +27,14 @@ fn data_covers_every_intrinsic_with_ptx_and_five_architectures() {
             assert!(
                 i.ptx.iter().any(|p| p.contains(reg)),
                 "{}: PTX never reads {reg} ({a:?})",
+                i.name
+            );
+        }
+        for o in &i.outputs {
+            let reg = format!("%{o}");
+            assert!(
+                i.ptx.iter().any(|p| p.contains(&reg)),
+                "{}: PTX never writes {reg}",
                 i.name
             );
         }
@@ -242,4 +251,37 @@ fn search_by_name_and_by_what_it_does() {
     assert!(intrinsics::emitting("dp4a")
         .iter()
         .any(|i| i.name == "__dp4a"));
+}
+
+#[test]
+fn any_arguments_give_a_result_or_a_reason_never_a_panic() {
+    // A small xorshift so the test needs no extra crate.
+    let mut s: u64 = 0x1234_5678_9abc_def1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for i in intrinsics::all() {
+        for n in 0..5 {
+            let args: Vec<u64> = (0..n).map(|_| next()).collect();
+            match evaluate(i, &args) {
+                Ok(e) => {
+                    assert_eq!(n, i.args.len());
+                    let rbits = i.result.bits();
+                    assert!(rbits == 64 || e.result >> rbits == 0, "{}", i.name);
+                }
+                Err(e) => {
+                    assert_ne!(n, i.args.len());
+                    assert!(e.0.contains(i.name), "{e}");
+                }
+            }
+        }
+        // Extreme values in every position.
+        for v in [0, u64::MAX, 1 << 63, 0xffff_ffff, 0x8000_0000] {
+            let args = vec![v; i.args.len()];
+            evaluate(i, &args).unwrap();
+        }
+    }
 }
