@@ -1141,8 +1141,7 @@ fn eval_bmsk<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
 // dp4a, dp2a
 
 fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    let sa = insn.form.ty(0).is_signed();
-    let sb = insn.form.ty(1).is_signed();
+    let (sa, sb) = (insn.signed(1), insn.signed(2));
     let four = insn.opcode == Opcode::Dp4a;
     let (lanes, abits, bsel) = if four {
         (4u32, 8u32, 0u32)

@@ -199,15 +199,8 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let lmask = (1u64 << lb) - 1;
     let op = Op::of(insn);
     let form = &insn.form;
-    // `vset2/vset4` are written `.atype.btype`; the others `.dtype.atype.btype`.
-    let (d_signed, a_signed, b_signed) = match op {
-        Op::Set(_) => (false, form.ty(0).is_signed(), form.ty(1).is_signed()),
-        _ => (
-            form.ty(0).is_signed(),
-            form.ty(1).is_signed(),
-            form.ty(2).is_signed(),
-        ),
-    };
+    // From the row's sign rules (`vset2/vset4` are written `.atype.btype`, their d unsigned).
+    let (d_signed, a_signed, b_signed) = (insn.signed(0), insn.signed(1), insn.signed(2));
     let sat = form.sat && !matches!(op, Op::Set(_));
     let add = form.secop.is_some();
     let (a, b, c) = (v[0] & 0xffff_ffff, v[1] & 0xffff_ffff, v[2] & 0xffff_ffff);
