@@ -17,8 +17,18 @@ step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 step "cargo clippy (browser build of the playground) -- -D warnings"
 cargo clippy -p ptxlab-web --target wasm32-unknown-unknown -- -D warnings
+step "cargo clippy (the JavaScript module of the core) -- -D warnings"
+cargo clippy -p ptxlab-js --target wasm32-unknown-unknown -- -D warnings
 step "cargo test --workspace"
 cargo test --workspace
+step "cargo doc -p ptxlab-core (every public item documented, warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc -p ptxlab-core --no-deps
+step "cargo package -p ptxlab-core -p ptxlab-cli (what crates.io would get, built from the packages)"
+# A clean checkout (CI) packages as it is; a working copy with uncommitted edits needs
+# --allow-dirty, or cargo refuses to package it.
+DIRTY=()
+if [ -n "$(git status --porcelain 2>/dev/null)" ]; then DIRTY=(--allow-dirty); fi
+cargo package -p ptxlab-core -p ptxlab-cli "${DIRTY[@]}"
 step "trunk build --release"
 trunk build --release
 

@@ -24,6 +24,11 @@ usage:
                                        input; CSV, 'a=.. b=..' or values per line) as CSV
   ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
                                        forms); without an instruction, list every form
+  ptxlab vectors 'INSTRUCTION' [--edges] [--count N] [--seed S] [--format jsonl|csv|c]
+                                       test vectors with the H100's d: --edges edge values,
+                                       selected fields, saturation boundaries; --count N random
+                                       ones; neither: both, 64 random. jsonl reads back with
+                                       `ptxlab check`, csv with `ptxlab batch`
   ptxlab intrinsic NAME ARG... [--trace] [--json]
                                        a CUDA intrinsic (__vcmpgtu4 ...): d = 0xHEX
   ptxlab intrinsic --list | --search TEXT | --batch [FILE]
@@ -47,6 +52,10 @@ fn main() -> ExitCode {
         "doc-html" => cmd_doc_html(rest),
         "sass" => cmd_sass(rest),
         "batch" => cmd_batch(rest),
+        "vectors" => ptxlab_cli::vectors::command(rest).map(|out| {
+            print!("{out}");
+            true
+        }),
         "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");

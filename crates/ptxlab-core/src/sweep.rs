@@ -164,7 +164,9 @@ impl SweepAxis {
 /// The result of a sweep: `width` columns (the x axis) by `height` rows (the y axis), row by row.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Sweep {
+    /// Number of columns: steps of the x axis.
     pub width: u32,
+    /// Number of rows: steps of the y axis.
     pub height: u32,
     /// Width of `d` in bits.
     pub dst_bits: u32,

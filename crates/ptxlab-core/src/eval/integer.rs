@@ -1,8 +1,18 @@
 //! Integer arithmetic instructions (PTX ISA 9.7.1), as an H100 computes them.
 //!
 //! Every operation works on the operand values already truncated to their widths (see
-//! [`widths`]); arithmetic is done exactly in `i128` and then reduced, so each stage can show
+//! [`widths`](crate::isa::widths)); arithmetic is done exactly in `i128` and then reduced, so each stage can show
 //! the exact value before anything is dropped.
+//!
+//! ```
+//! use ptxlab_core::eval::{integer, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("add.sat.s32 d, a, b;").unwrap();
+//! let v = [0x7fff_ffff, 1, 0, 0];
+//! assert_eq!(integer::eval::<Hardware, _>(&insn, &v, &mut NoTrace), 0x7fff_ffff);
+//! ```
 
 use super::mask64;
 use super::semantics::Semantics;

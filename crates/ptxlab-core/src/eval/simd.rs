@@ -11,6 +11,17 @@
 //! 5. Without `.add`, lanes in the mask keep the low bits of their result and the other lanes
 //!    of `d` are copied from `c` (also for `vset*`, whose text names `b`). With `.add`, the
 //!    exact (signed) results of the lanes in the mask are summed into `c`, modulo 2^32.
+//!
+//! ```
+//! use ptxlab_core::eval::{simd, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("vadd4.u32.u32.u32.sat d, a, b, c;").unwrap();
+//! let v = [0x7f80_ff01, 0x0000_0124, 0, 0];
+//! // Each byte lane saturates on its own: 0xff + 0x01 stays 0xff.
+//! assert_eq!(simd::eval::<Hardware, _>(&insn, &v, &mut NoTrace), 0x7f80_ff25);
+//! ```
 
 use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};

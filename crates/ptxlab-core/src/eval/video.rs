@@ -8,6 +8,16 @@
 //!
 //! The hardware keeps the intermediate as a 64-bit value. Where the text and the hardware agree
 //! that value is the exact mathematical result (it always fits in 34 bits, except for `vshl`).
+//!
+//! ```
+//! use ptxlab_core::eval::{video, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
+//! let v = [0x1234, 0xffff_fffb, 0, 0];
+//! assert_eq!(video::eval_scalar::<Hardware, _>(&insn, &v, &mut NoTrace), 0x2f);
+//! ```
 
 use super::bits::{clamp_i64, extend_field, field, int_range, sext};
 use super::semantics::{Hardware, Semantics, Text};
