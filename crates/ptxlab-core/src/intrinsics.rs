@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::sass::{classify, SassKind};
+use crate::value::{as_signed, mask};
 
 /// The measured data, as `scripts/intrinsics.py` writes it.
 pub const DATA: &str = include_str!("intrinsics.txt");
@@ -206,26 +207,12 @@ pub struct Evaluation {
 // ---------------------------------------------------------------------------------------------
 // Lane arithmetic
 
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
 fn lane(x: u64, i: usize, bits: u32) -> u64 {
     (x >> (i as u32 * bits)) & mask(bits)
 }
 /// The lane as a signed number.
 fn sx(x: u64, bits: u32) -> i128 {
-    let x = x & mask(bits);
-    if bits < 64 && x >> (bits - 1) & 1 == 1 {
-        x as i128 - (1i128 << bits)
-    } else if bits == 64 {
-        x as i64 as i128
-    } else {
-        x as i128
-    }
+    as_signed(x, bits) as i128
 }
 fn ux(x: u64, bits: u32) -> i128 {
     (x & mask(bits)) as i128
