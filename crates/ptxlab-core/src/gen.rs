@@ -3,7 +3,7 @@
 //! validator and evaluator instead of stopping at the first syntax error.
 
 use crate::ast::Mod;
-use crate::table::{Family, OPCODES};
+use crate::isa::{Family, OPCODES};
 
 /// A small deterministic generator (xorshift64*), enough for test inputs.
 #[derive(Clone, Debug)]
