@@ -25,7 +25,7 @@ pub const WIRE_GAP: f64 = 18.0;
 /// Height of a clamp's number line.
 pub const LINE_H: f64 = 30.0;
 /// Widest bit cell.
-pub const CW_MAX: f64 = 16.0;
+pub const CW_MAX: f64 = 14.0;
 /// Horizontal space between registers side by side.
 pub const HGAP: f64 = 18.0;
 
@@ -75,6 +75,9 @@ pub struct Wire {
     pub to: usize,
     pub to_lo: u32,
     pub to_hi: u32,
+    /// Where the wire ends when its register stands in a lane column: the column's top, so
+    /// that it crosses no other register of the lane.
+    pub end_y: Option<f64>,
 }
 
 /// A SIMD lane's column.
@@ -122,6 +125,7 @@ fn wire_of(t: &Trace, p: &Provenance, i: usize) -> Option<Wire> {
         to: i,
         to_lo: 0,
         to_hi: top,
+        end_y: None,
     })
 }
 
@@ -283,7 +287,10 @@ fn lane_block(t: &Trace, p: &Provenance, i: usize, j: usize, y0: f64, out: &mut 
                 });
             }
             if let Some(wire) = wire_of(t, p, k) {
-                out.wires.push(wire);
+                out.wires.push(Wire {
+                    end_y: Some(top),
+                    ..wire
+                });
             }
         }
     }

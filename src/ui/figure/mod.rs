@@ -265,11 +265,13 @@ pub fn Pipeline(props: &Props) -> Html {
                         highlight: props.highlight,
                     }, svg_ref.clone(), on_over, on_leave) }
                 </div>
-                if let Some(f) = focus {
-                    <aside class="stage-details" aria-label="Stage details">
+                <aside class="stage-details" aria-label="Stage details" hidden={props.compact && focus.is_none()}>
+                    if let Some(f) = focus {
                         { stage_card(f, &t.stages[f], props.highlight) }
-                    </aside>
-                }
+                    } else if !props.compact {
+                        <p class="muted hint">{ "Point at a bit to light the bits it came from; step through, or point at a stage, for its details." }</p>
+                    }
+                </aside>
             </div>
             <details class="fig-words" open={!props.compact}>
                 <summary>{ "Stages in words" }</summary>

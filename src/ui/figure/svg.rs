@@ -174,26 +174,42 @@ pub fn draw(
         let current = m.step == Some(i);
         (future, current)
     };
-    let wire_poly = |from: &Reg, lo: u32, hi: u32, to: &Reg, tlo: u32, thi: u32| {
+    let wire_poly = |from: &Reg, to: &Reg, w: &super::layout::Wire| {
         let y0 = from.cells_y() + CH;
-        let y1 = to.cells_y() - LABEL_H + 2.0;
-        let (a0, a1) = (from.cell_x(hi), from.cell_x(lo) + from.cw);
-        let (b0, b1) = (to.cell_x(thi), to.cell_x(tlo) + to.cw);
-        format!(
-            "{},{} {},{} {},{} {},{} {},{} {},{}",
-            f(a0),
-            f(y0),
-            f(a1),
-            f(y0),
-            f(b1),
-            f(y1),
-            f(b1),
-            f(to.cells_y()),
-            f(b0),
-            f(to.cells_y()),
-            f(b0),
-            f(y1)
-        )
+        let (a0, a1) = (from.cell_x(w.from_hi), from.cell_x(w.from_lo) + from.cw);
+        let (b0, b1) = (to.cell_x(w.to_hi), to.cell_x(w.to_lo) + to.cw);
+        match w.end_y {
+            // Into a lane: down to the lane's top.
+            Some(y1) => format!(
+                "{},{} {},{} {},{} {},{}",
+                f(a0),
+                f(y0),
+                f(a1),
+                f(y0),
+                f(b1),
+                f(y1),
+                f(b0),
+                f(y1)
+            ),
+            None => {
+                let y1 = to.cells_y() - LABEL_H + 2.0;
+                format!(
+                    "{},{} {},{} {},{} {},{} {},{} {},{}",
+                    f(a0),
+                    f(y0),
+                    f(a1),
+                    f(y0),
+                    f(b1),
+                    f(y1),
+                    f(b1),
+                    f(to.cells_y()),
+                    f(b0),
+                    f(to.cells_y()),
+                    f(b0),
+                    f(y1)
+                )
+            }
+        }
     };
     html! {
         <svg ref={node} class="pf" xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {W} {}", f(h))}
@@ -218,7 +234,7 @@ pub fn draw(
                     && (m.point.stage == Some(w.to) || m.lit.get(w.to).is_some_and(|&x| x != 0));
                 Some(html! {
                     <polygon class={classes!("wire", future.then_some("future"), lit.then_some("lit"))}
-                        points={wire_poly(from, w.from_lo, w.from_hi, to, w.to_lo, w.to_hi)} />
+                        points={wire_poly(from, to, w)} />
                 })
             }) }
             { for l.regs.iter().flatten().map(|r| {
