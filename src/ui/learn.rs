@@ -7,7 +7,7 @@ use ptxlab_core::ast::Mod;
 use ptxlab_core::Instruction;
 use yew::prelude::*;
 
-use crate::picker::family_name;
+use crate::choices::family_name;
 use crate::templates::{explain_mod, explain_selectors};
 
 #[derive(Properties, PartialEq)]

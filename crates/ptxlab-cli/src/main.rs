@@ -24,6 +24,9 @@ usage:
                                        input; CSV, 'a=.. b=..' or values per line) as CSV
   ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
                                        forms); without an instruction, list every form
+  ptxlab intrinsic NAME ARG... [--trace] [--json]
+                                       a CUDA intrinsic (__vcmpgtu4 ...): d = 0xHEX
+  ptxlab intrinsic --list | --search TEXT | --batch [FILE]
   ptxlab doc-html FILE.md              print a markdown document as an HTML page
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         "doc-html" => cmd_doc_html(rest),
         "sass" => cmd_sass(rest),
         "batch" => cmd_batch(rest),
+        "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)

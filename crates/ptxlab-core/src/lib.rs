@@ -50,6 +50,7 @@ pub mod error;
 pub mod eval;
 #[doc(hidden)]
 pub mod gen;
+pub mod intrinsics;
 pub mod isa;
 pub mod parse;
 pub mod provenance;
@@ -58,6 +59,7 @@ pub mod sass;
 pub mod sweep;
 pub mod trace;
 pub mod validate;
+pub mod value;
 
 /// The former name of [`isa`], kept so that `ptxlab_core::table::...` paths still resolve.
 pub use isa as table;

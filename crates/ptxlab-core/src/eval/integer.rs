@@ -734,10 +734,12 @@ fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
     // negative; the text's count is the mathematical 2^31.
     let k: i64 = if offset == 0 {
         1
-    } else if S::TEXT {
-        i64::from(offset).abs()
     } else {
-        i64::from(offset.wrapping_abs())
+        // The hardware negates in 32 bits (-2^31 stays negative); the text takes |offset|.
+        S::pick(
+            || i64::from(offset.wrapping_abs()),
+            || i64::from(offset).abs(),
+        )
     };
     let count = i64::from(window.count_ones());
     t.stage(|| {
@@ -849,8 +851,9 @@ fn pos_len<S: Semantics, T: Tracer>(
     pname: &'static str,
     lname: &'static str,
 ) -> (u64, u64) {
-    // The text reduces both to their low byte for every width.
-    let full = n == 64 && !S::TEXT;
+    // The hardware reads all 32 bits of both for 64-bit forms; the text reduces both to their
+    // low byte for every width.
+    let full = S::pick(|| n == 64, || false);
     let m = if full { 0xffff_ffff } else { 0xff };
     let pos = pv & m;
     let len = lv & m;

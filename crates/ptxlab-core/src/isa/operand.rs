@@ -207,21 +207,34 @@ impl SelRule {
     /// The selectors this position takes, as written (patterns for the lane selectors).
     pub fn choices(self) -> Vec<String> {
         match self {
-            SelRule::None => Vec::new(),
-            SelRule::Scalar => [".b0", ".b1", ".b2", ".b3", ".h0", ".h1"]
-                .map(String::from)
-                .to_vec(),
             SelRule::Lanes2 => vec![".hxy with x, y in 0-3 (e.g. .h10, .h32)".to_string()],
             SelRule::Lanes4 => {
                 vec![".bxyzw with each digit in 0-7 (e.g. .b3210, .b7654)".to_string()]
             }
-            SelRule::Mask2 => [".h0", ".h1", ".h10"].map(String::from).to_vec(),
-            SelRule::Mask4 => [
-                ".b0", ".b1", ".b10", ".b2", ".b20", ".b21", ".b210", ".b3", ".b30", ".b31",
-                ".b310", ".b32", ".b320", ".b321", ".b3210",
-            ]
-            .map(String::from)
-            .to_vec(),
+            _ => self.selectors().iter().map(Selector::to_string).collect(),
+        }
+    }
+    /// Every selector this position takes, when they can be listed (scalar parts and masks);
+    /// empty for the lane selectors, whose lanes are chosen one by one
+    /// ([`super::lanes::pool_pick`]).
+    pub fn selectors(self) -> Vec<Selector> {
+        match self {
+            SelRule::Scalar => (0..4)
+                .map(|d| Selector::new(SelKind::B, &[d]))
+                .chain((0..2).map(|d| Selector::new(SelKind::H, &[d])))
+                .collect(),
+            SelRule::Mask2 | SelRule::Mask4 => {
+                let n = if self == SelRule::Mask2 { 2 } else { 4 };
+                let kind = super::lanes::lane_kind(n);
+                (1..(1u8 << n))
+                    .map(|bits| {
+                        let digits: Vec<u8> =
+                            (0..n as u8).rev().filter(|l| bits >> l & 1 == 1).collect();
+                        Selector::new(kind, &digits)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
         }
     }
     /// What the selector does there, for messages and the UI.

@@ -119,3 +119,16 @@ fn type_slot_labels_name_their_operand() {
         }
     }
 }
+
+#[test]
+fn listed_selectors_are_accepted_by_their_rule() {
+    for rule in [SelRule::Scalar, SelRule::Mask2, SelRule::Mask4] {
+        let all = rule.selectors();
+        assert!(!all.is_empty());
+        for sel in &all {
+            assert!(rule.accepts(sel), "{rule:?} {sel}");
+        }
+    }
+    assert_eq!(SelRule::Mask4.selectors().len(), 15);
+    assert_eq!(SelRule::Mask2.choices(), [".h0", ".h1", ".h10"]);
+}

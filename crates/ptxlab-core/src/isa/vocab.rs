@@ -188,8 +188,8 @@ impl Mod {
         Mod::Scale(Scale::Shr7),
         Mod::Scale(Scale::Shr15),
         Mod::Po,
-        Mod::Half(HalfMode::Hi),
         Mod::Half(HalfMode::Lo),
+        Mod::Half(HalfMode::Hi),
         Mod::Half(HalfMode::Wide),
         Mod::Relu,
         Mod::Shiftamt,
@@ -331,6 +331,62 @@ impl ModGroup {
             self,
             ModGroup::Sat | ModGroup::Relu | ModGroup::Shiftamt | ModGroup::Cc
         )
+    }
+    /// Every group, in the order the pickers show their controls.
+    pub const ALL: [ModGroup; 11] = [
+        ModGroup::Type,
+        ModGroup::Sat,
+        ModGroup::SecOp,
+        ModGroup::Cmp,
+        ModGroup::Mode,
+        ModGroup::Scale,
+        ModGroup::Po,
+        ModGroup::Half,
+        ModGroup::Relu,
+        ModGroup::Cc,
+        ModGroup::Shiftamt,
+    ];
+    /// The modifiers of this group, in [`Mod::ALL`] order.
+    pub fn members(self) -> impl Iterator<Item = Mod> {
+        Mod::ALL
+            .into_iter()
+            .filter(move |m| ModGroup::of(*m) == self)
+    }
+    /// Whether the group is a single modifier, written or not (a check box in the pickers).
+    pub fn is_switch(self) -> bool {
+        self.members().count() == 1
+    }
+    /// A stable short name (element ids, test selectors): `sat`, `cmp`, `half`...
+    pub fn key(self) -> &'static str {
+        match self {
+            ModGroup::Type => "type",
+            ModGroup::Sat => "sat",
+            ModGroup::SecOp => "secop",
+            ModGroup::Cmp => "cmp",
+            ModGroup::Mode => "mode",
+            ModGroup::Scale => "scale",
+            ModGroup::Po => "po",
+            ModGroup::Half => "half",
+            ModGroup::Relu => "relu",
+            ModGroup::Shiftamt => "shiftamt",
+            ModGroup::Cc => "cc",
+        }
+    }
+    /// The label of the group's control.
+    pub fn label(self) -> &'static str {
+        match self {
+            ModGroup::Type => "Type",
+            ModGroup::Sat => ".sat",
+            ModGroup::SecOp => "Second step",
+            ModGroup::Cmp => "Comparison",
+            ModGroup::Mode => "Mode",
+            ModGroup::Scale => "Scale",
+            ModGroup::Po => ".po (plus one)",
+            ModGroup::Half => "Part kept",
+            ModGroup::Relu => ".relu",
+            ModGroup::Shiftamt => ".shiftamt",
+            ModGroup::Cc => ".cc (carry out)",
+        }
     }
     /// A short description for messages.
     pub fn describe(self) -> &'static str {
