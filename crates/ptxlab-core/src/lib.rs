@@ -57,6 +57,7 @@ pub mod gen;
 pub mod intrinsics;
 pub mod isa;
 pub mod parse;
+pub mod provenance;
 pub mod readings;
 pub mod sass;
 pub mod sweep;
