@@ -28,7 +28,7 @@
 //! above (`tests/layers.rs` reads every `crate::` path and checks it):
 //!
 //! 1. [`isa`]: opcodes, families, types, modifiers, one row per opcode with its operands.
-//!    Knows nothing else.
+//!    Knows nothing else. Beside it, [`bits`]: fields and sign extension.
 //! 2. [`differences`]: the entries of `docs/hardware-vs-spec.md` and [`Reading`].
 //! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
 //! 4. [`parse`](mod@parse), [`validate`](mod@validate).
@@ -47,6 +47,7 @@
 
 pub mod ast;
 pub mod batch;
+pub mod bits;
 pub mod cuda;
 pub mod differences;
 pub mod error;
@@ -58,6 +59,7 @@ pub mod intrinsics;
 pub mod isa;
 pub mod parse;
 pub mod plan;
+pub mod provenance;
 pub mod readings;
 pub mod sass;
 pub mod sweep;

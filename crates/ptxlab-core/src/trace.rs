@@ -465,14 +465,7 @@ impl Views {
     pub fn of(raw: u64, bits: u32) -> Views {
         let m = mask128(bits) as u64;
         let u = raw & m;
-        let s = if bits == 0 {
-            0
-        } else if bits >= 64 {
-            u as i64 as i128
-        } else {
-            let sh = 64 - bits;
-            (((u << sh) as i64) >> sh) as i128
-        };
+        let s = i128::from(crate::bits::sext(u, bits));
         let v = Val::new("", bits, false, u as i128);
         Views {
             hex: v.hex(),

@@ -65,9 +65,7 @@ pub fn mask(bits: u32) -> u64 {
 
 /// The value read as a two's complement number of `bits` bits.
 pub fn as_signed(v: u64, bits: u32) -> i64 {
-    let bits = bits.clamp(1, 64);
-    let sh = 64 - bits;
-    ((v << sh) as i64) >> sh
+    crate::bits::sext(v, bits.clamp(1, 64))
 }
 
 /// Text of `v` (truncated to `bits`) in the given view.

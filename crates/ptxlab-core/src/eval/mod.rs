@@ -19,7 +19,8 @@ use crate::differences::Reading;
 use crate::isa::Family;
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
-pub mod bits;
+/// The bit helpers, at their old path.
+pub use crate::bits;
 pub mod integer;
 pub mod semantics;
 pub mod simd;

@@ -26,7 +26,7 @@
 use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::differences::DiffId;
-use crate::isa::{Family, Opcode};
+use crate::isa::{lanes, Family, Opcode};
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
 /// Width of the extended operands and of the intermediate, in the ISA's model.
@@ -95,43 +95,16 @@ pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T
     }
 }
 
-/// Pool entry chosen for each lane by a selector (lanes `default_base..` when there is none);
-/// out-of-range digits wrap within the pool, lanes without a digit take entry 0.
+/// Pool entry chosen for each lane by a selector ([`lanes::pool_pick`]).
 #[inline(always)]
-fn picks_of<const N: usize>(sel: Option<&Selector>, default_base: usize) -> [usize; N] {
-    let mut p = [0usize; N];
-    match sel {
-        Some(s) if s.len as usize == N => {
-            for (i, e) in p.iter_mut().enumerate() {
-                *e = s.digits[(N - 1 - i) & 3] as usize & (2 * N - 1);
-            }
-        }
-        Some(s) => {
-            for (i, e) in p.iter_mut().enumerate() {
-                *e = s.lane(i) as usize & (2 * N - 1);
-            }
-        }
-        None => {
-            for (i, e) in p.iter_mut().enumerate() {
-                *e = default_base + i;
-            }
-        }
-    }
-    p
+fn picks_of<const N: usize>(sel: Option<&Selector>, src: usize) -> [usize; N] {
+    std::array::from_fn(|i| lanes::pool_pick(sel, src, i, N))
 }
 
-/// Lanes of `d` written from the result: one bit per lane, least significant first.
-/// Digits that name no lane are ignored.
+/// Lanes of `d` written from the result ([`lanes::mask_bits`]).
 #[inline(always)]
 fn mask_bits<const N: usize>(sel: Option<&Selector>) -> u32 {
-    match sel {
-        Some(s) => s
-            .digits()
-            .iter()
-            .filter(|&&d| (d as usize) < N)
-            .fold(0, |m, &d| m | 1 << d),
-        None => (1 << N) - 1,
-    }
+    lanes::mask_bits(sel, N)
 }
 
 /// Pool entry `k` sign-extended (`k` is below `2 * N`, so the shift stays within 0..64).
@@ -181,12 +154,11 @@ fn lanewise<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> 
     r
 }
 
-/// Value of a `bits`-wide field, sign-extended when `signed`.
+/// Value of a `bits`-wide field (already masked), sign-extended when `signed`.
 #[inline(always)]
 fn extend(raw: u64, bits: u32, signed: bool) -> i64 {
     if signed {
-        let sh = 64 - bits;
-        ((raw << sh) as i64) >> sh
+        crate::bits::sext(raw, bits)
     } else {
         raw as i64
     }
@@ -211,15 +183,8 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let lmask = (1u64 << lb) - 1;
     let op = Op::of(insn);
     let form = &insn.form;
-    // `vset2/vset4` are written `.atype.btype`; the others `.dtype.atype.btype`.
-    let (d_signed, a_signed, b_signed) = match op {
-        Op::Set(_) => (false, form.ty(0).is_signed(), form.ty(1).is_signed()),
-        _ => (
-            form.ty(0).is_signed(),
-            form.ty(1).is_signed(),
-            form.ty(2).is_signed(),
-        ),
-    };
+    // From the row's sign rules (`vset2/vset4` are written `.atype.btype`, their d unsigned).
+    let (d_signed, a_signed, b_signed) = (insn.signed(0), insn.signed(1), insn.signed(2));
     let sat = form.sat && !matches!(op, Op::Set(_));
     let add = form.secop.is_some();
     let (a, b, c) = (v[0] & 0xffff_ffff, v[1] & 0xffff_ffff, v[2] & 0xffff_ffff);
@@ -230,7 +195,7 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let mask = mask_bits::<N>(msel);
     let (lo, hi) = lane_range(lb, d_signed);
 
-    let picks = [picks_of::<N>(asel, 0), picks_of::<N>(bsel, N)];
+    let picks = [picks_of::<N>(asel, 0), picks_of::<N>(bsel, 1)];
 
     // Extraction: shift the lane to the top of the pool, then back down arithmetically; an
     // unsigned operand keeps only the lane's own bits.

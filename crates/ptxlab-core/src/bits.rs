@@ -1,7 +1,8 @@
-//! Small bit-level helpers shared by the evaluators.
+//! Small bit-level helpers: fields, sign extension (written once, here), clamps and ranges.
+//! The lowest layer beside [`crate::isa`]; the evaluators, traces and value reader use it.
 //!
 //! ```
-//! use ptxlab_core::eval::bits::{extend_field, field, int_range, sext};
+//! use ptxlab_core::bits::{extend_field, field, int_range, sext};
 //!
 //! assert_eq!(field(0x1234_5678, 8, 8), 0x56);
 //! assert_eq!(sext(0x80, 8), -128);
