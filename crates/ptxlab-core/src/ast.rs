@@ -121,6 +121,12 @@ impl Instruction {
     pub fn signed(&self, p: usize) -> bool {
         isa::operand_signed(self.opcode, &self.form, p)
     }
+    /// Whether each operand position is read as signed, as bits (bit 0 = `d`, bit 1 = `a`,
+    /// ...), from the row: one lookup for all positions.
+    #[inline]
+    pub fn signs(&self) -> u8 {
+        isa::operand_signs(self.opcode, &self.form)
+    }
     /// Canonical text: modifiers in the order ptxas documents them, single spaces, `;` at the end.
     pub fn canonical(&self) -> String {
         let mut s = String::new();

@@ -184,7 +184,8 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let op = Op::of(insn);
     let form = &insn.form;
     // From the row's sign rules (`vset2/vset4` are written `.atype.btype`, their d unsigned).
-    let (d_signed, a_signed, b_signed) = (insn.signed(0), insn.signed(1), insn.signed(2));
+    let sg = insn.signs();
+    let (d_signed, a_signed, b_signed) = (sg & 1 != 0, sg & 2 != 0, sg & 4 != 0);
     let sat = form.sat && !matches!(op, Op::Set(_));
     let add = form.secop.is_some();
     let (a, b, c) = (v[0] & 0xffff_ffff, v[1] & 0xffff_ffff, v[2] & 0xffff_ffff);

@@ -360,7 +360,8 @@ pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t:
     let shift = p.is_shift();
     // Signedness of the secondary operation (c's sign rule: dtype, or for vset, which has no
     // destination type, atype as the hardware does), of a and of b, from the row.
-    let (dsig, asig, bsig) = (insn.signed(3), insn.signed(1), insn.signed(2));
+    let sg = insn.signs();
+    let (dsig, asig, bsig) = (sg & 8 != 0, sg & 2 != 0, sg & 4 != 0);
     let sat = f.sat && !set;
     let c = v[2] & M32;
 
@@ -796,7 +797,8 @@ fn merge_path<S: Semantics, T: Tracer>(
 /// logically otherwise, and `.sat` clamps the 64-bit value to the s32 or u32 range.
 pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let f = &insn.form;
-    let (asig, bsig) = (insn.signed(1), insn.signed(2));
+    let sg = insn.signs();
+    let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
     let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
     let negp = na ^ nb;
     let signed_final = asig || bsig || negp || nc;
@@ -1050,7 +1052,8 @@ fn vmad_adjust<T: Tracer>(
 
 fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T) -> u64 {
     let f = &insn.form;
-    let (asig, bsig) = (insn.signed(1), insn.signed(2));
+    let sg = insn.signs();
+    let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
     let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
     let negp = na ^ nb;
     let signed_final = asig || bsig || negp || nc;

@@ -232,32 +232,82 @@ impl Widths {
     }
 }
 
+/// Per-opcode constant tables derived from the rows once, at compile time, so that the
+/// evaluator's questions (operand widths, signs) are answered by indexing, not by walking a
+/// row's operands. The rows stay the only source: these are computed from [`OPCODES`].
+mod derived {
+    use super::{SignRule, WidthRule, OPCODES};
+
+    /// Number of opcodes (rows).
+    pub(super) const N: usize = OPCODES.len();
+
+    /// Width rule of each operand position `[d, a, b, c, e]` as an index into
+    /// `[32, type width, wide width]`; positions the row lacks read 32 bits.
+    pub(super) const WIDTH: [[u8; 5]; N] = {
+        let mut out = [[0u8; 5]; N];
+        let mut r = 0;
+        while r < N {
+            let ops = OPCODES[r].operands;
+            let mut p = 0;
+            while p < ops.len() && p < 5 {
+                out[r][p] = match ops[p].width {
+                    WidthRule::W32 => 0,
+                    WidthRule::Type => 1,
+                    WidthRule::Wide => 2,
+                };
+                p += 1;
+            }
+            r += 1;
+        }
+        out
+    };
+
+    /// Sign rule of each operand position `[d, a, b, c, e]` as a bit set: bit 3 always
+    /// signed, bits 0..3 signed when the type written in that slot is; positions the row lacks
+    /// are unsigned.
+    pub(super) const SIGN: [[u8; 5]; N] = {
+        let mut out = [[0u8; 5]; N];
+        let mut r = 0;
+        while r < N {
+            let ops = OPCODES[r].operands;
+            let mut p = 0;
+            while p < ops.len() && p < 5 {
+                out[r][p] = match ops[p].sign {
+                    SignRule::Unsigned => 0,
+                    SignRule::Signed => 1 << 3,
+                    SignRule::Slot(i) => 1 << i,
+                    SignRule::Either(i, j) => (1 << i) | (1 << j),
+                };
+                p += 1;
+            }
+            r += 1;
+        }
+        out
+    };
+}
+
+/// Bit `i` set when type slot `i` of `form` is a signed type, and bit 3 always (for the rows'
+/// `Signed` rule).
+#[inline(always)]
+fn signed_slots(form: &Form) -> u8 {
+    let s = |i: usize| u8::from(form.types[i].is_some_and(Type::is_signed)) << i;
+    s(0) | s(1) | s(2) | 1 << 3
+}
+
 /// Operand widths for an opcode written with `form` and `sources` sources, from the rows'
 /// width rules: the only place widths are decided.
 #[inline]
 pub fn widths(opcode: Opcode, form: &Form, sources: usize) -> Widths {
-    let row = opcode.info();
     let sources = sources.min(4);
-    // Video operands are 32-bit registers throughout (every row says `W32`): the common case
-    // of a sweep, answered without walking the operands.
-    if row.family != Family::Integer {
-        return Widths {
-            dst: 32,
-            src: [32; 4],
-            sources,
-        };
-    }
     let n = form.types[0].map_or(32, Type::bits);
     let wide = if form.half == Some(vocab::HalfMode::Wide) {
         (2 * n).min(64)
     } else {
         n
     };
-    let at = |p: usize| match row.operands.get(p).map(|o| o.width) {
-        Some(WidthRule::Type) => n,
-        Some(WidthRule::Wide) => wide,
-        _ => 32,
-    };
+    let choice = [32, n, wide];
+    let rule = &derived::WIDTH[opcode as usize];
+    let at = |p: usize| choice[usize::from(rule[p])];
     Widths {
         dst: at(0),
         src: [at(1), at(2), at(3), at(4)],
@@ -268,10 +318,20 @@ pub fn widths(opcode: Opcode, form: &Form, sources: usize) -> Widths {
 /// Whether operand position `p` (0 = `d`, 1 = `a`, ...) is read as signed.
 #[inline]
 pub fn operand_signed(opcode: Opcode, form: &Form, p: usize) -> bool {
-    opcode
-        .operands()
-        .get(p)
-        .is_some_and(|o| o.sign.signed(form))
+    p < 5 && operand_signs(opcode, form) >> p & 1 == 1
+}
+
+/// Whether each operand position is read as signed, as bits (bit 0 = `d`, bit 1 = `a`, ...):
+/// one lookup for all positions.
+#[inline]
+pub fn operand_signs(opcode: Opcode, form: &Form) -> u8 {
+    let slots = signed_slots(form);
+    let rule = &derived::SIGN[opcode as usize];
+    let mut out = 0u8;
+    for (p, r) in rule.iter().enumerate() {
+        out |= u8::from(r & slots != 0) << p;
+    }
+    out
 }
 
 /// Suffixes ptxas reads on a register and then ignores: `.b01`, `.b12`, `.b23` (digits as
