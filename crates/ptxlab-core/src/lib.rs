@@ -30,6 +30,7 @@ pub mod eval;
 #[doc(hidden)]
 pub mod gen;
 pub mod parse;
+pub mod program;
 pub mod readings;
 pub mod sass;
 pub mod sweep;
