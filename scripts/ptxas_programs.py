@@ -26,6 +26,7 @@ unzip, nvidia/cu13/bin/ptxas); it needs no GPU.
 import argparse
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -474,12 +475,73 @@ def forms():
     return out
 
 
+
+# ------------------------------------------------------------- random mutations of valid forms
+
+CMP_INT = CMPS[:10]
+TY = ["b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "pred", "u8", "s8", "b8",
+      "f32", "f64"]
+
+
+def base(rng):
+    op=rng.choice(["mov","and","or","xor","not","cnot","lop3","shf","shl","shr","prmt","setp","selp","cvt"])
+    v=lambda: rng.choice(["a","b","c","7","0x80","-1","0xff00ff00"])
+    if op in("and","or","xor"): t=rng.choice(["b16","b32","b64","pred"]); return f"{op}.{t} d, {v()}, {v()};"
+    if op in("not","cnot"): t=rng.choice(["b16","b32","b64"]); return f"{op}.{t} d, {v()};"
+    if op=="lop3": return f"lop3.b32 d, {v()}, {v()}, {v()}, {rng.randrange(0,256):#x};"
+    if op=="shf": return f"shf.{rng.choice('lr')}.{rng.choice(['wrap','clamp'])}.b32 d, {v()}, {v()}, {v()};"
+    if op=="shl": return f"shl.{rng.choice(['b16','b32','b64'])} d, {v()}, {v()};"
+    if op=="shr": return f"shr.{rng.choice(['b16','b32','b64','u16','u32','u64','s16','s32','s64'])} d, {v()}, {v()};"
+    if op=="prmt": 
+        m=rng.choice(["","f4e","b4e","rc8","ecl","ecr","rc16"]); return f"prmt.b32{'.'+m if m else ''} d, {v()}, {v()}, {v()};"
+    if op=="setp":
+        t=rng.choice(["b16","b32","b64","u16","u32","u64","s16","s32","s64"]); c=rng.choice(CMP_INT); b=rng.choice(["","and","or","xor"])
+        dst=rng.choice(["p","p|q","_|q","p|_"])
+        return f"setp.{c}{'.'+b if b else ''}.{t} {dst}, {v()}, {v()}{', '+rng.choice(['c','!c','1']) if b else ''};"
+    if op=="selp": t=rng.choice(["b16","b32","b64","u16","u32","u64","s16","s32","s64"]); return f"selp.{t} d, {v()}, {v()}, {rng.choice(['c','!c','0'])};"
+    if op=="cvt": 
+        s=rng.choice(["",".sat"]); return f"cvt{s}.{rng.choice(INT)}.{rng.choice(INT)} d, {v()};"
+    if op=="mov":
+        k=rng.random()
+        if k<0.3: t=rng.choice(["b16","b32","b64","u32","s64","pred"]); return f"mov.{t} d, {v()};"
+        t=rng.choice(["b16","b32","b64"]); n=rng.choice([2,4,1]); names=["lo","hi"] if n==2 else (["x","y","z","w"] if n==4 else ["lo"])
+        if k<0.65: return f"mov.{t} d, {{{', '.join(names)}}};"
+        return f"mov.{t} {{{', '.join(names)}}}, a;"
+def mutate(rng, s):
+    head,rest=s.split(" ",1); parts=head.split(".")
+    k=rng.randrange(6)
+    if k==0 and len(parts)>1: parts[rng.randrange(1,len(parts))]=rng.choice(TY)
+    elif k==1: parts.insert(rng.randrange(1,len(parts)+1), rng.choice(["sat","ftz","cc","wrap","clamp","f4e","and","eq","lo","rn","relu","l"]))
+    elif k==2 and len(parts)>2: del parts[rng.randrange(1,len(parts))]
+    elif k==3:
+        ops=rest.rstrip(";").split(", ")
+        i=rng.randrange(len(ops)); ops[i]=rng.choice(["a","5","_","!a","-b","{lo, hi}","a.b0","p|q","0f3f800000"]); rest=", ".join(ops)+";"
+    elif k==4:
+        ops=rest.rstrip(";").split(", ")
+        if rng.random()<0.5 and len(ops)>1: ops.pop()
+        else: ops.append(rng.choice(["c","1"]))
+        rest=", ".join(ops)+";"
+    return ".".join(parts)+" "+rest
+
+
+def mutations(n, seed):
+    """`n` texts: valid forms with random operands, 60% of them with one random change."""
+    rng = random.Random(seed)
+    out = set()
+    while len(out) < n:
+        b = base(rng)
+        out.add(b if rng.random() < 0.4 else mutate(rng, b))
+    return sorted(out)
+
+
 def main():
     global PTXAS
     ap = argparse.ArgumentParser()
     ap.add_argument("--ptxas", default=os.environ.get("PTXAS", "ptxas"))
     ap.add_argument("--out", default=None)
     ap.add_argument("--stdin", action="store_true", help="decide texts read from standard input")
+    ap.add_argument("--mutations", type=int, default=3000, help="random mutations of valid forms")
+    ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     PTXAS = args.ptxas
     if args.stdin:
@@ -492,6 +554,8 @@ def main():
                 texts.append(line)
     else:
         texts = forms()
+        have = set(texts)
+        texts += [t for t in mutations(args.mutations, args.seed) if t not in have]
     out = {}
     for k in range(0, len(texts), 400):
         decide(texts[k:k + 400], out)
