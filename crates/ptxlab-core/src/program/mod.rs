@@ -480,7 +480,7 @@ fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Stateme
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '%'))
             .unwrap_or(g.len());
         let name = &g[..end];
-        if !is_reg_name(name) {
+        if !is_reg_name(name) || g[end..].starts_with('.') {
             return Err(perr(
                 line,
                 "'@' must be followed by a predicate register, e.g. @%p1 or @!%p1",
@@ -579,33 +579,22 @@ fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
     }
 }
 
-/// Every register a statement names with the width it reads or writes, sources first.
+/// Every register a statement names with the width it reads or writes, in written order.
 fn uses(s: &Statement) -> Vec<(String, u32)> {
     let mut out = Vec::new();
     match &s.body {
         Body::Table(insn) => {
             let w = widths(insn);
+            if let OperandKind::Reg(r) = &insn.dst.kind {
+                out.push((r.clone(), w.dst));
+            }
             for (i, o) in insn.srcs.iter().enumerate().take(4) {
                 if let OperandKind::Reg(r) = &o.kind {
                     out.push((r.clone(), w.src[i]));
                 }
             }
-            if let OperandKind::Reg(r) = &insn.dst.kind {
-                out.push((r.clone(), w.dst));
-            }
         }
-        Body::Op(insn) => {
-            for (i, x) in insn.srcs.iter().enumerate() {
-                if let ops::Src::Reg { name, .. } = x {
-                    out.push((name.clone(), insn.src_bits(i)));
-                }
-            }
-            for (i, d) in insn.dsts.iter().enumerate() {
-                if let ops::Dst::Reg(r) = d {
-                    out.push((r.clone(), insn.dst_bits(i)));
-                }
-            }
-        }
+        Body::Op(insn) => out = op_uses_written(insn),
     }
     out
 }
@@ -889,5 +878,113 @@ impl Machine {
         self.values = self.start.clone();
         self.writer = vec![None; self.values.len()];
         self.history.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, init: &[(&str, u64)]) -> Machine {
+        let p = parse_program(text).unwrap_or_else(|e| panic!("{e}"));
+        let init: Vec<(String, u64)> = init.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let mut m = Machine::new(p, &init).unwrap();
+        m.run();
+        m
+    }
+
+    #[test]
+    fn scopes_labels_comments_and_multiline_statements() {
+        let m = run(
+            "{ .reg .b16 lo, hi; /* two\n halves */ mov.b32 {lo, hi}, %r1; }\nL1:\n add.u16 lo,\n   lo, hi; // sum\n",
+            &[("%r1", 0x0002_0003)],
+        );
+        assert_eq!(m.value("lo"), Some(5));
+        assert_eq!(m.program.statements[1].line, 4);
+    }
+
+    #[test]
+    fn declarations_fix_widths_and_counts_expand() {
+        let p = parse_program(".reg .b64 %rd<3>;\n.reg .pred %p1;\nmov.b64 %rd2, 5;").unwrap();
+        let names: Vec<(&str, u32)> = p
+            .registers
+            .iter()
+            .map(|r| (r.name.as_str(), r.bits))
+            .collect();
+        assert_eq!(
+            names,
+            [("%rd0", 64), ("%rd1", 64), ("%rd2", 64), ("%p1", 1)]
+        );
+        let e = parse_program(".reg .b64 %rd1;\nmov.b32 %rd1, 5;").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("declared on line 1"), "{e}");
+        let e = parse_program("mov.b32 %r1, 1;\nsetp.eq.u32 %p1, %p1, 0;").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = parse_program(".reg .b32 %r1;\n.reg .b32 %r1;").unwrap_err();
+        assert!(e.message.contains("second time"), "{e}");
+    }
+
+    #[test]
+    fn refusals_name_the_line_and_what_is_supported() {
+        for (text, line, words) in [
+            ("mov.b32 %r1, 1;\nbra L;", 2, "straight-line"),
+            ("\n\nst.global.u32 [%rd1], %r1;", 3, "do not load or store"),
+            ("fma.rn.f32 %f1, %f2, %f3, %f4;", 1, "programs may use"),
+            ("add.u32 %r1, %r2;", 1, "add"),
+            (".global .u32 x;", 1, "not supported here"),
+            ("// nothing\n", 1, "no instructions"),
+            ("@ add.u32 %r1, %r2, %r3;", 1, "predicate register"),
+        ] {
+            let e = parse_program(text).unwrap_err();
+            assert_eq!(e.line, line, "{text}: {e}");
+            assert!(e.message.contains(words), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn step_back_restores_every_register_and_writer() {
+        let text = "setp.lt.s32 %p1, %r1, 0;\n@%p1 neg.s32 %r1, %r1;\ncvt.sat.s8.s32 %rs1, %r1;\nmov.b32 {%h1, %h2}, %r1;";
+        let p = parse_program(text).unwrap();
+        let mut m = Machine::new(p, &[("%r1".into(), (-300i64) as u64)]).unwrap();
+        let mut states = vec![m.registers()];
+        while m.step().is_some() {
+            states.push(m.registers());
+        }
+        assert_eq!(m.value("%rs1"), Some(0x7f));
+        assert_eq!(m.value("%r1"), Some(300));
+        let last = m.registers();
+        assert!(last
+            .iter()
+            .any(|r| r.name == "%h1" && r.changed && r.written_by == Some(4)));
+        while m.step_back() {
+            states.pop();
+            let want: Vec<(String, u64, Option<usize>)> = states
+                .last()
+                .unwrap()
+                .iter()
+                .map(|r| (r.name.clone(), r.value, r.written_by))
+                .collect();
+            let got: Vec<(String, u64, Option<usize>)> = m
+                .registers()
+                .iter()
+                .map(|r| (r.name.clone(), r.value, r.written_by))
+                .collect();
+            assert_eq!(got, want);
+        }
+        assert_eq!(m.pc(), 0);
+        m.run();
+        m.restart();
+        assert_eq!(m.value("%r1"), Some((-300i64) as u64 & 0xffff_ffff));
+        assert!(m.registers().iter().all(|r| !r.changed));
+    }
+
+    #[test]
+    fn check_any_reads_both_kinds_and_one_register_one_width() {
+        assert!(check_any("vadd.u32.u32.u32 d, a, b;").is_ok());
+        assert!(check_any("@p lop3.b32 d, a, b, c, 0xca;").is_ok());
+        assert!(check_any("selp.b32 d, c, b, c;").is_err());
+        assert!(check_any("cvt.u32.u16 d, d;").is_ok());
+        let e = check_any("  setp.lo.s32 p, a, b;").unwrap_err();
+        assert_eq!(&"  setp.lo.s32 p, a, b;"[e.span.clone()], ".lo");
     }
 }

@@ -1732,7 +1732,7 @@ impl OpInsn {
             Stage::new(
                 StageKind::Operate,
                 format!(
-                    "each bit's a b c (a row 0-7 of the truth table) picks bit row of immLut 0x{lut:02x}"
+                    "each bit of d is bit a·4 + b·2 + c of immLut 0x{lut:02x}: its row of the truth table"
                 ),
                 Val::reg("d", 32, d as u64),
             )
