@@ -14,6 +14,7 @@ mod learn;
 mod operands;
 pub mod perf;
 mod pickers;
+mod program;
 mod readings;
 mod result;
 mod share;
@@ -168,6 +169,10 @@ pub fn App() -> Html {
                     <explore::Explore insn={Rc::new(v.insn.clone())} inputs={state.inputs()}
                         signed={v.trace.result.signed} dispatch={dispatch.clone()} />
                 }
+            </section>
+            <section class="panel program" aria-labelledby="h-program">
+                <h2 id="h-program">{ "Program" }</h2>
+                <program::ProgramView />
             </section>
         </main>
         <footer class="foot">

@@ -181,6 +181,61 @@ pub fn check_any(text: &str) -> Result<(), crate::Diagnostic> {
     }
 }
 
+/// Read starting register values written as `NAME=VALUE` separated by spaces, commas or line
+/// breaks: hex (`0x1f`), binary (`0b101`), decimal (`42`, `-5`, two's complement) or
+/// `true`/`false`.
+pub fn parse_assignments(text: &str) -> Result<Vec<(String, u64)>, String> {
+    let mut out = Vec::new();
+    for item in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+        if item.is_empty() {
+            continue;
+        }
+        let Some((name, v)) = item.split_once('=') else {
+            return Err(format!("'{item}' is not NAME=VALUE (e.g. %r1=0x1234)"));
+        };
+        if !is_reg_name(name) {
+            return Err(format!("'{name}' is not a register name"));
+        }
+        out.push((
+            name.to_string(),
+            parse_number(v).map_err(|e| format!("{name}: {e}"))?,
+        ));
+    }
+    Ok(out)
+}
+
+fn parse_number(s: &str) -> Result<u64, String> {
+    let bad = || {
+        format!("'{s}' is not a value: write hex (0x1234), decimal (42, -5), binary (0b101) or true/false")
+    };
+    match s {
+        "true" => return Ok(1),
+        "false" => return Ok(0),
+        _ => {}
+    }
+    let t = s.replace('_', "");
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b.to_string()),
+        None => (false, t),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+        u64::from_str_radix(b, 2)
+    } else {
+        body.parse::<u64>()
+    }
+    .map_err(|_| bad())?;
+    if neg {
+        if v > 1 << 63 {
+            return Err(bad());
+        }
+        Ok((v as i64).wrapping_neg() as u64)
+    } else {
+        Ok(v)
+    }
+}
+
 /// Parse the text of a program.
 pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
     if text.len() > 1 << 20 {
@@ -976,6 +1031,22 @@ mod tests {
         m.restart();
         assert_eq!(m.value("%r1"), Some((-300i64) as u64 & 0xffff_ffff));
         assert!(m.registers().iter().all(|r| !r.changed));
+    }
+
+    #[test]
+    fn assignments() {
+        assert_eq!(
+            parse_assignments("%r1=0x10, %p1=true\n$x=-1 _y=0b11").unwrap(),
+            [
+                ("%r1".to_string(), 16),
+                ("%p1".to_string(), 1),
+                ("$x".to_string(), u64::MAX),
+                ("_y".to_string(), 3)
+            ]
+        );
+        assert!(parse_assignments("%r1").is_err());
+        assert!(parse_assignments("%r1=zz").is_err());
+        assert!(parse_assignments("1x=3").is_err());
     }
 
     #[test]
