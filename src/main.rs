@@ -6,9 +6,9 @@
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+mod choices;
 mod model;
 mod num;
-mod picker;
 mod query;
 mod templates;
 mod ui;

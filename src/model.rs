@@ -9,8 +9,8 @@ use std::rc::Rc;
 use ptxlab_core::ast::SOURCE_NAMES;
 use ptxlab_core::{check, evaluate_traced, widths, Diagnostic, Inputs, Instruction, Trace, Widths};
 
+use crate::choices::{self, Group};
 use crate::num::{self, Edge, View};
-use crate::picker::{self, Group};
 use crate::query;
 use crate::templates::{DEFAULT_TEXT, DEFAULT_VALUES};
 
@@ -19,9 +19,10 @@ use crate::templates::{DEFAULT_TEXT, DEFAULT_VALUES};
 pub struct Valid {
     /// The text as typed when it checked.
     pub text: String,
-    pub insn: Instruction,
+    pub insn: Rc<Instruction>,
     pub widths: Widths,
-    pub trace: Trace,
+    /// Shared with the views, so a render does not copy the trace.
+    pub trace: Rc<Trace>,
     pub groups: Rc<Vec<Group>>,
 }
 
@@ -149,14 +150,14 @@ impl State {
                 let groups = match &self.valid {
                     // Same instruction written differently: keep the pickers.
                     Some(old) if old.insn.canonical() == insn.canonical() => old.groups.clone(),
-                    _ => Rc::new(picker::groups(&insn)),
+                    _ => Rc::new(choices::groups(&insn)),
                 };
                 let trace = evaluate_traced(&insn, &self.inputs());
                 self.valid = Some(Valid {
                     text: text.clone(),
-                    insn,
+                    insn: Rc::new(insn),
                     widths: w,
-                    trace,
+                    trace: Rc::new(trace),
                     groups,
                 });
                 self.diag = None;
@@ -231,7 +232,7 @@ impl State {
     fn retrace(&mut self) {
         let inputs = self.inputs();
         if let Some(v) = &mut self.valid {
-            v.trace = evaluate_traced(&v.insn, &inputs);
+            v.trace = Rc::new(evaluate_traced(&v.insn, &inputs));
         }
         self.revision += 1;
     }
@@ -379,7 +380,6 @@ mod tests {
     /// edge values without panicking (a panic would stop the page).
     #[test]
     fn every_offered_choice_evaluates() {
-        use crate::templates::template;
         let values = [
             [0, 0, 0, 0],
             [u64::MAX, u64::MAX, u64::MAX, u64::MAX],
@@ -388,7 +388,7 @@ mod tests {
         ];
         let mut offered = 0;
         for info in ptxlab_core::OPCODES {
-            let s = State::new(template(info.opcode), values[0]);
+            let s = State::new(info.opcode.example(), values[0]);
             let groups = s.valid.as_ref().unwrap().groups.clone();
             for g in groups.iter() {
                 for c in g.choices.iter().filter(|c| c.error.is_none()) {

@@ -3,11 +3,11 @@
 use std::rc::Rc;
 
 use ptxlab_core::ast::Mod;
-use ptxlab_core::table::canonical_mod_order;
+
 use ptxlab_core::Instruction;
 use yew::prelude::*;
 
-use crate::picker::family_name;
+use crate::choices::family_name;
 use crate::templates::{explain_mod, explain_selectors};
 
 #[derive(Properties, PartialEq)]
@@ -19,7 +19,7 @@ pub struct Props {
 pub fn Learn(props: &Props) -> Html {
     let insn = &props.insn;
     let info = insn.opcode.info();
-    let mods = canonical_mod_order(insn);
+    let mods = insn.canonical_mods();
     let has_sel = insn.dst.sel.is_some() || insn.srcs.iter().any(|o| o.sel.is_some());
     let sel_note = explain_selectors(insn.opcode);
     let roles: &[&str] = match insn.form.type_count() {

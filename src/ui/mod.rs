@@ -13,12 +13,12 @@ mod explore;
 mod learn;
 mod operands;
 pub mod perf;
-mod pickers;
+mod picker_panel;
 mod program;
-mod readings;
 mod result;
 mod share;
 mod stages;
+mod two_readings;
 
 impl Reducible for State {
     type Action = Action;
@@ -130,7 +130,7 @@ pub fn App() -> Html {
                 <h2 id="h-choose">{ "Choose" }</h2>
                 <editor::InstructionField text={state.text.clone()} diag={state.diag.clone()} dispatch={dispatch.clone()} />
                 if let Some(v) = valid {
-                    <pickers::Pickers groups={v.groups.clone()} stale={stale} dispatch={dispatch_pick.clone()} />
+                    <picker_panel::Pickers groups={v.groups.clone()} stale={stale} dispatch={dispatch_pick.clone()} />
                 }
             </section>
             <section class="panel operands" aria-labelledby="h-operands">
@@ -146,27 +146,27 @@ pub fn App() -> Html {
             <section class={classes!("panel", "result", stale.then_some("stale"))} aria-labelledby="h-result">
                 <h2 id="h-result">{ "Result" }</h2>
                 if let Some(v) = valid {
-                    <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale}
+                    <result::ResultPanel trace={v.trace.clone()} stale={stale}
                         sources={v.widths.sources.min(4)} dispatch={dispatch.clone()} />
-                    <share::CudaBlock insn={Rc::new(v.insn.clone())} stale={stale} />
+                    <share::CudaBlock insn={v.insn.clone()} stale={stale} />
                 }
             </section>
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">
                 <h2 id="h-stages">{ "Stages" }</h2>
                 if let Some(v) = valid {
-                    <readings::StagesView insn={Rc::new(v.insn.clone())} inputs={state.inputs()} trace={Rc::new(v.trace.clone())} />
+                    <two_readings::TwoReadings insn={v.insn.clone()} inputs={state.inputs()} trace={v.trace.clone()} />
                 }
             </section>
             <section class="panel learn" aria-labelledby="h-learn">
                 <h2 id="h-learn">{ "Learn" }</h2>
                 if let Some(v) = valid {
-                    <learn::Learn insn={Rc::new(v.insn.clone())} />
+                    <learn::Learn insn={v.insn.clone()} />
                 }
             </section>
             <section class="panel explore" aria-labelledby="h-explore">
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
-                    <explore::Explore insn={Rc::new(v.insn.clone())} inputs={state.inputs()}
+                    <explore::Explore insn={v.insn.clone()} inputs={state.inputs()}
                         signed={v.trace.result.signed} dispatch={dispatch.clone()} />
                 }
             </section>
@@ -197,12 +197,12 @@ fn embedded(state: &State, dispatch: &Callback<Action>) -> Html {
                 </section>
                 <section class={classes!("embed-result", stale.then_some("stale"))} aria-label="Result">
                     <h3><span class="reg">{ "d" }</span><small>{ " result" }</small></h3>
-                    <result::ResultPanel trace={Rc::new(v.trace.clone())} stale={stale}
+                    <result::ResultPanel trace={v.trace.clone()} stale={stale}
                         sources={0} dispatch={dispatch.clone()} />
                 </section>
                 <details class="embed-stages" open=true>
                     <summary>{ "Stages" }</summary>
-                    <stages::Stages trace={Rc::new(v.trace.clone())} />
+                    <stages::Stages trace={v.trace.clone()} />
                 </details>
             }
             <p class="embed-foot">

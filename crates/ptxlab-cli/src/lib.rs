@@ -1,6 +1,8 @@
 //! Reading and checking conformance files: measured H100 results and ptxas accept/reject
 //! decisions. Shared by the `ptxlab` tool and the conformance tests.
 
+pub mod intrinsic;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -95,31 +97,10 @@ pub fn read_jsonl<T: for<'de> Deserialize<'de>>(
 }
 
 /// Parse a value as written on the command line or in a case: `0x..` hex, `0b..` binary,
-/// decimal, or negative decimal/hex (two's complement).
+/// decimal, or negative decimal/hex (two's complement), up to 64 bits. The core's one reader
+/// of values ([`ptxlab_core::value::parse_value`]).
 pub fn parse_value(s: &str) -> Result<u64, String> {
-    let t = s.trim().replace('_', "");
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(b) => (true, b.to_string()),
-        None => (false, t.clone()),
-    };
-    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16)
-    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        u64::from_str_radix(b, 2)
-    } else {
-        body.parse::<u64>()
-    }
-    .map_err(|_| {
-        format!("'{s}' is not a value: write hex (0x1234), decimal (42, -5) or binary (0b101)")
-    })?;
-    if neg {
-        if v > 1u64 << 63 {
-            return Err(format!("'{s}' is below the smallest 64-bit value"));
-        }
-        Ok((v as i64).wrapping_neg() as u64)
-    } else {
-        Ok(v)
-    }
+    ptxlab_core::value::parse_value(s, 64, None)
 }
 
 /// Result of checking one case.

@@ -28,6 +28,9 @@ usage:
                                        run a straight-line program ('-': standard input);
                                        registers not given start at 0; prints every register
                                        written as NAME = 0xHEX; --trace: every step's stages
+  ptxlab intrinsic NAME ARG... [--trace] [--json]
+                                       a CUDA intrinsic (__vcmpgtu4 ...): d = 0xHEX
+  ptxlab intrinsic --list | --search TEXT | --batch [FILE]
   ptxlab doc-html FILE.md              print a markdown document as an HTML page
   ptxlab check [--show N] FILE...      compare with measured cases (JSON lines, plain or gzip)
   ptxlab validate [--show N] FILE...   compare accept/reject with ptxas decisions
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         "doc-html" => cmd_doc_html(rest),
         "sass" => cmd_sass(rest),
         "batch" => cmd_batch(rest),
+        "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(true)

@@ -115,7 +115,7 @@ fn bad_arguments_are_messages() {
     );
     let (code, _, err) = ptxlab(&["run", f, "%r1=zz"], None);
     assert_eq!(code, 2);
-    assert!(err.contains("not a value"), "{err}");
+    assert!(err.contains("%r1") && err.contains("'zz'"), "{err}");
     let (code, _, err) = ptxlab(&["run", "/nonexistent.ptx"], None);
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent.ptx"), "{err}");

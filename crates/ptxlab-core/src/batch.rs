@@ -69,46 +69,10 @@ fn register_sources(insn: &Instruction) -> Vec<(usize, &'static str, u32)> {
         .collect()
 }
 
-/// A value as written, checked against a `bits`-bit operand.
+/// A value as written, checked against a `bits`-bit operand ([`crate::value::parse_value`] in
+/// any notation).
 pub fn parse_operand_value(s: &str, bits: u32) -> Result<u64, String> {
-    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
-    if t.is_empty() {
-        return Err("empty value".into());
-    }
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, t.strip_prefix('+').unwrap_or(&t)),
-    };
-    let lower = body.to_ascii_lowercase();
-    let parsed = if let Some(h) = lower.strip_prefix("0x") {
-        u128::from_str_radix(h, 16)
-    } else if let Some(b) = lower.strip_prefix("0b") {
-        u128::from_str_radix(b, 2)
-    } else {
-        lower.parse::<u128>()
-    }
-    .map_err(|_| {
-        format!(
-            "'{}' is not a number: write hex (0x1f), decimal (31, -5) or binary (0b11111)",
-            s.trim()
-        )
-    })?;
-    let bits = bits.clamp(1, 64);
-    let span = 1u128 << bits;
-    if neg {
-        if parsed > span / 2 {
-            return Err(format!(
-                "'{}' is below the smallest {bits}-bit value (-{})",
-                s.trim(),
-                span / 2
-            ));
-        }
-        Ok((span - parsed) as u64 & eval::mask64(bits))
-    } else if parsed >= span {
-        Err(format!("'{}' does not fit in {bits} bits", s.trim()))
-    } else {
-        Ok(parsed as u64)
-    }
+    crate::value::parse_value(s, bits, None)
 }
 
 /// Split a line into fields: by tabs, semicolons or commas when it has any, else by spaces.

@@ -29,7 +29,7 @@ pub fn c_type(bits: u32) -> &'static str {
 pub fn asm_statement(insn: &Instruction) -> String {
     let w = widths(insn);
     let mut text = String::from(insn.opcode.name());
-    for m in crate::table::canonical_mod_order(insn) {
+    for m in insn.canonical_mods() {
         text.push('.');
         text.push_str(m.name());
     }

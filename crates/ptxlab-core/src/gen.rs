@@ -3,7 +3,7 @@
 //! validator and evaluator instead of stopping at the first syntax error.
 
 use crate::ast::Mod;
-use crate::table::{Family, OPCODES};
+use crate::isa::{self, lanes, ImmRule, ModGroup, SelRule, OPCODES};
 
 /// A small deterministic generator (xorshift64*), enough for test inputs.
 #[derive(Clone, Debug)]
@@ -81,167 +81,89 @@ fn operand(r: &mut Rng, name: &str) -> String {
     s
 }
 
-fn pick<'a>(r: &mut Rng, xs: &[&'a str]) -> &'a str {
+fn pick<T: Copy>(r: &mut Rng, xs: &[T]) -> T {
     xs[r.below(xs.len())]
 }
 
-fn digits(r: &mut Rng, n: usize, top: usize) -> String {
-    (0..n)
-        .map(|_| char::from(b'0' + r.below(top) as u8))
-        .collect()
+/// A selector a position's rule takes (or none, a third of the time).
+fn selector_for(r: &mut Rng, rule: SelRule, n: usize) -> String {
+    if rule == SelRule::None || r.chance(1, 3) {
+        return String::new();
+    }
+    match rule {
+        SelRule::Lanes2 | SelRule::Lanes4 => {
+            let picks: Vec<u8> = (0..n).map(|_| r.below(2 * n) as u8).collect();
+            lanes::lanes_selector(r.below(2), &picks).map_or(String::new(), |s| s.to_string())
+        }
+        _ => pick(r, &rule.selectors()).to_string(),
+    }
 }
 
-/// A text shaped like a valid instruction of its family: right number of types, modifiers that
-/// belong to it and selectors of the right kind. Most are accepted, so the evaluators are
-/// exercised on real forms; a few still break a rule.
+/// A text shaped like a valid instruction, read from a random row: a type from each slot's
+/// list, the required modifiers and some optional ones, the right number of operands with
+/// selectors their rules take and immediates in their ranges. Most are accepted, so the
+/// evaluators are exercised on real forms; a few still break a rule (a modifier that narrows
+/// the types, say).
 pub fn plausible(r: &mut Rng) -> String {
-    let info = &OPCODES[r.below(OPCODES.len())];
-    let op = info.name;
-    let vt = ["u32", "s32"];
-    let mut s = String::from(op);
-    match info.family {
-        Family::ScalarVideo | Family::Vmad => {
-            let ntypes = if op == "vset" { 2 } else { 3 };
-            for i in 0..ntypes {
-                let t = if i == 2 && (op == "vshl" || op == "vshr") {
-                    "u32"
-                } else {
-                    pick(r, &vt)
-                };
-                s.push('.');
-                s.push_str(t);
-            }
-            if op == "vmad" && r.chance(1, 4) {
-                s.push_str(".po");
-            }
-            if op != "vset" && r.chance(1, 2) {
-                s.push_str(".sat");
-            }
-            if op == "vshl" || op == "vshr" {
-                s.push('.');
-                s.push_str(pick(r, &["clamp", "wrap"]));
-            }
-            if op == "vmad" && r.chance(1, 2) {
-                s.push('.');
-                s.push_str(pick(r, &["shr7", "shr15"]));
-            }
-            if op == "vset" {
-                s.push('.');
-                s.push_str(pick(r, &["eq", "ne", "lt", "le", "gt", "ge"]));
-            }
-            let sel = |r: &mut Rng| -> String {
-                if r.chance(1, 3) {
-                    String::new()
-                } else if r.chance(1, 2) {
-                    format!(".b{}", r.below(4))
-                } else {
-                    format!(".h{}", r.below(2))
-                }
-            };
-            let neg = |r: &mut Rng| {
-                if op == "vmad" && r.chance(1, 4) {
-                    "-"
-                } else {
-                    ""
-                }
-            };
-            if op == "vmad" {
-                let (na, nb, nc) = (neg(r), neg(r), neg(r));
-                let (sa, sb) = (sel(r), sel(r));
-                s.push_str(&format!(" d, {na}a{sa}, {nb}b{sb}, {nc}c;"));
-            } else {
-                let (sa, sb) = (sel(r), sel(r));
-                match r.below(3) {
-                    0 => s.push_str(&format!(" d, a{sa}, b{sb};")),
-                    1 => {
-                        let op2 = pick(r, &["add", "min", "max"]);
-                        s.push_str(&format!(".{op2} d, a{sa}, b{sb}, c;"));
-                    }
-                    _ => {
-                        let ds = sel(r);
-                        s.push_str(&format!(" d{ds}, a{sa}, b{sb}, c;"));
-                    }
-                }
-            }
+    let row = &OPCODES[r.below(OPCODES.len())];
+    let syn = &row.syntax;
+    let mut mods: Vec<Mod> = syn.types.iter().map(|ts| Mod::Type(pick(r, ts))).collect();
+    for g in ModGroup::ALL {
+        if g == ModGroup::Type {
+            continue;
         }
-        Family::Simd2 | Family::Simd4 => {
-            let four = info.family == Family::Simd4;
-            let ntypes = if op.starts_with("vset") { 2 } else { 3 };
-            for _ in 0..ntypes {
-                s.push('.');
-                s.push_str(pick(r, &vt));
-            }
-            if op.starts_with("vset") {
-                s.push('.');
-                s.push_str(pick(r, &["eq", "ne", "lt", "le", "gt", "ge"]));
-            }
-            match r.below(3) {
-                0 if !op.starts_with("vset") => s.push_str(".sat"),
-                1 => s.push_str(".add"),
-                _ => {}
-            }
-            let (k, n, top) = if four { ('b', 4, 8) } else { ('h', 2, 4) };
-            let sel = |r: &mut Rng| {
-                if r.chance(1, 3) {
-                    String::new()
-                } else {
-                    format!(".{k}{}", digits(r, n, top))
-                }
-            };
-            let (sa, sb) = (sel(r), sel(r));
-            let mask = if r.chance(1, 2) {
-                String::new()
-            } else {
-                let lanes: Vec<usize> = (0..n).rev().filter(|_| r.chance(1, 2)).collect();
-                if lanes.is_empty() {
-                    String::new()
-                } else {
-                    let ds: String = lanes.iter().map(|d| char::from(b'0' + *d as u8)).collect();
-                    format!(".{k}{ds}")
-                }
-            };
-            s.push_str(&format!(" d{mask}, a{sa}, b{sb}, c;"));
+        let offered: Vec<Mod> = g.members().filter(|m| syn.takes(*m)).collect();
+        if offered.is_empty() {
+            continue;
         }
-        Family::Integer => {
-            let all = [
-                "u16", "u32", "u64", "s16", "s32", "s64", "b32", "b64", "u16x2", "s16x2",
-            ];
-            if matches!(op, "mul" | "mad" | "mul24" | "mad24" | "dp2a") {
-                s.push('.');
-                s.push_str(pick(r, &["lo", "hi", "wide"]));
-            }
-            if matches!(op, "szext" | "bmsk") {
-                s.push('.');
-                s.push_str(pick(r, &["clamp", "wrap"]));
-            }
-            if op == "bfind" && r.chance(1, 2) {
-                s.push_str(".shiftamt");
-            }
-            if matches!(op, "add" | "sub" | "mad" | "mad24") && r.chance(1, 4) {
-                s.push_str(".sat");
-            }
-            if matches!(op, "min" | "max") && r.chance(1, 4) {
-                s.push_str(".relu");
-            }
-            s.push('.');
-            s.push_str(pick(r, &all));
-            if matches!(op, "dp4a" | "dp2a") {
-                s.push('.');
-                s.push_str(pick(r, &vt));
-            }
-            let names = ["a", "b", "c", "e"];
-            s.push_str(" d");
-            for n in names.iter().take(info.sources as usize) {
-                s.push_str(", ");
-                if r.chance(1, 10) {
-                    s.push_str(&format!("{}", r.below(300)));
-                } else {
-                    s.push_str(n);
-                }
-            }
-            s.push(';');
+        if syn.required == Some(g) || r.chance(1, 3) {
+            mods.push(pick(r, &offered));
         }
     }
+    // Exclusive pairs: keep the first of each.
+    for &(x, y) in syn.excludes {
+        if mods.contains(&x) && mods.contains(&y) {
+            mods.retain(|m| *m != y);
+        }
+    }
+    let mut s = String::from(row.name);
+    for m in isa::canonical_order(row.opcode, mods.iter().copied()) {
+        s.push('.');
+        s.push_str(m.name());
+    }
+    let (lo, hi) = isa::source_counts(row.opcode);
+    let secop = mods.iter().any(|m| matches!(m, Mod::SecOp(_)));
+    // Scalar video: a secondary operation, or a merge into a part of d, needs the third source.
+    let merge = lo < hi && !secop && r.chance(1, 2);
+    let nsrc = if secop || merge { hi } else { lo };
+    let rules = isa::selector_rules(row.opcode, merge);
+    let n = lanes::lane_count(row.family);
+    let dsel = if merge {
+        pick(r, &rules[0].selectors()).to_string()
+    } else {
+        selector_for(r, rules[0], n)
+    };
+    s.push_str(&format!(" d{dsel}"));
+    for (i, spec) in row.operands.iter().skip(1).take(nsrc).enumerate() {
+        s.push_str(", ");
+        if syn.negation && r.chance(1, 4) {
+            s.push('-');
+        }
+        match spec.imm {
+            ImmRule::Range(lo, hi) if r.chance(1, 4) => {
+                let span = (hi - lo + 1) as usize;
+                s.push_str(&(lo + r.below(span) as i64).to_string());
+            }
+            ImmRule::Any if r.chance(1, 10) => s.push_str(&r.below(300).to_string()),
+            _ => {
+                s.push_str(spec.name);
+                if i < 2 {
+                    s.push_str(&selector_for(r, rules[i + 1], n));
+                }
+            }
+        }
+    }
+    s.push(';');
     s
 }
 
@@ -299,4 +221,28 @@ fn mutate(r: &mut Rng, s: String) -> String {
         }
     }
     chars.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn plausible_forms_are_mostly_accepted_for_every_opcode() {
+        let mut r = Rng::new(7);
+        let mut ok = 0;
+        let mut accepted = BTreeSet::new();
+        let n = 4000;
+        for _ in 0..n {
+            let t = plausible(&mut r);
+            if let Ok(insn) = check(&t) {
+                ok += 1;
+                accepted.insert(insn.opcode);
+            }
+        }
+        assert!(ok * 10 >= n * 7, "only {ok} of {n} accepted");
+        assert_eq!(accepted.len(), OPCODES.len(), "some opcode never accepted");
+    }
 }

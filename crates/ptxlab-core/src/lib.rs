@@ -21,32 +21,58 @@
 //! and says where they part; [`sweep`] evaluates a grid of two source fields for a heat map;
 //! [`batch`] reads many operand sets pasted as text; [`sass`] shows the machine code ptxas
 //! emits on sm_90.
+//!
+//! # Layers
+//!
+//! The modules form layers; a module uses only modules of its own layer or below, never one
+//! above (`tests/layers.rs` reads every `crate::` path and checks it):
+//!
+//! 1. [`isa`]: opcodes, families, types, modifiers, one row per opcode with its operands.
+//!    Knows nothing else.
+//! 2. [`differences`]: the entries of `docs/hardware-vs-spec.md` and [`Reading`].
+//! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
+//! 4. [`parse`], [`validate`].
+//! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
+//! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer.
+//! 7. [`readings`]: both readings of one case and where they part.
+//! 8. [`sweep`], [`batch`], [`cuda`], [`sass`], and what builds on them.
+//!
+//! Invariants: every fact about an opcode lives in its row of [`isa::OPCODES`] (the rest of
+//! the crate, the CLI and the front end derive theirs from it); operand widths come from
+//! [`isa::widths`] only; the hardware reading is the default everywhere and the text reading
+//! is chosen by a type, never by a tracer.
 
 pub mod ast;
 pub mod batch;
 pub mod cuda;
+pub mod differences;
 pub mod error;
 pub mod eval;
 #[doc(hidden)]
 pub mod gen;
+pub mod intrinsics;
+pub mod isa;
 pub mod parse;
 pub mod program;
 pub mod readings;
 pub mod sass;
 pub mod sweep;
-pub mod table;
 pub mod trace;
 pub mod validate;
+pub mod value;
+
+/// The former name of [`isa`], kept so that `ptxlab_core::table::...` paths still resolve.
+pub use isa as table;
 
 pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
+pub use isa::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use parse::parse;
 pub use readings::{
     compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, DiffId,
     DiffKind, Difference, Divergence, Reading, DIFFERENCES,
 };
-pub use table::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use trace::{Stage, StageKind, Trace, Val};
 pub use validate::validate;
 

@@ -5,7 +5,7 @@
 
 use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;
-use crate::table::{Opcode, OPCODES};
+use crate::isa::{Opcode, OPCODES};
 
 /// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
 /// them (`.b1024` is a data type name; every other `.b` with four digits 0-7 reads as a selector).
@@ -366,7 +366,7 @@ impl<'a> Parser<'a> {
 fn drop_ignored_suffixes(insn: &mut Instruction) {
     let keep = |insn: &Instruction, pos: usize, o: &Operand| {
         o.sel
-            .filter(|s| !crate::table::suffix_ignored(insn, pos, s))
+            .filter(|s| !crate::isa::suffix_ignored(insn.opcode, &insn.form, pos, s))
     };
     let d = keep(insn, 0, &insn.dst);
     let srcs: Vec<Option<Selector>> = insn

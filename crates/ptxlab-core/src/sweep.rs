@@ -22,8 +22,8 @@ use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SelKind, Selector, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
+use crate::isa::{Family, Opcode};
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
-use crate::table::{Family, Opcode};
 use crate::trace::{Flag, FlagSet};
 
 /// At most this many steps along one axis.

@@ -7,16 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::readings::{DiffId, Reading};
+use crate::differences::{DiffId, Reading};
 
 /// Receives stages from an evaluator.
 pub trait Tracer {
     /// Whether stages are kept; evaluators may skip work that only feeds the trace.
     const ON: bool;
-    /// Whether the evaluator follows the ISA text literally at the stages where the hardware
-    /// departs from it (see [`crate::readings`]). Known when compiling, so the hardware path
-    /// carries no test for it.
-    const TEXT: bool = false;
     /// Offer a stage; `f` builds it and is only called when tracing.
     fn stage<F: FnOnce() -> Stage>(&mut self, f: F);
     /// Report a notable event without building a stage (cheap: a bit in a mask for
@@ -49,12 +45,31 @@ pub struct Recorder {
     pub stages: Vec<Stage>,
     /// Every flag passed to [`Tracer::note`], as a mask of [`Flag::bit`].
     pub notes: u32,
+    /// Whether the two readings' answers differ for this case (known before the run). A stage
+    /// that [`Stage::differs_if`] marks keeps the mark only then: where the readings agree in
+    /// the end, no step is shown as the place they part.
+    pub answers_part: bool,
+}
+
+impl Recorder {
+    /// A recorder for a case whose readings' answers differ (`answers_part`) or agree.
+    pub fn new(answers_part: bool) -> Recorder {
+        Recorder {
+            answers_part,
+            ..Recorder::default()
+        }
+    }
 }
 
 impl Tracer for Recorder {
     const ON: bool = true;
     fn stage<F: FnOnce() -> Stage>(&mut self, f: F) {
-        self.stages.push(f());
+        let mut s = f();
+        if !self.answers_part && s.difference.is_some() {
+            s.flags.retain(|f| *f != Flag::HardwareDiffersFromText);
+            s.difference = None;
+        }
+        self.stages.push(s);
     }
     #[inline(always)]
     fn note(&mut self, flag: Flag) {
@@ -85,23 +100,6 @@ impl Tracer for FlagSet {
     #[inline(always)]
     fn note(&mut self, flag: Flag) {
         self.bits |= flag.bit();
-    }
-}
-
-/// Runs the evaluator as the ISA text reads literally, passing everything on to `T`.
-#[derive(Clone, Debug, Default)]
-pub struct Literal<T>(pub T);
-
-impl<T: Tracer> Tracer for Literal<T> {
-    const ON: bool = T::ON;
-    const TEXT: bool = true;
-    #[inline(always)]
-    fn stage<F: FnOnce() -> Stage>(&mut self, f: F) {
-        self.0.stage(f)
-    }
-    #[inline(always)]
-    fn note(&mut self, flag: Flag) {
-        self.0.note(flag)
     }
 }
 
@@ -433,7 +431,7 @@ pub struct Trace {
     /// The instruction in canonical form.
     pub instruction: String,
     pub opcode: String,
-    pub family: crate::table::Family,
+    pub family: crate::isa::Family,
     /// Source values as read (only the operands the instruction reads).
     pub sources: Vec<Val>,
     pub stages: Vec<Stage>,

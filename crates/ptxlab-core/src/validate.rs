@@ -1,13 +1,13 @@
 //! Decides whether ptxas (sm_90) accepts an instruction, with a specific message when not.
 //!
-//! The rules themselves are data in [`crate::table`] ([`Syntax`], [`SelRule`], operand widths
+//! The rules themselves are data in [`crate::isa`] ([`Syntax`], [`SelRule`], operand widths
 //! and immediate ranges); this module walks an instruction through them in the order a reader
 //! would fix things: modifiers, types, combinations, operand count, then each operand.
 
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
-use crate::table::{
-    immediate_rule, operand_bits, selector_rules, source_counts, Family, ModGroup, SelRule, Syntax,
+use crate::isa::{
+    immediate_rule, selector_rules, source_counts, Family, ModGroup, SelRule, Syntax,
 };
 
 /// Check a parsed instruction the way ptxas does for sm_90.
@@ -381,7 +381,8 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
     let op = insn.opcode.name();
     let merge = insn.form.secop.is_none() && insn.srcs.len() == 3;
     let sels = selector_rules(insn.opcode, merge);
-    let bits = operand_bits(insn);
+    let w = insn.widths();
+    let bits: [u32; 5] = std::array::from_fn(|p| w.at(p));
 
     // The destination: a register, not negated.
     let d = &insn.dst;
@@ -402,7 +403,7 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
     for (i, o) in insn.srcs.iter().enumerate() {
         let pos = i + 1;
         match o.kind {
-            OperandKind::Imm(v) => match immediate_rule(insn, i) {
+            OperandKind::Imm(v) => match immediate_rule(insn.opcode, &insn.form, i) {
                 None => {
                     let why = if insn.opcode.is_video() {
                         "SIMD video sources must be registers (their lanes are picked by selectors)"

@@ -1,6 +1,8 @@
 //! Accept/reject decisions measured with ptxas (sm_90): the shared conformance file and the
 //! extra decisions in `tests/data/ptxas-extra.jsonl` (made with `tests/data/ptxas_decide.py`).
 
+mod shared;
+
 use ptxlab_core::check;
 
 fn agree(path: &str) -> (usize, Vec<String>) {
@@ -48,14 +50,10 @@ fn extra_ptxas_decisions() {
 
 #[test]
 fn shared_ptxas_decisions() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/conformance/ptxas-acceptance.jsonl"
-    );
-    if !std::path::Path::new(path).exists() {
+    let Some(path) = shared::conformance_file("ptxas-acceptance.jsonl") else {
         return;
-    }
-    let (n, bad) = agree(path);
+    };
+    let (n, bad) = agree(&path.to_string_lossy());
     assert!(
         bad.is_empty(),
         "{} of {n} disagree:\n{}",

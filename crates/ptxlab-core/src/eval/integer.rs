@@ -4,45 +4,15 @@
 //! [`widths`]); arithmetic is done exactly in `i128` and then reduced, so each stage can show
 //! the exact value before anything is dropped.
 
-use super::{mask64, Widths};
+use super::mask64;
+use super::semantics::Semantics;
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
-use crate::readings::DiffId;
-use crate::table::Opcode;
+use crate::differences::DiffId;
+use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
-/// Operand widths of an integer instruction.
-///
-/// Most instructions read and write registers of their type's width. The exceptions:
-/// `mul.wide` writes twice the width, `mad.wide` also reads `c` twice as wide; `popc`, `clz`
-/// and `bfind` write 32 bits; the position and length of `bfe`/`bfi` are 32-bit; `mul24`,
-/// `mad24`, `fns`, `szext`, `bmsk`, `dp4a` and `dp2a` are 32-bit throughout.
-pub fn widths(insn: &Instruction) -> Widths {
-    let n = insn.form.ty(0).bits();
-    let wide = (2 * n).min(64);
-    let (dst, src) = match insn.opcode {
-        Opcode::Mul if insn.form.half == Some(HalfMode::Wide) => (wide, [n; 4]),
-        Opcode::Mad if insn.form.half == Some(HalfMode::Wide) => (wide, [n, n, wide, n]),
-        Opcode::Popc | Opcode::Clz | Opcode::Bfind => (32, [n; 4]),
-        Opcode::Bfe => (n, [n, 32, 32, 32]),
-        Opcode::Bfi => (n, [n, n, 32, 32]),
-        Opcode::Mul24
-        | Opcode::Mad24
-        | Opcode::Fns
-        | Opcode::Szext
-        | Opcode::Bmsk
-        | Opcode::Dp4a
-        | Opcode::Dp2a => (32, [32; 4]),
-        _ => (n, [n; 4]),
-    };
-    Widths {
-        dst,
-        src,
-        sources: insn.srcs.len().min(4),
-    }
-}
-
 /// Evaluate an integer instruction on source values already reduced to their widths.
-pub fn eval<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let ty = insn.form.ty(0);
     match insn.opcode {
         Opcode::Add | Opcode::Sub if is_x2(ty) => eval_x2(insn, ty, v, t),
@@ -57,10 +27,10 @@ pub fn eval<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
         Opcode::Popc => eval_popc(ty, v, t),
         Opcode::Clz => eval_clz(ty, v, t),
         Opcode::Bfind => eval_bfind(insn, ty, v, t),
-        Opcode::Fns => eval_fns(v, t),
+        Opcode::Fns => eval_fns::<S, _>(v, t),
         Opcode::Brev => eval_brev(ty, v, t),
-        Opcode::Bfe => eval_bfe(ty, v, t),
-        Opcode::Bfi => eval_bfi(ty, v, t),
+        Opcode::Bfe => eval_bfe::<S, _>(ty, v, t),
+        Opcode::Bfi => eval_bfi::<S, _>(ty, v, t),
         Opcode::Szext => eval_szext(insn, ty, v, t),
         Opcode::Bmsk => eval_bmsk(insn, v, t),
         Opcode::Dp4a | Opcode::Dp2a => eval_dot(insn, v, t),
@@ -743,7 +713,7 @@ fn eval_bfind<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) 
 /// (none when `base` is 32 or more), count them, and if there are at least `|offset|` (compared
 /// as signed 32-bit numbers) find the `|offset|`-th. For `offset = -2^31` the negation
 /// overflows, the count check passes and the search runs off the end, giving 0.
-fn eval_fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
+fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
     const NOT_FOUND: u64 = 0xffff_ffff;
     let mask = v[0] & 0xffff_ffff;
     let base = v[1] & 0xffff_ffff;
@@ -764,10 +734,12 @@ fn eval_fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
     // negative; the text's count is the mathematical 2^31.
     let k: i64 = if offset == 0 {
         1
-    } else if T::TEXT {
-        i64::from(offset).abs()
     } else {
-        i64::from(offset.wrapping_abs())
+        // The hardware negates in 32 bits (-2^31 stays negative); the text takes |offset|.
+        S::pick(
+            || i64::from(offset.wrapping_abs()),
+            || i64::from(offset).abs(),
+        )
     };
     let count = i64::from(window.count_ones());
     t.stage(|| {
@@ -817,7 +789,7 @@ fn eval_fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
         }
     };
     t.stage(|| {
-        let n = if T::TEXT {
+        let n = if S::TEXT {
             k.unsigned_abs()
         } else {
             u64::from(offset.unsigned_abs())
@@ -871,7 +843,7 @@ fn eval_brev<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
 /// Position and length of `bfe`/`bfi`. For 32-bit types only the low byte of each operand
 /// counts (the ISA's rule); for 64-bit types the H100 reads the whole 32-bit unsigned value, so
 /// a position or length of 256 or more is not reduced modulo 256.
-fn pos_len<T: Tracer>(
+fn pos_len<S: Semantics, T: Tracer>(
     t: &mut T,
     n: u32,
     pv: u64,
@@ -879,8 +851,9 @@ fn pos_len<T: Tracer>(
     pname: &'static str,
     lname: &'static str,
 ) -> (u64, u64) {
-    // The text reduces both to their low byte for every width.
-    let full = n == 64 && !T::TEXT;
+    // The hardware reads all 32 bits of both for 64-bit forms; the text reduces both to their
+    // low byte for every width.
+    let full = S::pick(|| n == 64, || false);
     let m = if full { 0xffff_ffff } else { 0xff };
     let pos = pv & m;
     let len = lv & m;
@@ -916,11 +889,11 @@ fn pos_len<T: Tracer>(
     (pos, len)
 }
 
-fn eval_bfe<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
     let n = ty.bits();
     let s = ty.is_signed();
     let a = v[0] & mask64(n);
-    let (pos, len) = pos_len(t, n, v[1], v[2], "b", "c");
+    let (pos, len) = pos_len::<S, _>(t, n, v[1], v[2], "b", "c");
     // Bits of the field that lie inside a.
     let lo = pos.min(n as u64) as u32;
     let width = len.min((n - lo) as u64) as u32;
@@ -989,12 +962,12 @@ fn eval_bfe<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
     d
 }
 
-fn eval_bfi<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
     let n = ty.bits();
     let m = mask64(n);
     let a = v[0] & m;
     let b = v[1] & m;
-    let (pos, len) = pos_len(t, n, v[2], v[3], "c", "e");
+    let (pos, len) = pos_len::<S, _>(t, n, v[2], v[3], "c", "e");
     let lo = pos.min(n as u64) as u32;
     let width = len.min((n - lo) as u64) as u32;
     let len_cut = (width as u64) < len;
@@ -1276,7 +1249,7 @@ mod tests {
 
     fn w(text: &str) -> (u32, Vec<u32>) {
         let insn = parse(text).unwrap();
-        let w = widths(&insn);
+        let w = insn.widths();
         (w.dst, w.src[..w.sources].to_vec())
     }
 

@@ -1,13 +1,18 @@
-//! Evaluation: one generic engine per family, driven by a [`Tracer`].
+//! Evaluation: one generic engine per family, its semantics chosen by a type ([`Semantics`])
+//! and observed by a [`Tracer`].
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
-use crate::table::Family;
+use crate::differences::Reading;
+use crate::isa::Family;
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
 pub mod bits;
 pub mod integer;
+pub mod semantics;
 pub mod simd;
 pub mod video;
+
+pub use semantics::{Hardware, Semantics, Text};
 
 /// Source values by role. Values wider than an operand are truncated to its width.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -28,26 +33,12 @@ impl Inputs {
     }
 }
 
-/// Bit widths of an instruction's operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Widths {
-    pub dst: u32,
-    /// Width of each source in operand order; only the first `sources` entries are meaningful.
-    pub src: [u32; 4],
-    pub sources: usize,
-}
+pub use crate::isa::Widths;
 
-/// Operand widths of a (valid) instruction.
+/// Operand widths of a (valid) instruction: the rows' width rules ([`crate::isa::widths`]).
+#[inline]
 pub fn widths(insn: &Instruction) -> Widths {
-    let sources = insn.srcs.len().min(4);
-    match insn.opcode.family() {
-        Family::Integer => integer::widths(insn),
-        _ => Widths {
-            dst: 32,
-            src: [32; 4],
-            sources,
-        },
-    }
+    insn.widths()
 }
 
 /// Source values with immediates substituted and each truncated to its width.
@@ -72,12 +63,12 @@ pub(crate) fn mask64(bits: u32) -> u64 {
     }
 }
 
-fn eval_with<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+fn eval_with<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     match insn.opcode.family() {
-        Family::ScalarVideo => video::eval_scalar(insn, v, t),
-        Family::Vmad => video::eval_vmad(insn, v, t),
-        Family::Simd2 | Family::Simd4 => simd::eval(insn, v, t),
-        Family::Integer => integer::eval(insn, v, t),
+        Family::ScalarVideo => video::eval_scalar::<S, T>(insn, v, t),
+        Family::Vmad => video::eval_vmad::<S, T>(insn, v, t),
+        Family::Simd2 | Family::Simd4 => simd::eval::<S, T>(insn, v, t),
+        Family::Integer => integer::eval::<S, T>(insn, v, t),
     }
 }
 
@@ -85,44 +76,47 @@ fn eval_with<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
 /// Allocates nothing.
 #[inline]
 pub fn evaluate(insn: &Instruction, inputs: &Inputs) -> u64 {
-    run(insn, inputs, &mut NoTrace)
+    run_as::<Hardware, _>(insn, inputs, &mut NoTrace)
 }
 
-/// Evaluate with any tracer (no stages for the sources as read): the value written to `d`.
-/// With [`crate::trace::FlagSet`] this gives the notable events of one evaluation cheaply;
-/// with [`crate::trace::Literal`] the ISA text's reading.
+/// Evaluate the hardware's reading with any tracer (no stages for the sources as read): the
+/// value written to `d`. With [`crate::trace::FlagSet`] this gives the notable events of one
+/// evaluation cheaply.
 #[inline]
 pub fn run<T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
+    run_as::<Hardware, T>(insn, inputs, t)
+}
+
+/// Evaluate with the semantics `S` ([`Hardware`] or [`Text`]) and any tracer.
+#[inline]
+pub fn run_as<S: Semantics, T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
     let w = widths(insn);
     let v = operand_values(insn, inputs, &w);
-    eval_with(insn, &v, t) & mask64(w.dst)
+    eval_with::<S, T>(insn, &v, t) & mask64(w.dst)
 }
 
-/// Evaluate a validated instruction and record every stage (the hardware's reading; see
-/// [`crate::readings::evaluate_traced_reading`] for the text's).
+/// Evaluate with either reading, chosen at run time. Allocates nothing.
+#[inline]
+pub fn evaluate_as(insn: &Instruction, inputs: &Inputs, reading: Reading) -> u64 {
+    match reading {
+        Reading::Hardware => run_as::<Hardware, _>(insn, inputs, &mut NoTrace),
+        Reading::Text => run_as::<Text, _>(insn, inputs, &mut NoTrace),
+    }
+}
+
+/// Evaluate a validated instruction and record every stage (the hardware's reading).
 pub fn evaluate_traced(insn: &Instruction, inputs: &Inputs) -> Trace {
-    crate::readings::evaluate_traced_reading(insn, inputs, crate::readings::Reading::Hardware)
+    traced::<Hardware>(insn, inputs)
 }
 
-/// Access to a recorder's stages, for [`traced_with`].
-pub(crate) trait Recording: Tracer {
-    fn take_stages(&mut self) -> Vec<Stage>;
-}
-
-impl Recording for Recorder {
-    fn take_stages(&mut self) -> Vec<Stage> {
-        std::mem::take(&mut self.stages)
-    }
-}
-
-impl Recording for crate::trace::Literal<Recorder> {
-    fn take_stages(&mut self) -> Vec<Stage> {
-        std::mem::take(&mut self.0.stages)
-    }
-}
-
-/// Evaluate with a recording tracer and build the trace (flags as the evaluator set them).
-pub(crate) fn traced_with<R: Recording>(insn: &Instruction, inputs: &Inputs, rec: &mut R) -> Trace {
+/// Evaluate with the semantics `S` and record every stage. Stages where the hardware departs
+/// from the text carry [`crate::trace::Flag::HardwareDiffersFromText`] (and the entry that
+/// explains it) only when the two readings' answers differ: the recorder is told so before the
+/// run, and keeps a stage's mark only then.
+pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
+    let hardware = run_as::<Hardware, _>(insn, inputs, &mut NoTrace);
+    let text = run_as::<Text, _>(insn, inputs, &mut NoTrace);
+    let mut rec = Recorder::new(hardware != text);
     let w = widths(insn);
     let v = operand_values(insn, inputs, &w);
     let sources: Vec<Val> = (0..w.sources)
@@ -132,17 +126,17 @@ pub(crate) fn traced_with<R: Recording>(insn: &Instruction, inputs: &Inputs, rec
         let s = s.clone();
         rec.stage(|| Stage::new(StageKind::Read, format!("{} as read", s.name), s));
     }
-    let d = eval_with(insn, &v, rec) & mask64(w.dst);
+    let d = eval_with::<S, _>(insn, &v, &mut rec) & mask64(w.dst);
     let result = Val::reg("d", w.dst, d);
     Trace {
         instruction: insn.canonical(),
         opcode: insn.opcode.name().to_string(),
         family: insn.opcode.family(),
         sources,
-        stages: rec.take_stages(),
+        stages: rec.stages,
         result,
         views: Views::of(d, w.dst),
         doc_url: insn.opcode.doc_url(),
-        reading: crate::readings::Reading::Hardware,
+        reading: S::READING,
     }
 }

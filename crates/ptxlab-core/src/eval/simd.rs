@@ -12,9 +12,10 @@
 //!    of `d` are copied from `c` (also for `vset*`, whose text names `b`). With `.add`, the
 //!    exact (signed) results of the lanes in the mask are summed into `c`, modulo 2^32.
 
+use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};
-use crate::readings::DiffId;
-use crate::table::{Family, Opcode};
+use crate::differences::DiffId;
+use crate::isa::{Family, Opcode};
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
 /// Width of the extended operands and of the intermediate, in the ISA's model.
@@ -76,10 +77,10 @@ fn cmp_symbol(c: Cmp) -> &'static str {
 }
 
 /// Evaluate `vop2`/`vop4`: `v` holds `a`, `b`, `c` already truncated to 32 bits.
-pub fn eval<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     match insn.opcode.family() {
-        Family::Simd2 => eval_lanes::<2, T>(insn, v, t),
-        _ => eval_lanes::<4, T>(insn, v, t),
+        Family::Simd2 => eval_lanes::<2, S, T>(insn, v, t),
+        _ => eval_lanes::<4, S, T>(insn, v, t),
     }
 }
 
@@ -190,7 +191,11 @@ fn lane_range(bits: u32, signed: bool) -> (i64, i64) {
     }
 }
 
-fn eval_lanes<const N: usize, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
+    insn: &Instruction,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let lb = 32 / N as u32;
     let lmask = (1u64 << lb) - 1;
     let op = Op::of(insn);
@@ -270,7 +275,7 @@ fn eval_lanes<const N: usize, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &m
     if add {
         accumulate::<N, T>(t, &res, mask, c, msel, d_signed, op)
     } else {
-        merge::<N, T>(t, &res, mask, c, msel, d_signed, op, sat)
+        merge::<N, S, T>(t, &res, mask, c, msel, d_signed, op, sat)
     }
 }
 
@@ -365,7 +370,7 @@ fn accumulate<const N: usize, T: Tracer>(
 
 /// Without `.add`: lanes in the mask take the low bits of their result, the others come from `c`.
 #[allow(clippy::too_many_arguments)]
-fn merge<const N: usize, T: Tracer>(
+fn merge<const N: usize, S: Semantics, T: Tracer>(
     t: &mut T,
     res: &[i64; N],
     mask: u32,
@@ -385,7 +390,7 @@ fn merge<const N: usize, T: Tracer>(
         keep |= (lmask * (mask >> i & 1) as u64) << sh;
     }
     let hw = (packed & keep) | (c & !keep & 0xffff_ffff);
-    let d = if T::TEXT {
+    let d = if S::TEXT {
         merge_text::<N>(res, mask, c, d_signed)
     } else {
         hw
@@ -405,7 +410,7 @@ fn merge<const N: usize, T: Tracer>(
             if mask >> i & 1 == 0 {
                 let from_c = (c >> sh) & lmask;
                 t.stage(|| {
-                    let (label, out) = if T::TEXT {
+                    let (label, out) = if S::TEXT {
                         (
                             format!(
                                 "lane {i} is not in the mask {mask_name}: Vc[{i}], lane {i} of c extended"
@@ -432,11 +437,11 @@ fn merge<const N: usize, T: Tracer>(
                             source_bits: 32,
                             lo: sh as u32,
                             width: lb,
-                            signed: T::TEXT && d_signed,
+                            signed: S::TEXT && d_signed,
                             out_bits: lb,
                         })
                 });
-            } else if !is_set && !sat && !T::TEXT {
+            } else if !is_set && !sat && !S::TEXT {
                 let kept = extend(field, lb, d_signed);
                 t.stage(|| {
                     Stage::new(
@@ -451,13 +456,13 @@ fn merge<const N: usize, T: Tracer>(
                 });
             }
         }
-        let text = if T::TEXT {
+        let text = if S::TEXT {
             d
         } else {
             merge_text::<N>(res, mask, c, d_signed)
         };
         t.stage(|| {
-            if T::TEXT {
+            if S::TEXT {
                 let mut formula = String::from("0");
                 for i in 0..N {
                     if mask >> i & 1 != 0 {

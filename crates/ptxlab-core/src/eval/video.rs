@@ -10,10 +10,11 @@
 //! that value is the exact mathematical result (it always fits in 34 bits, except for `vshl`).
 
 use super::bits::{clamp_i64, extend_field, field, int_range, sext};
+use super::semantics::{Hardware, Semantics, Text};
 use crate::ast::{ClampMode, Cmp, Instruction, Scale, SecOp, SelKind, Selector};
-use crate::readings::DiffId;
-use crate::table::Opcode;
-use crate::trace::{Detail, Flag, Literal, NoTrace, Stage, StageKind, Tracer, Val};
+use crate::differences::DiffId;
+use crate::isa::Opcode;
+use crate::trace::{Detail, Flag, NoTrace, Stage, StageKind, Tracer, Val};
 
 const M32: u64 = 0xffff_ffff;
 const U32_MAX: i64 = 0xffff_ffff;
@@ -342,7 +343,7 @@ fn range_detail(lo: i64, hi: i64) -> Detail {
 }
 
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`.
-pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let f = &insn.form;
     let p = Prim::of(insn);
     let set = matches!(p, Prim::Set(_));
@@ -375,7 +376,7 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
 
     // The text keeps every intermediate as an .s34 value, vshl's too; the hardware keeps the
     // shifted value in 64 bits.
-    let tmp = if T::TEXT && p == Prim::Shl {
+    let tmp = if S::TEXT && p == Prim::Shl {
         sext(primary(p, ta, tb) as u64, 34)
     } else {
         primary(p, ta, tb)
@@ -383,7 +384,7 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
     t.stage(|| {
         let (kind, label) = match p {
             Prim::Set(_) => (StageKind::Compare, "comparison: 1 when true, 0 when false"),
-            Prim::Shl if T::TEXT => (
+            Prim::Shl if S::TEXT => (
                 StageKind::Operate,
                 "a shifted left, kept as the 34-bit intermediate (zeros shifted in)",
             ),
@@ -399,7 +400,7 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
             _ => (StageKind::Operate, "primary operation, exact in 34 bits"),
         };
         let out = match p {
-            Prim::Shl if T::TEXT => Val::new("tmp", 34, true, i128::from(tmp)),
+            Prim::Shl if S::TEXT => Val::new("tmp", 34, true, i128::from(tmp)),
             Prim::Shl if !asig => Val::new("tmp", 64, false, i128::from(tmp as u64)),
             Prim::Shl => Val::new("tmp", 64, true, i128::from(tmp)),
             Prim::Set(_) => Val::new("tmp", 34, false, i128::from(tmp)),
@@ -417,9 +418,9 @@ pub fn eval_scalar<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u6
     });
 
     let (d, wrapped) = if let Some(ds) = insn.dst.sel.as_ref() {
-        merge_path(p, tmp, c, Part::of(Some(ds)), sat, dsig, t)
+        merge_path::<S, _>(p, tmp, c, Part::of(Some(ds)), sat, dsig, t)
     } else {
-        word_path(p, tmp, c, f.secop, sat, dsig, set, t)
+        word_path::<S, _>(p, tmp, c, f.secop, sat, dsig, set, t)
     };
     t.note_if(wrapped, Flag::Wrapped);
     t.stage(|| {
@@ -462,7 +463,7 @@ fn secondary_id(p: Prim, set: bool, vshl_wide: bool) -> DiffId {
 /// and whether it wrapped (did not fit the destination's type).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn word_path<T: Tracer>(
+fn word_path<S: Semantics, T: Tracer>(
     p: Prim,
     tmp: i64,
     c: u64,
@@ -473,7 +474,7 @@ fn word_path<T: Tracer>(
     t: &mut T,
 ) -> (u64, bool) {
     let r = if sat {
-        if p.is_shift() && !T::TEXT {
+        if p.is_shift() && !S::TEXT {
             let w = sext(tmp as u64, 34);
             t.stage(|| {
                 Stage::new(
@@ -491,7 +492,7 @@ fn word_path<T: Tracer>(
         } else {
             tmp
         };
-        let r = if T::TEXT {
+        let r = if S::TEXT {
             saturate_text(x, dsig, 32)
         } else {
             saturate_word(p, tmp, dsig)
@@ -500,7 +501,7 @@ fn word_path<T: Tracer>(
         t.stage(|| {
             let (lo, hi, label) = if dsig {
                 (S32_MIN, S32_MAX, "saturated to the s32 range")
-            } else if p.is_shift() || T::TEXT {
+            } else if p.is_shift() || S::TEXT {
                 (0, U32_MAX, "saturated to the u32 range")
             } else {
                 (
@@ -509,7 +510,7 @@ fn word_path<T: Tracer>(
                     "unsigned saturation: negative values become 0, nothing is limited above",
                 )
             };
-            let (text, hw) = if T::TEXT {
+            let (text, hw) = if S::TEXT {
                 (r, saturate_word(p, x, dsig))
             } else {
                 (saturate_text(x, dsig, 32), r)
@@ -546,7 +547,7 @@ fn word_path<T: Tracer>(
     // The text reads c and compares with the destination's signedness; vset's as unsigned.
     let text_signed = dsig && !set;
     let word_only = p.word_only(sat);
-    let seen = if word_only && !T::TEXT {
+    let seen = if word_only && !S::TEXT {
         let w = sext(r as u64 & M32, 32);
         if op != SecOp::Add {
             t.stage(|| {
@@ -564,12 +565,12 @@ fn word_path<T: Tracer>(
     } else {
         r
     };
-    let out = if T::TEXT {
+    let out = if S::TEXT {
         secondary_text(op, r, c, text_signed)
     } else {
         secondary(op, seen, c, dsig)
     };
-    let cx = if text_signed || (dsig && !T::TEXT) {
+    let cx = if text_signed || (dsig && !S::TEXT) {
         sext(c, 32)
     } else {
         c as i64
@@ -580,7 +581,7 @@ fn word_path<T: Tracer>(
     };
     t.stage(|| {
         // Each reading's step on this stage's own input, to flag where they part.
-        let (text, hw, vshl_wide) = if T::TEXT {
+        let (text, hw, vshl_wide) = if S::TEXT {
             let hw_seen = if word_only {
                 sext(r as u64 & M32, 32)
             } else {
@@ -599,7 +600,7 @@ fn word_path<T: Tracer>(
             let wide = r_text != r && secondary_text(op, r, c, text_signed) == out;
             (text, out, wide)
         };
-        let (label, formula) = match (op, T::TEXT, dsig) {
+        let (label, formula) = match (op, S::TEXT, dsig) {
             (SecOp::Add, _, _) => ("secondary .add with c", "tmp + c"),
             (SecOp::Min, true, _) => (
                 "secondary .min with c, compared as plain numbers",
@@ -627,7 +628,7 @@ fn word_path<T: Tracer>(
             ),
         };
         let cv = Val::new("c", 33, true, i128::from(cx));
-        let tin = if p == Prim::Shl && !sat && !T::TEXT {
+        let tin = if p == Prim::Shl && !sat && !S::TEXT {
             Val::new(
                 "tmp",
                 64,
@@ -660,7 +661,7 @@ fn word_path<T: Tracer>(
 /// Merge into a byte or half-word of `c`, with optional saturation for that lane. Returns the
 /// value and whether the result wrapped (did not fit the lane).
 #[inline]
-fn merge_path<T: Tracer>(
+fn merge_path<S: Semantics, T: Tracer>(
     p: Prim,
     tmp: i64,
     c: u64,
@@ -676,14 +677,14 @@ fn merge_path<T: Tracer>(
         tmp
     };
     let x = if sat {
-        let x = if T::TEXT {
+        let x = if S::TEXT {
             saturate_text(orig, dsig, part.width) as u64 & M32
         } else {
             saturate_lane(p, tmp, dsig, part.width)
         };
         // The value the clamp produced, read in its range (the lane's or, for the hardware's
         // shifts, the 32-bit range).
-        let val = if T::TEXT {
+        let val = if S::TEXT {
             saturate_text(orig, dsig, part.width)
         } else if p.is_shift() {
             let (lo, hi) = int_range(32, dsig);
@@ -691,7 +692,7 @@ fn merge_path<T: Tracer>(
         } else {
             x as i64
         };
-        let (lo, hi, label) = if T::TEXT {
+        let (lo, hi, label) = if S::TEXT {
             let (lo, hi) = int_range(part.width, dsig);
             (lo, hi, "saturated to the range of the lane")
         } else if p.is_shift() {
@@ -714,7 +715,7 @@ fn merge_path<T: Tracer>(
         t.note_if(high, Flag::ClampedHigh);
         t.note_if(low, Flag::ClampedLow);
         t.stage(|| {
-            let (text, hw) = if T::TEXT {
+            let (text, hw) = if S::TEXT {
                 (x, saturate_lane(p, tmp, dsig, part.width))
             } else {
                 (saturate_text(orig, dsig, part.width) as u64, x)
@@ -749,7 +750,7 @@ fn merge_path<T: Tracer>(
         tmp as u64 & M32
     };
     let wrapped = !sat && outside(orig, part.width, dsig);
-    let d = if T::TEXT {
+    let d = if S::TEXT {
         merge_text(x, c, part)
     } else {
         merge(x, c, part)
@@ -757,7 +758,7 @@ fn merge_path<T: Tracer>(
     t.stage(|| {
         let lanes = 32 / part.width;
         let target = part.lo / part.width;
-        let label = if part.width == 16 && part.lo == 16 && !T::TEXT {
+        let label = if part.width == 16 && part.lo == 16 && !S::TEXT {
             "merge into d.h1: bits 16-31 of the result, kept in place, over c"
         } else if part.width == 16 && part.lo == 16 {
             "merge into d.h1: the low half-word of the result, moved up, over c"
@@ -766,7 +767,7 @@ fn merge_path<T: Tracer>(
         } else {
             "merge: the low byte of the result into the selected byte of c"
         };
-        let (text, hw) = if T::TEXT {
+        let (text, hw) = if S::TEXT {
             (d, merge(x, c, part))
         } else {
             (merge_text(x, c, part), d)
@@ -795,7 +796,7 @@ fn merge_path<T: Tracer>(
 /// `.u32` operand with its top bit set counts as negative), `c` is always sign-extended, the sum
 /// is kept in 64 bits, `.shr7/.shr15` shift arithmetically when the result is signed and
 /// logically otherwise, and `.sat` clamps the 64-bit value to the s32 or u32 range.
-pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let f = &insn.form;
     let asig = f.ty(1).is_signed();
     let bsig = f.ty(2).is_signed();
@@ -806,14 +807,15 @@ pub fn eval_vmad<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 
 
     let ta = read_part("a", v[0], src_sel(insn, 0), asig, t);
     let tb = read_part("b", v[1], src_sel(insn, 1), bsig, t);
-    if T::TEXT {
+    if S::TEXT {
         return vmad_text(insn, ta, tb, c, t);
     }
 
     // The literal reading's answer, only when tracing: a stage is flagged when it departs from
     // the text and the answer differs because of it.
-    let final_differs =
-        T::ON && eval_vmad(insn, v, &mut Literal(NoTrace)) != eval_vmad(insn, v, &mut NoTrace);
+    let final_differs = T::ON
+        && eval_vmad::<Text, _>(insn, v, &mut NoTrace)
+            != eval_vmad::<Hardware, _>(insn, v, &mut NoTrace);
     // The entry that explains a difference: the product when an operand changed its sign.
     let words_signed = sext(ta as u64, 32) != ta || sext(tb as u64, 32) != tb;
     let vmad_id = if words_signed {

@@ -127,14 +127,14 @@ const MEMORY: &[&str] = &[
 
 /// Every opcode a program may use.
 pub fn supported_opcodes() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = crate::table::OPCODES.iter().map(|o| o.name).collect();
+    let mut v: Vec<&'static str> = crate::isa::OPCODES.iter().map(|o| o.name).collect();
     v.extend(POp::ALL.iter().map(|o| o.name()));
     v
 }
 
 /// Check one instruction text as ptxas would: the program instructions of [`ops`] and the 47 of
 /// the opcode table alike (an optional guard is read and not judged).
-pub fn check_any(text: &str) -> Result<(), crate::Diagnostic> {
+pub fn check_any(text: &str) -> Result<(), crate::error::Diagnostic> {
     let t = text.trim_start();
     let body = match t.strip_prefix('@') {
         Some(g) => {
@@ -163,7 +163,7 @@ pub fn check_any(text: &str) -> Result<(), crate::Diagnostic> {
                 None => seen.push((name, bits)),
                 Some(&(_, first)) => {
                     if !width_fits(first, bits, insn.op == POp::Cvt) {
-                        return Err(crate::Diagnostic::new(
+                        return Err(crate::error::Diagnostic::new(
                             0..text.len(),
                             format!(
                                 "{name} is used as {} and as {}: one register cannot be both",
@@ -205,34 +205,10 @@ pub fn parse_assignments(text: &str) -> Result<Vec<(String, u64)>, String> {
 }
 
 fn parse_number(s: &str) -> Result<u64, String> {
-    let bad = || {
-        format!("'{s}' is not a value: write hex (0x1234), decimal (42, -5), binary (0b101) or true/false")
-    };
     match s {
-        "true" => return Ok(1),
-        "false" => return Ok(0),
-        _ => {}
-    }
-    let t = s.replace('_', "");
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(b) => (true, b.to_string()),
-        None => (false, t),
-    };
-    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16)
-    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        u64::from_str_radix(b, 2)
-    } else {
-        body.parse::<u64>()
-    }
-    .map_err(|_| bad())?;
-    if neg {
-        if v > 1 << 63 {
-            return Err(bad());
-        }
-        Ok((v as i64).wrapping_neg() as u64)
-    } else {
-        Ok(v)
+        "true" => Ok(1),
+        "false" => Ok(0),
+        _ => crate::value::parse_value(s, 64, None),
     }
 }
 
@@ -560,7 +536,7 @@ fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Stateme
             guard,
             body: Body::Op(Box::new(insn)),
         }
-    } else if crate::table::Opcode::from_name(opname).is_some() {
+    } else if crate::isa::Opcode::from_name(opname).is_some() {
         let insn =
             crate::check(&with_semicolon).map_err(|d| perr(line, format!("{d} in '{body}'")))?;
         Statement {

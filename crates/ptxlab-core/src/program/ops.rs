@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::Span;
 use crate::error::Diagnostic;
-use crate::table::{Family, PTX_DOC_BASE};
+use crate::isa::{Family, PTX_DOC_BASE};
 use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
 
 /// The opcodes of this module.

@@ -1,4 +1,4 @@
-//! The pickers: drop-down lists and check boxes built from [`crate::picker::groups`]. Choices the
+//! The pickers: drop-down lists and check boxes built from [`crate::choices::groups`]. Choices the
 //! checker refuses are greyed out, and the reasons are listed under the panel.
 
 use std::rc::Rc;
@@ -6,8 +6,8 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::choices::{Control, Group, Row};
 use crate::model::Action;
-use crate::picker::{Control, Group, Row};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -65,7 +65,7 @@ fn scroll_to(stage: usize) -> Callback<MouseEvent> {
 }
 
 #[function_component]
-pub fn StagesView(props: &Props) -> Html {
+pub fn TwoReadings(props: &Props) -> Html {
     let show_text = use_state(|| false);
     let may_differ = readings_may_differ(&props.insn);
     let div = {

@@ -1,0 +1,284 @@
+//! The instruction set as data: one row per opcode ([`OPCODES`], written in [`rows`]) with its
+//! family, syntax, types, modifiers, an accepted example, the link to NVIDIA's documentation
+//! and one [`OperandSpec`] per operand position. The parser, validator, evaluators, sweep,
+//! generator, CLI and front end read these rows; nothing else lists opcodes one by one.
+//!
+//! This is the lowest layer of the crate: it uses nothing from the rest of it.
+
+use serde::{Deserialize, Serialize};
+
+pub mod lanes;
+pub mod operand;
+pub mod rows;
+pub mod vocab;
+
+pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
+pub use rows::{Opcode, OPCODES};
+pub use vocab::{
+    ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, Scale, SecOp, SelKind, Selector, Type,
+};
+
+/// Base address of NVIDIA's PTX ISA documentation.
+pub const PTX_DOC_BASE: &str = "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html";
+
+/// Instruction family: decides which evaluator runs and how the UI lays out the stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`: one 32-bit lane, optional secondary op or merge.
+    ScalarVideo,
+    /// `vmad`: multiply-add with negation, plus-one and scaling.
+    Vmad,
+    /// Two half-word lanes (`vadd2` ...).
+    Simd2,
+    /// Four byte lanes (`vadd4` ...).
+    Simd4,
+    /// Integer arithmetic of section 9.7.1.
+    Integer,
+}
+
+impl Family {
+    /// Every family, in the order the pickers list them.
+    pub const ALL: [Family; 5] = [
+        Family::ScalarVideo,
+        Family::Vmad,
+        Family::Simd2,
+        Family::Simd4,
+        Family::Integer,
+    ];
+    /// The family's name in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Family::ScalarVideo => "scalar video",
+            Family::Vmad => "video multiply-add",
+            Family::Simd2 => "SIMD, 2 half-word lanes",
+            Family::Simd4 => "SIMD, 4 byte lanes",
+            Family::Integer => "integer arithmetic",
+        }
+    }
+    pub fn is_simd(self) -> bool {
+        matches!(self, Family::Simd2 | Family::Simd4)
+    }
+}
+
+/// One row: everything about one opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OpcodeInfo {
+    pub opcode: Opcode,
+    pub name: &'static str,
+    pub family: Family,
+    /// Number of source operands in the usual form (scalar video: 2, or 3 with a secondary op or merge).
+    pub sources: u8,
+    /// Anchor of its section in NVIDIA's PTX documentation.
+    pub doc_anchor: &'static str,
+    /// What it computes, in a sentence of our own.
+    pub summary: &'static str,
+    /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
+    pub example: &'static str,
+    /// Types and modifiers ptxas accepts.
+    pub syntax: Syntax,
+    /// `d` first, then every source position the opcode can have.
+    pub operands: &'static [OperandSpec],
+}
+
+/// Another name for a row of [`OPCODES`].
+pub type Row = OpcodeInfo;
+
+/// The syntax ptxas accepts for one opcode on sm_90.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Syntax {
+    /// Names of the type positions, in the order written (`dtype`, `atype`, `btype`, ...).
+    pub type_names: &'static [&'static str],
+    /// The types each position takes.
+    pub types: &'static [&'static [Type]],
+    /// Modifiers accepted besides the types, in any order (except `mode_first`).
+    pub mods: &'static [Mod],
+    /// A group of which one modifier must be written.
+    pub required: Option<ModGroup>,
+    /// The `.hi`/`.lo`/`.wide` part belongs to the opcode name: it must come right after it.
+    pub mode_first: bool,
+    /// With this modifier, the (first) type must be one of these.
+    pub narrow: &'static [(Mod, &'static [Type])],
+    /// With the first modifier, the second must be written too.
+    pub requires: &'static [(Mod, Mod)],
+    /// Pairs of modifiers that cannot be combined.
+    pub excludes: &'static [(Mod, Mod)],
+    /// Whether sources may be negated at all (`vmad` only, and even there with limits); a
+    /// negation of both `a` and `b` cancels and is accepted on 32-bit registers everywhere.
+    pub negation: bool,
+}
+
+impl Syntax {
+    /// Whether this modifier may be written (types aside).
+    pub fn takes(&self, m: Mod) -> bool {
+        self.mods.contains(&m)
+    }
+    /// The label of type slot `k` as the user reads it ("d type").
+    pub fn type_label(&self, k: usize) -> &'static str {
+        vocab::type_slot_label(self.type_names.get(k).copied().unwrap_or(vocab::TYPE))
+    }
+}
+
+impl Opcode {
+    pub fn info(self) -> &'static OpcodeInfo {
+        // The table is generated in declaration order, so the discriminant indexes it.
+        &OPCODES[self as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    pub fn family(self) -> Family {
+        self.info().family
+    }
+    pub fn from_name(s: &str) -> Option<Opcode> {
+        OPCODES.iter().find(|o| o.name == s).map(|o| o.opcode)
+    }
+    /// Link to this opcode's section of NVIDIA's documentation.
+    pub fn doc_url(self) -> String {
+        format!("{PTX_DOC_BASE}#{}", self.info().doc_anchor)
+    }
+    pub fn is_video(self) -> bool {
+        self.family() != Family::Integer
+    }
+    /// The syntax ptxas accepts for this opcode.
+    pub fn syntax(self) -> &'static Syntax {
+        &self.info().syntax
+    }
+    /// Operand positions: `d` first, then the sources.
+    pub fn operands(self) -> &'static [OperandSpec] {
+        self.info().operands
+    }
+    /// Source position `i` (0 = `a`), if the opcode has one there.
+    pub fn source(self, i: usize) -> Option<&'static OperandSpec> {
+        self.info().operands.get(i + 1)
+    }
+    /// An accepted example.
+    pub fn example(self) -> &'static str {
+        self.info().example
+    }
+}
+
+/// Rank of a modifier in the order the ISA's syntax lists them (types keep their own relative
+/// order when sorted stably by it).
+pub fn mod_rank(opcode: Opcode, m: Mod) -> u8 {
+    if opcode.is_video() {
+        match m {
+            Mod::Type(_) => 0,
+            Mod::Po => 1,
+            Mod::Sat => 2,
+            Mod::Mode(_) => 3,
+            Mod::Scale(_) => 4,
+            Mod::Cmp(_) => 5,
+            Mod::SecOp(_) => 6,
+            _ => 7,
+        }
+    } else {
+        match m {
+            Mod::Half(_) => 0,
+            Mod::Shiftamt => 1,
+            Mod::Mode(_) => 2,
+            Mod::Sat | Mod::Cc => 3,
+            Mod::Relu => 4,
+            Mod::Type(_) => 5,
+            _ => 6,
+        }
+    }
+}
+
+/// Modifiers in the order the ISA's syntax lists them.
+pub fn canonical_order(opcode: Opcode, mods: impl IntoIterator<Item = Mod>) -> Vec<Mod> {
+    let mut v: Vec<Mod> = mods.into_iter().collect();
+    v.sort_by_key(|m| mod_rank(opcode, *m));
+    v
+}
+
+/// Bit widths of an instruction's operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Widths {
+    pub dst: u32,
+    /// Width of each source in operand order; only the first `sources` entries are meaningful.
+    pub src: [u32; 4],
+    pub sources: usize,
+}
+
+impl Widths {
+    /// Width of operand position `p` (0 = `d`, 1 = `a`, ...).
+    pub fn at(&self, p: usize) -> u32 {
+        match p {
+            0 => self.dst,
+            p => self.src.get(p - 1).copied().unwrap_or(32),
+        }
+    }
+}
+
+/// Operand widths for an opcode written with `form` and `sources` sources, from the rows'
+/// width rules: the only place widths are decided.
+#[inline]
+pub fn widths(opcode: Opcode, form: &Form, sources: usize) -> Widths {
+    let ops = opcode.operands();
+    let at = |p: usize| ops.get(p).map_or(32, |o| o.width.bits(form));
+    Widths {
+        dst: at(0),
+        src: [at(1), at(2), at(3), at(4)],
+        sources: sources.min(4),
+    }
+}
+
+/// Whether operand position `p` (0 = `d`, 1 = `a`, ...) is read as signed.
+#[inline]
+pub fn operand_signed(opcode: Opcode, form: &Form, p: usize) -> bool {
+    opcode
+        .operands()
+        .get(p)
+        .is_some_and(|o| o.sign.signed(form))
+}
+
+/// Suffixes ptxas reads on a register and then ignores: `.b01`, `.b12`, `.b23` (digits as
+/// written). The machine code is the same as without them.
+pub const IGNORED_SUFFIXES: [[u8; 2]; 3] = [[0, 1], [1, 2], [2, 3]];
+
+/// Whether ptxas accepts and ignores the suffix `sel` on operand `position` (0 = `d`, 1 = `a`,
+/// ...): where the row marks the position `loose` and the operand is 32 bits wide. Elsewhere
+/// it is an error like any other wrong selector.
+pub fn suffix_ignored(opcode: Opcode, form: &Form, position: usize, sel: &Selector) -> bool {
+    if sel.kind != SelKind::B || !IGNORED_SUFFIXES.iter().any(|s| s == sel.digits()) {
+        return false;
+    }
+    opcode
+        .operands()
+        .get(position)
+        .is_some_and(|o| o.loose && o.width.bits(form) == 32)
+}
+
+/// Which selector each operand position takes: `[d, a, b, c, e]`. `merge` says whether a
+/// scalar video instruction writes a part of `d` (three sources, no secondary operation); only
+/// then does its `d` take the selector its row names.
+pub fn selector_rules(opcode: Opcode, merge: bool) -> [SelRule; 5] {
+    let mut out = [SelRule::None; 5];
+    for (p, o) in opcode.operands().iter().enumerate().take(5) {
+        out[p] = o.sel;
+    }
+    if opcode.family() == Family::ScalarVideo && !merge {
+        out[0] = SelRule::None;
+    }
+    out
+}
+
+/// Whether an immediate may stand in source position `i` (0 = `a`), and the range its value
+/// must lie in when limited. Packed `.u16x2`/`.s16x2` forms take no immediate anywhere.
+pub fn immediate_rule(opcode: Opcode, form: &Form, i: usize) -> Option<Option<(i64, i64)>> {
+    if matches!(form.types[0], Some(Type::U16x2 | Type::S16x2)) {
+        return None;
+    }
+    opcode.source(i).map_or(Some(None), |o| o.imm.as_option())
+}
+
+/// Number of sources accepted: scalar video takes 2 or 3 (3 with a secondary operation or a
+/// destination part), the others a fixed count.
+pub fn source_counts(opcode: Opcode) -> (usize, usize) {
+    let n = opcode.info().sources as usize;
+    (n, opcode.operands().len() - 1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,251 @@
+//! One operand position of an opcode, as data: what it means (its role), how wide it is, which
+//! type slot sets its sign, which selector it takes and which immediates may stand there.
+
+use serde::{Deserialize, Serialize};
+
+use super::vocab::{Form, HalfMode, SelKind, Selector, Type};
+
+/// What an operand means to the instruction; the Learn panel names it and the sweep picks its
+/// range by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// A number the instruction computes with (or the result).
+    Value,
+    /// A bit position (`bfe` b, `bfi` c, `bmsk` a, `fns` b).
+    Position,
+    /// A field length in bits (`bfe` c, `bfi` e, `szext` b, `bmsk` b).
+    Length,
+    /// A shift amount (`vshl`/`vshr` b).
+    Shift,
+    /// A signed count of set bits to skip (`fns` c).
+    Offset,
+}
+
+impl Role {
+    /// The role in a few words, for the UI.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Role::Value => "value",
+            Role::Position => "bit position",
+            Role::Length => "field length",
+            Role::Shift => "shift amount",
+            Role::Offset => "signed offset",
+        }
+    }
+    /// Whether the operand counts bits (position, length or shift amount).
+    pub fn is_amount(self) -> bool {
+        matches!(self, Role::Position | Role::Length | Role::Shift)
+    }
+}
+
+/// How wide an operand's register is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WidthRule {
+    /// Always 32 bits.
+    W32,
+    /// The width of the first type written.
+    Type,
+    /// The width of the first type, doubled with `.wide` (at most 64 bits).
+    Wide,
+}
+
+impl WidthRule {
+    /// The width in bits for this form.
+    #[inline]
+    pub fn bits(self, form: &Form) -> u32 {
+        let n = form.types[0].map_or(32, Type::bits);
+        match self {
+            WidthRule::W32 => 32,
+            WidthRule::Type => n,
+            WidthRule::Wide if form.half == Some(HalfMode::Wide) => (2 * n).min(64),
+            WidthRule::Wide => n,
+        }
+    }
+}
+
+/// What decides whether an operand is read as signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SignRule {
+    /// Always unsigned (positions, lengths, masks).
+    Unsigned,
+    /// Always signed.
+    Signed,
+    /// The type written in slot `i` (an index into [`Form::types`], named by the syntax's
+    /// `type_names`).
+    Slot(u8),
+    /// Signed when either of the two type slots is (the `c` of `dp4a`/`dp2a`).
+    Either(u8, u8),
+}
+
+impl SignRule {
+    /// Whether the operand is signed in this form.
+    #[inline]
+    pub fn signed(self, form: &Form) -> bool {
+        let slot = |i: u8| form.types[i as usize].is_some_and(Type::is_signed);
+        match self {
+            SignRule::Unsigned => false,
+            SignRule::Signed => true,
+            SignRule::Slot(i) => slot(i),
+            SignRule::Either(i, j) => slot(i) || slot(j),
+        }
+    }
+}
+
+/// Whether an immediate may stand in a position, and in what range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImmRule {
+    /// Only a register.
+    Never,
+    /// Any value (reduced to the operand's width).
+    Any,
+    /// A value in `lo..=hi`.
+    Range(i64, i64),
+}
+
+impl ImmRule {
+    /// The rule in the shape the validator reads: `None` (no immediate), `Some(None)` (any),
+    /// `Some(Some(range))`.
+    pub fn as_option(self) -> Option<Option<(i64, i64)>> {
+        match self {
+            ImmRule::Never => None,
+            ImmRule::Any => Some(None),
+            ImmRule::Range(lo, hi) => Some(Some((lo, hi))),
+        }
+    }
+}
+
+/// One operand position of an opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OperandSpec {
+    /// The name used throughout: `d`, `a`, `b`, `c`, `e`.
+    pub name: &'static str,
+    pub role: Role,
+    pub width: WidthRule,
+    pub sign: SignRule,
+    pub sel: SelRule,
+    pub imm: ImmRule,
+    /// ptxas accepts and ignores `.b01`, `.b12`, `.b23` here when the operand is 32 bits wide.
+    pub loose: bool,
+}
+
+impl OperandSpec {
+    /// A value operand of a width rule and sign rule, with no selector, taking any immediate.
+    pub const fn value(name: &'static str, width: WidthRule, sign: SignRule) -> OperandSpec {
+        OperandSpec {
+            name,
+            role: Role::Value,
+            width,
+            sign,
+            sel: SelRule::None,
+            imm: ImmRule::Any,
+            loose: false,
+        }
+    }
+    pub const fn role(mut self, role: Role) -> OperandSpec {
+        self.role = role;
+        self
+    }
+    pub const fn sel(mut self, sel: SelRule) -> OperandSpec {
+        self.sel = sel;
+        self
+    }
+    pub const fn imm(mut self, imm: ImmRule) -> OperandSpec {
+        self.imm = imm;
+        self
+    }
+    pub const fn loose(mut self) -> OperandSpec {
+        self.loose = true;
+        self
+    }
+}
+
+/// What may be written on an operand in one position: which selector, whether an immediate
+/// may stand there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelRule {
+    /// No selector at all.
+    None,
+    /// One byte or half-word of a scalar video operand: `.b0`-`.b3`, `.h0`, `.h1`.
+    Scalar,
+    /// Two half-words out of the four of `a` and `b` together: `.hxy`, x and y in 0-3.
+    Lanes2,
+    /// Four bytes of `a` and `b` together: `.bxyzw`, each digit 0-7.
+    Lanes4,
+    /// Which half-words of `d` are written: `.h0`, `.h1`, `.h10`.
+    Mask2,
+    /// Which bytes of `d` are written: descending digits out of 3, 2, 1, 0.
+    Mask4,
+}
+
+impl SelRule {
+    /// Whether `sel` is one this position takes.
+    pub fn accepts(self, sel: &Selector) -> bool {
+        use SelKind::{B, H};
+        let d = sel.digits();
+        let descending = d.windows(2).all(|w| w[0] > w[1]);
+        match self {
+            SelRule::None => false,
+            SelRule::Scalar => match sel.kind {
+                B => d.len() == 1 && d[0] <= 3,
+                H => d.len() == 1 && d[0] <= 1,
+            },
+            SelRule::Lanes2 => sel.kind == H && d.len() == 2 && d.iter().all(|&x| x <= 3),
+            SelRule::Lanes4 => sel.kind == B && d.len() == 4 && d.iter().all(|&x| x <= 7),
+            SelRule::Mask2 => {
+                sel.kind == H && !d.is_empty() && d.iter().all(|&x| x <= 1) && descending
+            }
+            SelRule::Mask4 => {
+                sel.kind == B && !d.is_empty() && d.iter().all(|&x| x <= 3) && descending
+            }
+        }
+    }
+    /// The selectors this position takes, as written (patterns for the lane selectors).
+    pub fn choices(self) -> Vec<String> {
+        match self {
+            SelRule::Lanes2 => vec![".hxy with x, y in 0-3 (e.g. .h10, .h32)".to_string()],
+            SelRule::Lanes4 => {
+                vec![".bxyzw with each digit in 0-7 (e.g. .b3210, .b7654)".to_string()]
+            }
+            _ => self.selectors().iter().map(Selector::to_string).collect(),
+        }
+    }
+    /// Every selector this position takes, when they can be listed (scalar parts and masks);
+    /// empty for the lane selectors, whose lanes are chosen one by one
+    /// ([`super::lanes::pool_pick`]).
+    pub fn selectors(self) -> Vec<Selector> {
+        match self {
+            SelRule::Scalar => (0..4)
+                .map(|d| Selector::new(SelKind::B, &[d]))
+                .chain((0..2).map(|d| Selector::new(SelKind::H, &[d])))
+                .collect(),
+            SelRule::Mask2 | SelRule::Mask4 => {
+                let n = if self == SelRule::Mask2 { 2 } else { 4 };
+                let kind = super::lanes::lane_kind(n);
+                (1..(1u8 << n))
+                    .map(|bits| {
+                        let digits: Vec<u8> =
+                            (0..n as u8).rev().filter(|l| bits >> l & 1 == 1).collect();
+                        Selector::new(kind, &digits)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+    /// What the selector does there, for messages and the UI.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SelRule::None => "no selector",
+            SelRule::Scalar => "a byte or half-word selector",
+            SelRule::Lanes2 => "a two-lane half-word selector",
+            SelRule::Lanes4 => "a four-lane byte selector",
+            SelRule::Mask2 => "a half-word mask",
+            SelRule::Mask4 => "a byte mask",
+        }
+    }
+}

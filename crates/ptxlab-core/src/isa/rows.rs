@@ -1,0 +1,466 @@
+//! The rows: one per opcode, in the order the ISA lists them. Adding an opcode means adding a
+//! row here (and its evaluator); everything else reads the row.
+
+use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
+use super::vocab::{
+    ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, ATYPE, BTYPE, DTYPE, TYPE,
+};
+use super::{Family, OpcodeInfo, Syntax};
+
+macro_rules! opcodes {
+    ($($var:ident $name:literal $fam:ident $srcs:literal $anchor:expr,
+       $syntax:expr, $ops:expr, $example:literal, $summary:literal;)*) => {
+        /// Every opcode in scope.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Opcode { $($var,)* }
+
+        /// One row per opcode, in the order the ISA lists them.
+        pub const OPCODES: &[OpcodeInfo] = &[
+            $(OpcodeInfo {
+                opcode: Opcode::$var,
+                name: $name,
+                family: Family::$fam,
+                sources: $srcs,
+                doc_anchor: $anchor,
+                summary: $summary,
+                example: $example,
+                syntax: $syntax,
+                operands: $ops,
+            },)*
+        ];
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types and modifiers.
+
+const U16: Type = Type::U16;
+const U32: Type = Type::U32;
+const U64: Type = Type::U64;
+const S16: Type = Type::S16;
+const S32: Type = Type::S32;
+const S64: Type = Type::S64;
+const B32: Type = Type::B32;
+const B64: Type = Type::B64;
+const U16X2: Type = Type::U16x2;
+const S16X2: Type = Type::S16x2;
+
+/// Type sets used by the rows.
+pub mod types {
+    use super::*;
+    pub const VIDEO: &[Type] = &[U32, S32];
+    pub const SHIFT_AMOUNT: &[Type] = &[U32];
+    pub const INT: &[Type] = &[U16, U32, U64, S16, S32, S64];
+    pub const INT_X2: &[Type] = &[U16, U32, U64, S16, S32, S64, U16X2, S16X2];
+    pub const SIGNED: &[Type] = &[S16, S32, S64];
+    pub const BITS: &[Type] = &[B32, B64];
+    pub const B32_ONLY: &[Type] = &[B32];
+    pub const WORDS: &[Type] = &[U32, U64, S32, S64];
+    pub const S32_ONLY: &[Type] = &[S32];
+    pub const RELU: &[Type] = &[S32, S16X2];
+    pub const WIDE: &[Type] = &[U16, U32, S16, S32];
+    pub const CARRY: &[Type] = &[U32, S32, U64, S64];
+}
+
+const SAT: Mod = Mod::Sat;
+const ADD: Mod = Mod::SecOp(SecOp::Add);
+const MIN: Mod = Mod::SecOp(SecOp::Min);
+const MAX: Mod = Mod::SecOp(SecOp::Max);
+const EQ: Mod = Mod::Cmp(Cmp::Eq);
+const NE: Mod = Mod::Cmp(Cmp::Ne);
+const LT: Mod = Mod::Cmp(Cmp::Lt);
+const LE: Mod = Mod::Cmp(Cmp::Le);
+const GT: Mod = Mod::Cmp(Cmp::Gt);
+const GE: Mod = Mod::Cmp(Cmp::Ge);
+const CLAMP: Mod = Mod::Mode(ClampMode::Clamp);
+const WRAP: Mod = Mod::Mode(ClampMode::Wrap);
+const SHR7: Mod = Mod::Scale(Scale::Shr7);
+const SHR15: Mod = Mod::Scale(Scale::Shr15);
+const HI: Mod = Mod::Half(HalfMode::Hi);
+const LO: Mod = Mod::Half(HalfMode::Lo);
+const WIDE: Mod = Mod::Half(HalfMode::Wide);
+
+// ---------------------------------------------------------------------------------------------
+// Syntax builders.
+
+const NO_PAIRS: &[(Mod, Mod)] = &[];
+const NO_NARROW: &[(Mod, &[Type])] = &[];
+const VID_NAMES: &[&str] = &[DTYPE, ATYPE, BTYPE];
+const AB_NAMES: &[&str] = &[ATYPE, BTYPE];
+const ONE_NAME: &[&str] = &[TYPE];
+const VID_TYPES: &[&[Type]] = &[types::VIDEO, types::VIDEO, types::VIDEO];
+const SHIFT_TYPES: &[&[Type]] = &[types::VIDEO, types::VIDEO, types::SHIFT_AMOUNT];
+const AB_TYPES: &[&[Type]] = &[types::VIDEO, types::VIDEO];
+
+const fn video(mods: &'static [Mod]) -> Syntax {
+    Syntax {
+        type_names: VID_NAMES,
+        types: VID_TYPES,
+        mods,
+        required: None,
+        mode_first: false,
+        narrow: NO_NARROW,
+        requires: NO_PAIRS,
+        excludes: NO_PAIRS,
+        negation: false,
+    }
+}
+
+const fn integer(types: &'static [&'static [Type]], mods: &'static [Mod]) -> Syntax {
+    Syntax {
+        type_names: ONE_NAME,
+        types,
+        mods,
+        required: None,
+        mode_first: false,
+        narrow: NO_NARROW,
+        requires: NO_PAIRS,
+        excludes: NO_PAIRS,
+        negation: false,
+    }
+}
+
+const SCALAR_MODS: &[Mod] = &[SAT, ADD, MIN, MAX];
+const SHIFT_MODS: &[Mod] = &[SAT, ADD, MIN, MAX, CLAMP, WRAP];
+const VMAD_MODS: &[Mod] = &[SAT, SHR7, SHR15, Mod::Po];
+const VSET_MODS: &[Mod] = &[ADD, MIN, MAX, EQ, NE, LT, LE, GT, GE];
+const SIMD_MODS: &[Mod] = &[SAT, ADD];
+const VSETN_MODS: &[Mod] = &[ADD, EQ, NE, LT, LE, GT, GE];
+const SIMD_EXCLUDES: &[(Mod, Mod)] = &[(SAT, ADD)];
+
+const SCALAR: Syntax = video(SCALAR_MODS);
+const SHIFT: Syntax = {
+    let mut s = video(SHIFT_MODS);
+    s.types = SHIFT_TYPES;
+    s.required = Some(ModGroup::Mode);
+    s
+};
+const VMAD: Syntax = {
+    let mut s = video(VMAD_MODS);
+    s.negation = true;
+    s
+};
+const SIMD: Syntax = {
+    let mut s = video(SIMD_MODS);
+    s.excludes = SIMD_EXCLUDES;
+    s
+};
+const fn vset(mods: &'static [Mod]) -> Syntax {
+    let mut s = video(mods);
+    s.type_names = AB_NAMES;
+    s.types = AB_TYPES;
+    s.required = Some(ModGroup::Cmp);
+    s
+}
+const fn with_mode_first(mut s: Syntax) -> Syntax {
+    s.required = Some(ModGroup::Half);
+    s.mode_first = true;
+    s
+}
+const fn with_narrow(mut s: Syntax, narrow: &'static [(Mod, &'static [Type])]) -> Syntax {
+    s.narrow = narrow;
+    s
+}
+const fn with_mode_required(mut s: Syntax) -> Syntax {
+    s.required = Some(ModGroup::Mode);
+    s
+}
+
+const T_INT: &[&[Type]] = &[types::INT];
+const T_INT_X2: &[&[Type]] = &[types::INT_X2];
+const T_SIGNED: &[&[Type]] = &[types::SIGNED];
+const T_BITS: &[&[Type]] = &[types::BITS];
+const T_B32: &[&[Type]] = &[types::B32_ONLY];
+const T_WORDS: &[&[Type]] = &[types::WORDS];
+const T_US32: &[&[Type]] = &[types::VIDEO];
+const ADD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY), (Mod::Cc, types::CARRY)];
+const CC_EXCLUDES: &[(Mod, Mod)] = &[(Mod::Cc, SAT)];
+const MAD_NARROW: &[(Mod, &[Type])] = &[
+    (SAT, types::S32_ONLY),
+    (Mod::Cc, types::CARRY),
+    (WIDE, types::WIDE),
+];
+const MAD_REQUIRES: &[(Mod, Mod)] = &[(SAT, HI)];
+const MAD_EXCLUDES: &[(Mod, Mod)] = &[(Mod::Cc, SAT), (Mod::Cc, WIDE)];
+const MUL_NARROW: &[(Mod, &[Type])] = &[(WIDE, types::WIDE)];
+const MAD24_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
+const RELU_NARROW: &[(Mod, &[Type])] = &[(Mod::Relu, types::RELU)];
+
+const ADD_SUB: Syntax = {
+    let mut s = with_narrow(integer(T_INT_X2, &[SAT, Mod::Cc]), ADD_NARROW);
+    s.excludes = CC_EXCLUDES;
+    s
+};
+const SUB: Syntax = {
+    let mut s = ADD_SUB;
+    s.types = T_INT;
+    s
+};
+const MUL: Syntax = with_narrow(with_mode_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
+const MAD: Syntax = {
+    let mut s = with_narrow(
+        with_mode_first(integer(T_INT, &[HI, LO, WIDE, SAT, Mod::Cc])),
+        MAD_NARROW,
+    );
+    s.requires = MAD_REQUIRES;
+    s.excludes = MAD_EXCLUDES;
+    s
+};
+const MAD24: Syntax = {
+    let mut s = with_narrow(
+        with_mode_first(integer(T_US32, &[HI, LO, SAT])),
+        MAD24_NARROW,
+    );
+    s.requires = MAD_REQUIRES;
+    s
+};
+const MINMAX: Syntax = with_narrow(integer(T_INT_X2, &[Mod::Relu]), RELU_NARROW);
+const DP4A: Syntax = {
+    let mut s = integer(AB_TYPES, &[]);
+    s.type_names = AB_NAMES;
+    s
+};
+const DP2A: Syntax = {
+    let mut s = with_mode_first(integer(AB_TYPES, &[HI, LO]));
+    s.type_names = AB_NAMES;
+    s
+};
+
+// ---------------------------------------------------------------------------------------------
+// Operand builders.
+
+use SignRule::{Either, Signed, Slot, Unsigned};
+use WidthRule::{Type as TW, Wide, W32};
+
+const fn v(name: &'static str, width: WidthRule, sign: SignRule) -> OperandSpec {
+    OperandSpec::value(name, width, sign)
+}
+
+/// Scalar video: `d` (a part of it when merging), `a`, `b` with byte/half-word selectors, and
+/// `c` for the secondary operation or merge; `.b01`-style suffixes are ignored on `d` and `c`.
+const SCALAR_OPS: &[OperandSpec] = &[
+    v("d", W32, Slot(0)).sel(SelRule::Scalar).loose(),
+    v("a", W32, Slot(1)).sel(SelRule::Scalar),
+    v("b", W32, Slot(2)).sel(SelRule::Scalar),
+    v("c", W32, Slot(0)).loose(),
+];
+const SHIFT_OPS: &[OperandSpec] = &[
+    SCALAR_OPS[0],
+    SCALAR_OPS[1],
+    SCALAR_OPS[2].role(Role::Shift),
+    SCALAR_OPS[3],
+];
+/// `vset` is written `.atype.btype`; its `c` follows `atype` on the hardware.
+const VSET_OPS: &[OperandSpec] = &[
+    v("d", W32, Unsigned).sel(SelRule::Scalar).loose(),
+    v("a", W32, Slot(0)).sel(SelRule::Scalar),
+    v("b", W32, Slot(1)).sel(SelRule::Scalar),
+    v("c", W32, Slot(0)).loose(),
+];
+const VMAD_OPS: &[OperandSpec] = &[
+    v("d", W32, Slot(0)).loose(),
+    v("a", W32, Slot(1)).sel(SelRule::Scalar),
+    v("b", W32, Slot(2)).sel(SelRule::Scalar),
+    v("c", W32, Slot(0)).loose(),
+];
+const fn simd_ops(mask: SelRule, lanes: SelRule, set: bool) -> [OperandSpec; 4] {
+    let (d, a, b) = if set {
+        (Unsigned, Slot(0), Slot(1))
+    } else {
+        (Slot(0), Slot(1), Slot(2))
+    };
+    [
+        v("d", W32, d).sel(mask).imm(ImmRule::Never),
+        v("a", W32, a).sel(lanes).imm(ImmRule::Never),
+        v("b", W32, b).sel(lanes).imm(ImmRule::Never),
+        v("c", W32, Unsigned).imm(ImmRule::Never),
+    ]
+}
+const SIMD2_OPS: &[OperandSpec] = &simd_ops(SelRule::Mask2, SelRule::Lanes2, false);
+const SIMD4_OPS: &[OperandSpec] = &simd_ops(SelRule::Mask4, SelRule::Lanes4, false);
+const VSET2_OPS: &[OperandSpec] = &simd_ops(SelRule::Mask2, SelRule::Lanes2, true);
+const VSET4_OPS: &[OperandSpec] = &simd_ops(SelRule::Mask4, SelRule::Lanes4, true);
+
+/// Integer operands of the type's width and sign; `.b01`-style suffixes ignored when 32-bit.
+const INT1: &[OperandSpec] = &[v("d", TW, Slot(0)).loose(), v("a", TW, Slot(0)).loose()];
+const INT2: &[OperandSpec] = &[INT1[0], INT1[1], v("b", TW, Slot(0)).loose()];
+const INT3: &[OperandSpec] = &[INT1[0], INT1[1], INT2[2], v("c", TW, Slot(0)).loose()];
+/// The same without ignored suffixes (`div`, `rem`, `brev`).
+const STRICT1: &[OperandSpec] = &[v("d", TW, Slot(0)), v("a", TW, Slot(0))];
+const STRICT2: &[OperandSpec] = &[STRICT1[0], STRICT1[1], v("b", TW, Slot(0))];
+const MUL_OPS: &[OperandSpec] = &[v("d", Wide, Slot(0)).loose(), INT1[1], INT2[2]];
+const MAD_OPS: &[OperandSpec] = &[MUL_OPS[0], INT1[1], INT2[2], v("c", Wide, Slot(0)).loose()];
+const W32_3: &[OperandSpec] = &[
+    v("d", W32, Slot(0)).loose(),
+    v("a", W32, Slot(0)).loose(),
+    v("b", W32, Slot(0)).loose(),
+    v("c", W32, Slot(0)).loose(),
+];
+const W32_2: &[OperandSpec] = &[W32_3[0], W32_3[1], W32_3[2]];
+const COUNT_OPS: &[OperandSpec] = &[v("d", W32, Unsigned), v("a", TW, Slot(0))];
+const FNS_OPS: &[OperandSpec] = &[
+    v("d", W32, Unsigned).loose(),
+    v("a", W32, Unsigned).loose(),
+    v("b", W32, Unsigned).role(Role::Position).loose(),
+    v("c", W32, Signed).role(Role::Offset).loose(),
+];
+const BYTE: ImmRule = ImmRule::Range(0, 255);
+const BFE_OPS: &[OperandSpec] = &[
+    v("d", TW, Slot(0)),
+    v("a", TW, Slot(0)),
+    v("b", W32, Unsigned).role(Role::Position).imm(BYTE),
+    v("c", W32, Unsigned).role(Role::Length).imm(BYTE),
+];
+const BFI_OPS: &[OperandSpec] = &[
+    v("d", TW, Unsigned),
+    v("a", TW, Unsigned),
+    v("b", TW, Unsigned),
+    v("c", W32, Unsigned).role(Role::Position).imm(BYTE),
+    v("e", W32, Unsigned).role(Role::Length).imm(BYTE),
+];
+const SZEXT_OPS: &[OperandSpec] = &[
+    v("d", W32, Slot(0)).loose(),
+    v("a", W32, Slot(0)).loose(),
+    v("b", W32, Unsigned).role(Role::Length).loose(),
+];
+const BMSK_OPS: &[OperandSpec] = &[
+    v("d", W32, Unsigned).loose(),
+    v("a", W32, Unsigned).role(Role::Position).loose(),
+    v("b", W32, Unsigned).role(Role::Length).loose(),
+];
+const DOT_OPS: &[OperandSpec] = &[
+    v("d", W32, Either(0, 1)).loose(),
+    v("a", W32, Slot(0)).loose(),
+    v("b", W32, Slot(1)).loose(),
+    v("c", W32, Either(0, 1)).loose(),
+];
+
+const SV: &str = "scalar-video-instructions-vadd-vsub-vabsdiff-vmin-vmax";
+const SH: &str = "scalar-video-instructions-vshl-vshr";
+const S2: &str = "simd-video-instructions-vadd2-vsub2-vavrg2-vabsdiff2-vmin2-vmax2";
+const S4: &str = "simd-video-instructions-vadd4-vsub4-vavrg4-vabsdiff4-vmin4-vmax4";
+
+opcodes! {
+    Vadd "vadd" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vadd.s32.s32.s32 d, a.b0, b.h0;",
+        "Adds one selected byte, half-word or word of a to one of b, in 34-bit precision.";
+    Vsub "vsub" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vsub.s32.s32.s32 d, a.b2, b.b0;",
+        "Subtracts a selected part of b from a selected part of a, in 34-bit precision.";
+    Vabsdiff "vabsdiff" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vabsdiff.u32.u32.u32 d, a.b3, b;",
+        "Absolute difference of a selected part of a and of b.";
+    Vmin "vmin" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vmin.s32.s32.s32 d, a.h0, b.h1;",
+        "Smaller of a selected part of a and of b, each read signed or unsigned.";
+    Vmax "vmax" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vmax.s32.s32.s32 d, a.h0, b.h0;",
+        "Larger of a selected part of a and of b, each read signed or unsigned.";
+    Vshl "vshl" ScalarVideo 2 SH, SHIFT, SHIFT_OPS, "vshl.u32.u32.u32.wrap d, a, b.b1;",
+        "Shifts a selected part of a left by an unsigned amount taken from b.";
+    Vshr "vshr" ScalarVideo 2 SH, SHIFT, SHIFT_OPS, "vshr.s32.s32.u32.wrap d, a.h0, b.b2;",
+        "Shifts a selected part of a right (arithmetic when a is signed) by an amount from b.";
+    Vmad "vmad" Vmad 3 "scalar-video-instructions-vmad", VMAD, VMAD_OPS,
+        "vmad.u32.s32.s32 d, a, b, c;",
+        "Multiplies selected parts of a and b and adds c, with optional negation, plus one and scaling.";
+    Vset "vset" ScalarVideo 2 "scalar-video-instructions-vset", vset(VSET_MODS), VSET_OPS,
+        "vset.s32.s32.lt d, a, b.b2;",
+        "Compares a selected part of a with one of b, giving 1 or 0.";
+    Vadd2 "vadd2" Simd2 3 S2, SIMD, SIMD2_OPS, "vadd2.s32.s32.s32 d, a, b, c;",
+        "Adds two pairs of half-words chosen from a and b.";
+    Vsub2 "vsub2" Simd2 3 S2, SIMD, SIMD2_OPS, "vsub2.s32.s32.s32 d, a, b.h01, c;",
+        "Subtracts two pairs of half-words chosen from a and b.";
+    Vavrg2 "vavrg2" Simd2 3 S2, SIMD, SIMD2_OPS, "vavrg2.u32.u32.u32 d, a.h03, b, c;",
+        "Averages two pairs of half-words, rounding halves away from zero.";
+    Vabsdiff2 "vabsdiff2" Simd2 3 S2, SIMD, SIMD2_OPS, "vabsdiff2.u32.u32.u32 d, a, b, c;",
+        "Absolute differences of two pairs of half-words.";
+    Vmin2 "vmin2" Simd2 3 S2, SIMD, SIMD2_OPS, "vmin2.s32.s32.s32 d.h10, a, b, c;",
+        "Per-half-word minimum.";
+    Vmax2 "vmax2" Simd2 3 S2, SIMD, SIMD2_OPS, "vmax2.s32.s32.s32 d, a.h01, b.h13, c;",
+        "Per-half-word maximum.";
+    Vset2 "vset2" Simd2 3 "simd-video-instructions-vset2", vset(VSETN_MODS), VSET2_OPS,
+        "vset2.s32.s32.lt d, a.h13, b.h33, c;",
+        "Per-half-word comparison giving 1 or 0 in each lane.";
+    Vadd4 "vadd4" Simd4 3 S4, SIMD, SIMD4_OPS, "vadd4.s32.u32.u32 d, a, b, c;",
+        "Adds four pairs of bytes chosen from a and b.";
+    Vsub4 "vsub4" Simd4 3 S4, SIMD, SIMD4_OPS, "vsub4.s32.s32.s32 d, a, b.b1664, c;",
+        "Subtracts four pairs of bytes chosen from a and b.";
+    Vavrg4 "vavrg4" Simd4 3 S4, SIMD, SIMD4_OPS, "vavrg4.u32.u32.u32 d.b30, a, b, c;",
+        "Averages four pairs of bytes, rounding halves away from zero.";
+    Vabsdiff4 "vabsdiff4" Simd4 3 S4, SIMD, SIMD4_OPS, "vabsdiff4.u32.u32.u32 d.b31, a, b, c;",
+        "Absolute differences of four pairs of bytes.";
+    Vmin4 "vmin4" Simd4 3 S4, SIMD, SIMD4_OPS, "vmin4.s32.s32.s32 d.b21, a, b, c;",
+        "Per-byte minimum.";
+    Vmax4 "vmax4" Simd4 3 S4, SIMD, SIMD4_OPS, "vmax4.u32.u32.u32 d, a, b, c;",
+        "Per-byte maximum.";
+    Vset4 "vset4" Simd4 3 "simd-video-instructions-vset4", vset(VSETN_MODS), VSET4_OPS,
+        "vset4.s32.s32.lt d, a, b, c;",
+        "Per-byte comparison giving 1 or 0 in each lane.";
+    Add "add" Integer 2 "integer-arithmetic-instructions-add", ADD_SUB, INT2, "add.s32 d, a, b;",
+        "Sum, wrapping or (for .s32 with .sat) clamped.";
+    Sub "sub" Integer 2 "integer-arithmetic-instructions-sub", SUB, INT2, "sub.s32 d, a, b;",
+        "Difference, wrapping or (for .s32 with .sat) clamped.";
+    Mul "mul" Integer 2 "integer-arithmetic-instructions-mul", MUL, MUL_OPS,
+        "mul.lo.s32 d, a, b;",
+        "Full product; keeps the low half, the high half, or all of it (.wide).";
+    Mad "mad" Integer 3 "integer-arithmetic-instructions-mad", MAD, MAD_OPS,
+        "mad.lo.s32 d, a, b, c;",
+        "Product (low, high or wide) plus c.";
+    Mul24 "mul24" Integer 2 "integer-arithmetic-instructions-mul24",
+        with_mode_first(integer(T_US32, &[HI, LO])), W32_2,
+        "mul24.lo.s32 d, a, b;",
+        "Product of the low 24 bits of a and b; keeps bits 0-31 or 16-47 of the 48-bit product.";
+    Mad24 "mad24" Integer 3 "integer-arithmetic-instructions-mad24", MAD24, W32_3,
+        "mad24.lo.s32 d, a, b, c;",
+        "24-bit product (low or high part) plus c.";
+    Sad "sad" Integer 3 "integer-arithmetic-instructions-sad", integer(T_INT, &[]), INT3,
+        "sad.u32 d, a, b, c;",
+        "Absolute difference of a and b, plus c.";
+    Div "div" Integer 2 "integer-arithmetic-instructions-div", integer(T_INT, &[]), STRICT2,
+        "div.s32 d, a, b;",
+        "Quotient rounded toward zero.";
+    Rem "rem" Integer 2 "integer-arithmetic-instructions-rem", integer(T_INT, &[]), STRICT2,
+        "rem.s32 d, a, b;",
+        "Remainder with the sign of a.";
+    Abs "abs" Integer 1 "integer-arithmetic-instructions-abs", integer(T_SIGNED, &[]), INT1,
+        "abs.s32 d, a;",
+        "Absolute value (the most negative value stays as it is).";
+    Neg "neg" Integer 1 "integer-arithmetic-instructions-neg", integer(T_SIGNED, &[]), INT1,
+        "neg.s32 d, a;",
+        "Two's complement negation.";
+    Min "min" Integer 2 "integer-arithmetic-instructions-min", MINMAX, INT2, "min.s32 d, a, b;",
+        "Smaller of a and b; per half-word for x2 types; .relu clamps below at zero.";
+    Max "max" Integer 2 "integer-arithmetic-instructions-max", MINMAX, INT2, "max.s32 d, a, b;",
+        "Larger of a and b; per half-word for x2 types; .relu clamps below at zero.";
+    Popc "popc" Integer 1 "integer-arithmetic-instructions-popc", integer(T_BITS, &[]),
+        COUNT_OPS, "popc.b32 d, a;",
+        "Number of one bits.";
+    Clz "clz" Integer 1 "integer-arithmetic-instructions-clz", integer(T_BITS, &[]),
+        COUNT_OPS, "clz.b32 d, a;",
+        "Number of leading zero bits.";
+    Bfind "bfind" Integer 1 "integer-arithmetic-instructions-bfind",
+        integer(T_WORDS, &[Mod::Shiftamt]), COUNT_OPS, "bfind.u32 d, a;",
+        "Position of the most significant non-sign bit, or its distance from the top with .shiftamt.";
+    Fns "fns" Integer 3 "integer-arithmetic-instructions-fns", integer(T_B32, &[]), FNS_OPS,
+        "fns.b32 d, a, b, c;",
+        "Finds the n-th set bit of a mask counting from a base position.";
+    Brev "brev" Integer 1 "integer-arithmetic-instructions-brev", integer(T_BITS, &[]), STRICT1,
+        "brev.b32 d, a;",
+        "Reverses the order of the bits.";
+    Bfe "bfe" Integer 3 "integer-arithmetic-instructions-bfe", integer(T_WORDS, &[]), BFE_OPS,
+        "bfe.u32 d, a, b, c;",
+        "Extracts a bit field of a at position b, length c, sign- or zero-extended.";
+    Bfi "bfi" Integer 4 "integer-arithmetic-instructions-bfi", integer(T_BITS, &[]), BFI_OPS,
+        "bfi.b32 d, a, b, c, e;",
+        "Inserts the low bits of a into b at position c, length e.";
+    Szext "szext" Integer 2 "integer-arithmetic-instructions-szext",
+        with_mode_required(integer(T_US32, &[CLAMP, WRAP])), SZEXT_OPS,
+        "szext.wrap.s32 d, a, b;",
+        "Sign- or zero-extends the low b bits of a.";
+    Bmsk "bmsk" Integer 2 "integer-arithmetic-instructions-bmsk",
+        with_mode_required(integer(T_B32, &[CLAMP, WRAP])), BMSK_OPS,
+        "bmsk.wrap.b32 d, a, b;",
+        "A mask of b ones starting at bit a.";
+    Dp4a "dp4a" Integer 3 "integer-arithmetic-instructions-dp4a", DP4A, DOT_OPS,
+        "dp4a.s32.s32 d, a, b, c;",
+        "Dot product of four byte pairs plus c.";
+    Dp2a "dp2a" Integer 3 "integer-arithmetic-instructions-dp2a", DP2A, DOT_OPS,
+        "dp2a.lo.s32.s32 d, a, b, c;",
+        "Dot product of two half-word pairs with two bytes of b, plus c.";
+}

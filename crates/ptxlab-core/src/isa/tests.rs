@@ -1,0 +1,134 @@
+//! Checks that walk every row: nothing here names an opcode by hand.
+
+use super::*;
+
+#[test]
+fn rows_are_indexed_by_discriminant_and_named_uniquely() {
+    for (i, row) in OPCODES.iter().enumerate() {
+        assert_eq!(row.opcode as usize, i, "{} out of order", row.name);
+        assert_eq!(Opcode::from_name(row.name), Some(row.opcode));
+        assert!(!row.summary.is_empty() && !row.doc_anchor.is_empty());
+    }
+}
+
+#[test]
+fn every_row_is_consistent() {
+    for row in OPCODES {
+        let op = row.opcode;
+        let syn = &row.syntax;
+        // One named slot per type position.
+        assert_eq!(syn.type_names.len(), syn.types.len(), "{}", row.name);
+        // Operands: d, then at least the usual sources, each named in order.
+        let (lo, hi) = source_counts(op);
+        assert!(
+            lo >= 1 && lo <= hi && hi <= 4,
+            "{}: sources {lo}..{hi}",
+            row.name
+        );
+        let names = ["d", "a", "b", "c", "e"];
+        for (p, o) in row.operands.iter().enumerate() {
+            assert_eq!(o.name, names[p], "{}: operand {p}", row.name);
+            // A sign slot names a type position the syntax has.
+            let slots: Vec<u8> = match o.sign {
+                SignRule::Slot(i) => vec![i],
+                SignRule::Either(i, j) => vec![i, j],
+                _ => vec![],
+            };
+            for &i in &slots {
+                assert!(
+                    (i as usize) < syn.types.len(),
+                    "{}: {} slot {i}",
+                    row.name,
+                    o.name
+                );
+            }
+            // Amounts are unsigned counts whatever type is written; selectors only on 32-bit
+            // video operands.
+            if o.role.is_amount() {
+                assert_ne!(o.sign, SignRule::Signed, "{}: {}", row.name, o.name);
+                for &i in &slots {
+                    assert!(
+                        syn.types[i as usize].iter().all(|t| !t.is_signed()),
+                        "{}: {} may be signed",
+                        row.name,
+                        o.name
+                    );
+                }
+            }
+            if o.sel != SelRule::None {
+                assert_eq!(o.width, WidthRule::W32, "{}: {}", row.name, o.name);
+                assert!(op.is_video(), "{}", row.name);
+            }
+        }
+        // The example is written with this opcode, the types the syntax offers and the
+        // modifiers it takes.
+        let (head, _) = row.example.split_once(' ').expect("example has operands");
+        let mut words = head.split('.');
+        assert_eq!(words.next(), Some(row.name));
+        let mut k = 0;
+        for w in words {
+            let m = vocab::Mod::from_name(w).unwrap_or_else(|| panic!("{}: .{w}", row.name));
+            match m {
+                Mod::Type(t) => {
+                    assert!(syn.types[k].contains(&t), "{}: .{w}", row.name);
+                    k += 1;
+                }
+                m => assert!(syn.takes(m), "{}: .{w}", row.name),
+            }
+        }
+        assert_eq!(k, syn.types.len(), "{}: example types", row.name);
+        // Widths for every type the syntax offers follow the rules: at most 64 bits.
+        for &t in syn.types[0] {
+            let mut form = Form::default();
+            form.types[0] = Some(t);
+            for half in [None, Some(HalfMode::Wide)] {
+                form.half = half;
+                let w = widths(op, &form, hi);
+                for p in 0..row.operands.len() {
+                    assert!((1..=64).contains(&w.at(p)), "{}", row.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wide_products_are_twice_as_wide_up_to_64_bits() {
+    let mut form = Form {
+        half: Some(HalfMode::Wide),
+        ..Form::default()
+    };
+    for (t, d) in [(Type::U16, 32), (Type::S32, 64), (Type::U64, 64)] {
+        form.types[0] = Some(t);
+        let w = widths(Opcode::Mul, &form, 2);
+        assert_eq!((w.dst, w.src[0]), (d, t.bits()));
+        let w = widths(Opcode::Mad, &form, 3);
+        assert_eq!((w.dst, w.src[2]), (d, d));
+    }
+}
+
+#[test]
+fn type_slot_labels_name_their_operand() {
+    for row in OPCODES {
+        for (k, name) in row.syntax.type_names.iter().enumerate() {
+            let label = row.syntax.type_label(k);
+            match vocab::type_slot_operand(name) {
+                Some(o) => assert!(label.starts_with(o), "{}: {label}", row.name),
+                None => assert_eq!(label, "type"),
+            }
+        }
+    }
+}
+
+#[test]
+fn listed_selectors_are_accepted_by_their_rule() {
+    for rule in [SelRule::Scalar, SelRule::Mask2, SelRule::Mask4] {
+        let all = rule.selectors();
+        assert!(!all.is_empty());
+        for sel in &all {
+            assert!(rule.accepts(sel), "{rule:?} {sel}");
+        }
+    }
+    assert_eq!(SelRule::Mask4.selectors().len(), 15);
+    assert_eq!(SelRule::Mask2.choices(), [".h0", ".h1", ".h10"]);
+}

@@ -1,0 +1,555 @@
+//! The pickers' choices as data: for the current instruction, every control with the instruction
+//! text each of its choices would produce, and whether `ptxlab_core::check` accepts that text (the
+//! message when it does not). Every control comes from the opcode's row in the core (its
+//! modifier groups, type slots and operand selector rules); the UI only draws these, and
+//! choosing one replaces the instruction text.
+
+use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAMES};
+use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
+use ptxlab_core::{check, Family, Opcode, Type, OPCODES};
+
+/// One choice of a control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    /// The whole instruction text this choice leads to.
+    pub text: String,
+    pub selected: bool,
+    /// Why the assembler would refuse this choice, if it would.
+    pub error: Option<String>,
+}
+
+/// How a control is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A drop-down list of the choices.
+    Select,
+    /// A check box: `choices[0]` is "off", `choices[1]` is "on".
+    Toggle,
+}
+
+/// One control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Stable identifier, used for element ids and test selectors.
+    pub key: String,
+    pub label: String,
+    pub control: Control,
+    pub choices: Vec<Choice>,
+    /// Which row of the picker panel it belongs to.
+    pub row: Row,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Row {
+    Opcode,
+    Modifiers,
+    Selectors,
+}
+
+impl Group {
+    pub fn selected(&self) -> Option<&Choice> {
+        self.choices.iter().find(|c| c.selected)
+    }
+}
+
+fn choice(label: impl Into<String>, insn: &Instruction, selected: bool) -> Choice {
+    let text = insn.canonical();
+    let error = if selected {
+        None
+    } else {
+        check(&text).err().map(|d| d.to_string())
+    };
+    Choice {
+        label: label.into(),
+        text,
+        selected,
+        error,
+    }
+}
+
+fn fixed_choice(label: impl Into<String>, text: &str, selected: bool) -> Choice {
+    let error = if selected {
+        None
+    } else {
+        check(text).err().map(|d| d.to_string())
+    };
+    Choice {
+        label: label.into(),
+        text: text.to_string(),
+        selected,
+        error,
+    }
+}
+
+/// The instruction with every modifier matching `remove` taken out and `add` put in.
+fn with_mod(insn: &Instruction, remove: impl Fn(&Mod) -> bool, add: Option<Mod>) -> Instruction {
+    let mut c = insn.clone();
+    c.mods.retain(|(m, _)| !remove(m));
+    if let Some(m) = add {
+        c.mods.push((m, 0..0));
+    }
+    c
+}
+
+fn reg(name: &str) -> Operand {
+    Operand {
+        kind: OperandKind::Reg(name.to_string()),
+        neg: false,
+        sel: None,
+        span: 0..0,
+    }
+}
+
+/// Make sure the instruction has exactly `n` sources, adding plain registers named by role.
+fn with_sources(insn: &mut Instruction, n: usize) {
+    insn.srcs.truncate(n);
+    while insn.srcs.len() < n {
+        let name = ptxlab_core::ast::SOURCE_NAMES[insn.srcs.len().min(3)];
+        insn.srcs.push(reg(name));
+    }
+}
+
+/// A family's name in words (from the core).
+pub fn family_name(f: Family) -> &'static str {
+    f.describe()
+}
+
+/// Whether a kept form has the same shape as the opcode's example: same number of types and
+/// the same mandatory kinds of modifier. Guards against carrying modifiers to an opcode that
+/// reads them differently.
+fn same_shape(kept: &Instruction, op: Opcode) -> bool {
+    let Ok(t) = ptxlab_core::parse(op.example()) else {
+        return false;
+    };
+    let (a, b) = (&kept.form, &t.form);
+    a.type_count() == b.type_count()
+        && a.cmp.is_some() == b.cmp.is_some()
+        && a.half.is_some() == b.half.is_some()
+        && a.mode.is_some() == b.mode.is_some()
+        && (op.family() != Family::Integer || kept.srcs.len() == t.srcs.len())
+}
+
+/// The text that switching to `op` produces: the current form when it carries over, otherwise
+/// the opcode's example.
+pub fn switch_opcode(insn: &Instruction, op: Opcode) -> String {
+    if op == insn.opcode {
+        return insn.canonical();
+    }
+    if op.family() == insn.opcode.family() {
+        let mut c = insn.clone();
+        c.opcode = op;
+        let t = c.canonical();
+        if same_shape(&c, op) && check(&t).is_ok() {
+            return t;
+        }
+    }
+    op.example().to_string()
+}
+
+fn toggle(
+    key: &str,
+    label: &str,
+    insn: &Instruction,
+    on: bool,
+    off_insn: &Instruction,
+    on_insn: &Instruction,
+    row: Row,
+) -> Group {
+    Group {
+        key: key.into(),
+        label: label.into(),
+        control: Control::Toggle,
+        choices: vec![
+            choice("off", if on { off_insn } else { insn }, !on),
+            choice("on", if on { insn } else { on_insn }, on),
+        ],
+        row,
+    }
+}
+
+fn select(key: &str, label: &str, choices: Vec<Choice>, row: Row) -> Group {
+    Group {
+        key: key.into(),
+        label: label.into(),
+        control: Control::Select,
+        choices,
+        row,
+    }
+}
+
+/// The switch of a one-modifier group (`.sat`, `.po`, `.relu`, `.cc`, `.shiftamt`).
+fn switch(insn: &Instruction, g: ModGroup, m: Mod, on: bool) -> Group {
+    let off = with_mod(insn, |x| *x == m, None);
+    let with = with_mod(insn, |x| *x == m, Some(m));
+    toggle(g.key(), g.label(), insn, on, &off, &with, Row::Modifiers)
+}
+
+/// The list of a group of alternatives (`.eq`..., `.clamp`/`.wrap`, `.shr7`/`.shr15`,
+/// `.lo`/`.hi`/`.wide`), with "none" unless the syntax requires one.
+fn alternatives(insn: &Instruction, g: ModGroup, offered: &[Mod], required: bool) -> Group {
+    let in_group = |m: &Mod| ModGroup::of(*m) == g;
+    let current = insn.mods.iter().map(|(m, _)| *m).find(in_group);
+    let mut choices = Vec::new();
+    if !required || current.is_none() {
+        choices.push(choice(
+            "none",
+            &with_mod(insn, in_group, None),
+            current.is_none(),
+        ));
+    }
+    for &m in offered {
+        let c = with_mod(insn, in_group, Some(m));
+        choices.push(choice(format!(".{}", m.name()), &c, current == Some(m)));
+    }
+    select(g.key(), g.label(), choices, Row::Modifiers)
+}
+
+/// Scalar video: no second step, a secondary operation with `c`, or a merge into a part of `d`
+/// (the parts `d`'s selector rule lists).
+fn second_step(insn: &Instruction, syntax: &Syntax) -> Group {
+    let f = &insn.form;
+    let is_sec = |m: &Mod| matches!(m, Mod::SecOp(_));
+    let mut choices = Vec::new();
+    let mut none = with_mod(insn, is_sec, None);
+    none.dst.sel = None;
+    with_sources(&mut none, 2);
+    choices.push(choice(
+        "none",
+        &none,
+        f.secop.is_none() && insn.dst.sel.is_none(),
+    ));
+    for m in ModGroup::SecOp.members() {
+        if !syntax.takes(m) && f.secop.map(Mod::SecOp) != Some(m) {
+            continue;
+        }
+        let mut c = with_mod(insn, is_sec, Some(m));
+        c.dst.sel = None;
+        with_sources(&mut c, 3);
+        choices.push(choice(
+            format!(".{} with c", m.name()),
+            &c,
+            f.secop.map(Mod::SecOp) == Some(m) && insn.dst.sel.is_none(),
+        ));
+    }
+    let (_, most) = source_counts(insn.opcode);
+    for sel in selector_rules(insn.opcode, true)[0].selectors() {
+        let mut c = with_mod(insn, is_sec, None);
+        c.dst.sel = Some(sel);
+        with_sources(&mut c, most);
+        choices.push(choice(
+            format!("merge into d{sel}"),
+            &c,
+            f.secop.is_none() && insn.dst.sel == Some(sel),
+        ));
+    }
+    select("second", ModGroup::SecOp.label(), choices, Row::Modifiers)
+}
+
+/// SIMD: `.add` sums the lanes into `c`; one switch per lane of `d`'s mask.
+fn accumulate_and_mask(insn: &Instruction, out: &mut Vec<Group>) {
+    let is_sec = |m: &Mod| matches!(m, Mod::SecOp(_));
+    let off = with_mod(insn, is_sec, None);
+    let on = with_mod(insn, is_sec, Some(Mod::SecOp(SecOp::Add)));
+    out.push(toggle(
+        "accumulate",
+        ".add (sum lanes into c)",
+        insn,
+        insn.form.secop.is_some(),
+        &off,
+        &on,
+        Row::Modifiers,
+    ));
+    let n = lanes::lane_count(insn.opcode.family());
+    let written = lanes::mask_bits(insn.dst.sel.as_ref(), n);
+    for i in 0..n {
+        let flipped = written ^ (1 << i);
+        let mut c = insn.clone();
+        c.dst.sel = lanes::mask_selector(flipped, n);
+        let mut other = choice("", &c, false);
+        if flipped == 0 {
+            other.error = Some("at least one lane of d must be written".into());
+        }
+        let me = choice("", insn, true);
+        let is_on = written >> i & 1 == 1;
+        let (mut off, mut on) = if is_on { (other, me) } else { (me, other) };
+        off.label = "off".into();
+        on.label = "on".into();
+        out.push(Group {
+            key: format!("mask{i}"),
+            label: format!("write lane {i}"),
+            control: Control::Toggle,
+            choices: vec![off, on],
+            row: Row::Selectors,
+        });
+    }
+}
+
+/// The selector controls of source `k`: one list of parts for a scalar selector, one list per
+/// lane for a SIMD lane selector, as the position's rule says.
+fn selector_groups(insn: &Instruction, k: usize, rule: SelRule, out: &mut Vec<Group>) {
+    let Some(o) = insn.srcs.get(k) else { return };
+    let name = SOURCE_NAMES[k];
+    match rule {
+        SelRule::Scalar => {
+            let choices = std::iter::once(None)
+                .chain(rule.selectors().into_iter().map(Some))
+                .map(|s| {
+                    let mut c = insn.clone();
+                    c.srcs[k].sel = s;
+                    let label = match s {
+                        None => "whole word".to_string(),
+                        Some(s) => format!("{name}{s}"),
+                    };
+                    choice(label, &c, o.sel == s)
+                })
+                .collect();
+            out.push(select(
+                &format!("sel{k}"),
+                &format!("{name} part"),
+                choices,
+                Row::Selectors,
+            ));
+        }
+        SelRule::Lanes2 | SelRule::Lanes4 => {
+            let n = lanes::lane_count(insn.opcode.family());
+            let cur: Vec<u8> = (0..n)
+                .map(|i| lanes::pool_pick(o.sel.as_ref(), k, i, n) as u8)
+                .collect();
+            for lane in (0..n).rev() {
+                let choices = (0..2 * n)
+                    .map(|d| {
+                        let mut l = cur.clone();
+                        l[lane] = d as u8;
+                        let mut c = insn.clone();
+                        c.srcs[k].sel = lanes::lanes_selector(k, &l);
+                        choice(lanes::pool_entry_name(d, n), &c, cur[lane] as usize == d)
+                    })
+                    .collect();
+                out.push(select(
+                    &format!("sel{k}lane{lane}"),
+                    &format!("{name} lane {lane} takes"),
+                    choices,
+                    Row::Selectors,
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every control for the given (valid) instruction, read from the opcode's row: the
+/// modifier groups its syntax takes, its type slots and its operands' selector rules. Whether
+/// a given combination is accepted is left to the checker.
+pub fn groups(insn: &Instruction) -> Vec<Group> {
+    let op = insn.opcode;
+    let fam = op.family();
+    let syntax = op.syntax();
+    let mut out = Vec::new();
+
+    // Family, then opcode.
+    let fams = Family::ALL
+        .iter()
+        .map(|&g| {
+            let selected = g == fam;
+            if selected {
+                fixed_choice(family_name(g), &insn.canonical(), true)
+            } else {
+                let first = OPCODES.iter().find(|o| o.family == g).map(|o| o.opcode);
+                let text = first.map(Opcode::example).unwrap_or_default();
+                fixed_choice(family_name(g), text, false)
+            }
+        })
+        .collect();
+    out.push(select("family", "Family", fams, Row::Opcode));
+    let ops = OPCODES
+        .iter()
+        .filter(|o| o.family == fam)
+        .map(|o| fixed_choice(o.name, &switch_opcode(insn, o.opcode), o.opcode == op))
+        .collect();
+    out.push(select("opcode", "Opcode", ops, Row::Opcode));
+
+    // Modifier groups, in the order of ModGroup::ALL.
+    for g in ModGroup::ALL {
+        let offered: Vec<Mod> = g.members().filter(|m| syntax.takes(*m)).collect();
+        let written = insn.mods.iter().any(|(m, _)| ModGroup::of(*m) == g);
+        match g {
+            ModGroup::Type => type_groups(insn, syntax, &mut out),
+            ModGroup::SecOp if fam == Family::ScalarVideo => out.push(second_step(insn, syntax)),
+            ModGroup::SecOp if fam.is_simd() => accumulate_and_mask(insn, &mut out),
+            ModGroup::SecOp => {}
+            _ if offered.is_empty() && !written => {}
+            _ if g.is_switch() => {
+                let m = g.members().next().unwrap_or(Mod::Sat);
+                let on = insn.mods.iter().any(|(x, _)| *x == m);
+                out.push(switch(insn, g, m, on));
+            }
+            _ => {
+                let required = syntax.required == Some(g);
+                out.push(alternatives(insn, g, &offered, required));
+            }
+        }
+        // Negations sit with vmad's modifiers, before the result part.
+        if g == ModGroup::Po && syntax.negation {
+            negations(insn, &mut out);
+        }
+    }
+
+    // Selectors, as each source position's rule says.
+    for k in 0..2 {
+        if let Some(spec) = op.source(k) {
+            selector_groups(insn, k, spec.sel, &mut out);
+        }
+    }
+    out
+}
+
+/// One list per type slot, offering the types the syntax lists for it.
+fn type_groups(insn: &Instruction, syntax: &Syntax, out: &mut Vec<Group>) {
+    let type_slots: Vec<usize> = insn
+        .mods
+        .iter()
+        .enumerate()
+        .filter(|(_, (m, _))| matches!(m, Mod::Type(_)))
+        .map(|(i, _)| i)
+        .collect();
+    for (k, &slot) in type_slots.iter().enumerate().take(3) {
+        let Mod::Type(current) = insn.mods[slot].0 else {
+            continue;
+        };
+        let offered: &[Type] = syntax.types.get(k).copied().unwrap_or(&Type::ALL);
+        let choices = offered
+            .iter()
+            .map(|&t| {
+                let mut c = insn.clone();
+                c.mods[slot].0 = Mod::Type(t);
+                choice(format!(".{}", t.name()), &c, t == current)
+            })
+            .collect();
+        out.push(select(
+            &format!("type{k}"),
+            syntax.type_label(k),
+            choices,
+            Row::Modifiers,
+        ));
+    }
+}
+
+/// `vmad`: a switch per negatable source.
+fn negations(insn: &Instruction, out: &mut Vec<Group>) {
+    for (k, name) in SOURCE_NAMES.iter().enumerate().take(3) {
+        if let Some(o) = insn.srcs.get(k) {
+            let mut flipped = insn.clone();
+            flipped.srcs[k].neg = !o.neg;
+            let (off, on) = if o.neg {
+                (&flipped, insn)
+            } else {
+                (insn, &flipped)
+            };
+            out.push(toggle(
+                &format!("neg{k}"),
+                &format!("negate {name}"),
+                insn,
+                o.neg,
+                off,
+                on,
+                Row::Modifiers,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxlab_core::parse;
+
+    fn find<'a>(g: &'a [Group], key: &str) -> &'a Group {
+        g.iter()
+            .find(|x| x.key == key)
+            .unwrap_or_else(|| panic!("no group {key}"))
+    }
+
+    #[test]
+    fn scalar_groups_round_trip() {
+        let insn = parse("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
+        let g = groups(&insn);
+        assert_eq!(find(&g, "opcode").selected().unwrap().label, "vadd");
+        assert_eq!(find(&g, "type1").selected().unwrap().label, ".u32");
+        assert!(find(&g, "sat").choices[1].selected);
+        let off = &find(&g, "sat").choices[0].text;
+        assert_eq!(off, "vadd.s32.u32.s32 d, a.b0, b.h0;");
+        let second = find(&g, "second");
+        let add = second
+            .choices
+            .iter()
+            .find(|c| c.label == ".add with c")
+            .unwrap();
+        assert_eq!(add.text, "vadd.s32.u32.s32.sat.add d, a.b0, b.h0, c;");
+        let merge = second
+            .choices
+            .iter()
+            .find(|c| c.label == "merge into d.h1")
+            .unwrap();
+        assert_eq!(merge.text, "vadd.s32.u32.s32.sat d.h1, a.b0, b.h0, c;");
+        let sel = find(&g, "sel1");
+        assert_eq!(sel.selected().unwrap().label, "b.h0");
+        // Every choice text parses.
+        for grp in &g {
+            for c in &grp.choices {
+                assert!(parse(&c.text).is_ok(), "{}", c.text);
+            }
+        }
+    }
+
+    #[test]
+    fn simd_selectors_and_mask() {
+        let insn = parse("vmin4.s32.u32.u32.add d.b0, a.b0000, b.b2222, c;").unwrap();
+        let g = groups(&insn);
+        assert!(find(&g, "accumulate").choices[1].selected);
+        assert!(find(&g, "mask0").choices[1].selected);
+        assert!(find(&g, "mask1").choices[0].selected);
+        let m1 = &find(&g, "mask1").choices[1].text;
+        assert_eq!(m1, "vmin4.s32.u32.u32.add d.b10, a.b0000, b.b2222, c;");
+        let m0 = &find(&g, "mask0").choices[0];
+        assert!(m0.error.is_some());
+        let l3 = find(&g, "sel1lane3");
+        assert_eq!(l3.selected().unwrap().label, "2: a.b2");
+        let pick = l3
+            .choices
+            .iter()
+            .find(|c| c.label.starts_with("7:"))
+            .unwrap();
+        assert_eq!(
+            pick.text,
+            "vmin4.s32.u32.u32.add d.b0, a.b0000, b.b7222, c;"
+        );
+    }
+
+    #[test]
+    fn opcode_switch_keeps_or_uses_example() {
+        let insn = parse("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
+        assert_eq!(
+            switch_opcode(&insn, Opcode::Vsub),
+            "vsub.s32.u32.s32.sat d, a.b0, b.h0;"
+        );
+        assert_eq!(switch_opcode(&insn, Opcode::Vset), Opcode::Vset.example());
+        assert_eq!(switch_opcode(&insn, Opcode::Add), Opcode::Add.example());
+    }
+
+    #[test]
+    fn every_template_gives_groups() {
+        for info in OPCODES {
+            let insn = parse(info.opcode.example()).unwrap();
+            let g = groups(&insn);
+            assert!(g.len() >= 2);
+            for grp in &g {
+                assert!(
+                    grp.choices.iter().filter(|c| c.selected).count() <= 1,
+                    "{}",
+                    grp.key
+                );
+            }
+        }
+    }
+}
