@@ -17,8 +17,25 @@ step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 step "cargo clippy (browser build of the playground) -- -D warnings"
 cargo clippy -p ptxlab-web --target wasm32-unknown-unknown -- -D warnings
+step "cargo clippy (the JavaScript module of the core) -- -D warnings"
+cargo clippy -p ptxlab-js --target wasm32-unknown-unknown -- -D warnings
 step "cargo test --workspace"
 cargo test --workspace
+step "cargo doc -p ptxlab-core (every public item documented, warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc -p ptxlab-core --no-deps
+step "cargo package -p ptxlab-core -p ptxlab-cli (what crates.io would get, built from the packages)"
+# A clean checkout (CI) packages as it is; a working copy with uncommitted edits needs
+# --allow-dirty, or cargo refuses to package it.
+DIRTY=()
+if [ -n "$(git status --porcelain 2>/dev/null)" ]; then DIRTY=(--allow-dirty); fi
+# ptxlab-cli is verified against the packaged ptxlab-core through a local registry. Cargo takes
+# registry packages to be immutable per version, so with the usual target folder it would reuse
+# an earlier run's build of ptxlab-core 0.1.0; a fresh target folder builds today's package.
+# Unpacked copies of earlier packages are removed from the registry cache for the same reason.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ptxlab-core-[0-9]*
+PACKAGE_TARGET="$(mktemp -d)"
+cargo package -p ptxlab-core -p ptxlab-cli "${DIRTY[@]}" --target-dir "$PACKAGE_TARGET"
+rm -rf "$PACKAGE_TARGET" "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ptxlab-core-[0-9]*
 step "trunk build --release"
 trunk build --release
 

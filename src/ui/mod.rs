@@ -10,6 +10,7 @@ mod address;
 mod editor;
 mod embed;
 mod explore;
+mod figure;
 mod learn;
 mod operands;
 pub mod perf;
@@ -200,10 +201,9 @@ fn embedded(state: &State, dispatch: &Callback<Action>) -> Html {
                     <result::ResultPanel trace={v.trace.clone()} stale={stale}
                         sources={0} dispatch={dispatch.clone()} />
                 </section>
-                <details class="embed-stages" open=true>
-                    <summary>{ "Stages" }</summary>
-                    <stages::Stages trace={v.trace.clone()} />
-                </details>
+                <section class={classes!("embed-figure", stale.then_some("stale"))} aria-label="Stages">
+                    <figure::Pipeline trace={v.trace.clone()} compact=true />
+                </section>
             }
             <p class="embed-foot">
                 <a href={state.share_query()} target="_blank" rel="noopener">{ "Open in ptxlab" }</a>

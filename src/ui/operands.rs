@@ -135,7 +135,7 @@ fn OperandCard(props: &CardProps) -> Html {
         let onclick = Callback::from(move |_: MouseEvent| timed(&dispatch, Action::SetEdge { src, edge }));
         html! {
             <button type="button" class="edge" title={edge.describe()} disabled={readonly}
-                aria-label={format!("set {} to {}", s.name, edge.describe())} {onclick}>{ edge.label() }</button>
+                aria-label={format!("{}: set {} to {}", edge.label(), s.name, edge.describe())} {onclick}>{ edge.label() }</button>
         }
     });
     let random = {
@@ -185,7 +185,7 @@ fn bit_buttons(s: &Source, dispatch: &Callback<Action>, readonly: bool) -> Html 
                     Callback::from(move |_: MouseEvent| timed(&dispatch, Action::FlipBit { src, bit }));
                 html! {
                     <button type="button" class={classes!("bit", on.then_some("on"))}
-                        aria-label={format!("{} bit {bit}", s.name)} aria-pressed={if on { "true" } else { "false" }}
+                        aria-label={format!("{} bit {bit}: {}", s.name, u8::from(on))} aria-pressed={if on { "true" } else { "false" }}
                         title={format!("bit {bit}")} disabled={readonly} {onclick}>
                         { if on { "1" } else { "0" } }
                     </button>

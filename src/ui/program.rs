@@ -7,7 +7,7 @@ use ptxlab_core::program::{parse_assignments, parse_program, Machine, RegView};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::stages;
+use super::figure;
 
 /// The program shown first: `__vcmpgtu4` written out as compilers do.
 pub const EXAMPLE: &str = "\
@@ -202,7 +202,7 @@ fn view_machine(m: &Machine, picked: &UseStateHandle<Option<String>>) -> Html {
                 Some(t) => html! {
                     <figure class="program-figure" aria-label="Stages of the current instruction">
                         <figcaption>{ head }</figcaption>
-                        <stages::Stages trace={Rc::new(t.clone())} />
+                        <figure::Pipeline trace={Rc::new(t.clone())} />
                     </figure>
                 },
             }

@@ -7,7 +7,6 @@ use ptxlab_core::Trace;
 use yew::prelude::*;
 
 use super::perf;
-use super::stages::bit_row;
 use crate::model::Action;
 
 #[derive(Properties, PartialEq)]
@@ -42,7 +41,6 @@ pub fn ResultPanel(props: &Props) -> Html {
                     </div>
                 }) }
             </div>
-            { bit_row(&props.trace.result, None, "d") }
             <div class="edges chain" role="group" aria-label="use the result as a source">
                 { for SOURCE_NAMES.iter().enumerate().take(props.sources).map(|(src, name)| {
                     let dispatch = props.dispatch.clone();

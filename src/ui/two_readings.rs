@@ -1,7 +1,7 @@
 //! The two readings of the current case: the H100's and the ISA text's taken literally. When
 //! they give different values, a banner says so in words, with both values, the stage where the
 //! traces part and the entry of `docs/hardware-vs-spec.md` that explains why; a toggle swaps the
-//! stage list for the literal reading's.
+//! pipeline figure for the literal reading's.
 
 use std::rc::Rc;
 
@@ -12,7 +12,8 @@ use ptxlab_core::{
 };
 use yew::prelude::*;
 
-use super::stages::{words, Stages};
+use super::figure::Pipeline;
+use super::stages::words;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -125,7 +126,7 @@ pub fn TwoReadings(props: &Props) -> Html {
                 </div>
             }
             <div class={classes!("reading-stages", literal.then_some("literal"))} data-reading={if literal { "text" } else { "hardware" }}>
-                <Stages trace={shown} {highlight} />
+                <Pipeline trace={shown} {highlight} />
             </div>
         </div>
     }

@@ -143,7 +143,10 @@ test.describe('sharing', () => {
     await open(page, `?i=${encodeURIComponent(c.ptx)}&a=${c.a}&b=${c.b}&c=${c.c}&embed=1`);
     await expect(hex(page, 'd')).toHaveValue(c.d);
     for (const r of ['a', 'b', 'c']) await expect(hex(page, r)).toBeVisible();
-    await expect(page.locator('.stage').first()).toBeVisible();
+    // The whole pipeline figure is shown; the stages in words open on demand.
+    await expect(page.getByRole('figure', { name: 'Pipeline' })).toBeVisible();
+    await expect(page.locator('.fig-stage').first()).toBeVisible();
+    await expect(page.locator('.fig-stage[data-kind="result"]')).toHaveCount(1);
     await expect(page.locator('h1')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(0);
     await expect(page.getByLabel('Family', { exact: true })).toHaveCount(0);

@@ -3,8 +3,8 @@
 
 use std::io::{BufRead, Write};
 
-use ptxlab_core::batch::parse_operand_value;
 use ptxlab_core::intrinsics::{self, Evaluation, Intrinsic};
+use ptxlab_core::value::parse_value;
 use serde::Serialize;
 
 pub const USAGE: &str = "\
@@ -60,7 +60,7 @@ pub fn parse_args(i: &Intrinsic, args: &[&str]) -> Result<Vec<u64>, String> {
         .zip(&i.args)
         .enumerate()
         .map(|(n, (s, t))| {
-            parse_operand_value(s, t.bits())
+            parse_value(s, t.bits(), None)
                 .map_err(|e| format!("argument {} of {} ({}): {e}", n + 1, i.name, t.c_name()))
         })
         .collect()

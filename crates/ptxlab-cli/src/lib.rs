@@ -2,6 +2,7 @@
 //! decisions. Shared by the `ptxlab` tool and the conformance tests.
 
 pub mod intrinsic;
+pub mod vectors;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -285,7 +286,7 @@ pub fn markdown_page(markdown: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-<meta name=\"color-scheme\" content=\"light dark\">\n<title>{} · ptxlab</title>\n\
+<meta name=\"color-scheme\" content=\"light dark\">\n<link rel=\"icon\" href=\"data:,\">\n<title>{} · ptxlab</title>\n\
 <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}}\
 code,pre{{font-family:ui-monospace,monospace;font-size:.92em}}pre{{overflow-x:auto;padding:.6rem;\
 border:1px solid #8884}}table{{border-collapse:collapse}}td,th{{border:1px solid #8884;padding:.2rem .5rem}}\

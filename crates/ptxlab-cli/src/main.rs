@@ -28,6 +28,11 @@ usage:
                                        run a straight-line program ('-': standard input);
                                        registers not given start at 0; prints every register
                                        written as NAME = 0xHEX; --trace: every step's stages
+  ptxlab vectors 'INSTRUCTION' [--edges] [--count N] [--seed S] [--format jsonl|csv|c]
+                                       test vectors with the H100's d: --edges edge values,
+                                       selected fields, saturation boundaries; --count N random
+                                       ones; neither: both, 64 random. jsonl reads back with
+                                       `ptxlab check`, csv with `ptxlab batch`
   ptxlab intrinsic NAME ARG... [--trace] [--json]
                                        a CUDA intrinsic (__vcmpgtu4 ...): d = 0xHEX
   ptxlab intrinsic --list | --search TEXT | --batch [FILE]
@@ -54,6 +59,10 @@ fn main() -> ExitCode {
         "doc-html" => cmd_doc_html(rest),
         "sass" => cmd_sass(rest),
         "batch" => cmd_batch(rest),
+        "vectors" => ptxlab_cli::vectors::command(rest).map(|out| {
+            print!("{out}");
+            true
+        }),
         "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");

@@ -1,7 +1,21 @@
 //! The typed form of one parsed PTX instruction.
 //!
 //! The parser fills an [`Instruction`] from text without judging whether the combination is legal;
-//! [`crate::validate`] decides that, and the evaluator reads the typed [`Form`] and operands.
+//! [`crate::validate()`] decides that, and the evaluator reads the typed [`Form`] and operands.
+//!
+//! ```
+//! use ptxlab_core::ast::{OperandKind, SelKind};
+//! use ptxlab_core::parse;
+//!
+//! let insn = parse("@!p vadd.s32.s32.s32.sat d, a.b2, -5;").unwrap();
+//! assert!(insn.guard.as_ref().unwrap().negated);
+//! assert_eq!(insn.opcode.name(), "vadd");
+//! assert!(insn.form.sat);
+//! let a = &insn.srcs[0];
+//! assert_eq!(a.sel.unwrap().kind, SelKind::B);
+//! assert_eq!(insn.srcs[1].kind, OperandKind::Imm(-5));
+//! assert_eq!(insn.canonical(), "@!p vadd.s32.s32.s32.sat d, a.b2, -5;");
+//! ```
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -18,6 +32,7 @@ pub type Span = Range<usize>;
 /// What an operand names: a register, or an immediate value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OperandKind {
+    /// A register, by the name written (`%r1`, `a`).
     Reg(String),
     /// The immediate as written, reduced to 64 bits two's complement.
     Imm(i64),
@@ -26,9 +41,13 @@ pub enum OperandKind {
 /// One operand with its optional negation and selector.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Operand {
+    /// A register or an immediate.
     pub kind: OperandKind,
+    /// Written with a leading `-` (`vmad` sources).
     pub neg: bool,
+    /// The selector or mask written after it (`.b2`, `.h10`), if any.
     pub sel: Option<Selector>,
+    /// Where the operand is in the text.
     pub span: Span,
 }
 
@@ -59,15 +78,20 @@ impl fmt::Display for Operand {
 /// Guard predicate `@p` / `@!p` (shown, not evaluated: the playground always executes).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Guard {
+    /// Written `@!p`: the instruction runs when the predicate is false.
     pub negated: bool,
+    /// The predicate register's name.
     pub pred: String,
 }
 
 /// A parsed instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Instruction {
+    /// `@p` or `@!p` before the opcode, if written.
     pub guard: Option<Guard>,
+    /// The opcode.
     pub opcode: Opcode,
+    /// Where the opcode is in the text.
     pub opcode_span: Span,
     /// Modifiers in the order written, with where each was written.
     pub mods: Vec<(Mod, Span)>,

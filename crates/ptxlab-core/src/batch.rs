@@ -38,6 +38,7 @@ pub const MAX_ROWS: usize = 100_000;
 /// One operand set as read, with its line number (from 1).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BatchLine {
+    /// The line number, from 1.
     pub line: usize,
     /// The sources, or what is wrong with the line (the message starts with `line N:`).
     pub inputs: Result<Inputs, String>,
@@ -46,7 +47,9 @@ pub struct BatchLine {
 /// One row of the result table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BatchRow {
+    /// The line number, from 1.
     pub line: usize,
+    /// The sources, when the line was read.
     pub inputs: Option<Inputs>,
     /// The value written to `d` (the hardware's).
     pub d: Option<u64>,
@@ -57,6 +60,7 @@ pub struct BatchRow {
     pub flags: Vec<Flag>,
     /// The ISA text's literal reading, when it differs from `d`.
     pub text_d: Option<u64>,
+    /// What is wrong with the line, when it was not read.
     pub error: Option<String>,
 }
 

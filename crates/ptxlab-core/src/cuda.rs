@@ -3,6 +3,17 @@
 //! Registers become `%0`, `%1`, ... in the order they appear (the destination first), each with
 //! the constraint for its width: `h` for 16 bits, `r` for 32, `l` for 64. Immediates stay in the
 //! text. A guard predicate is left out, since it would need a predicate register of its own.
+//!
+//! ```
+//! use ptxlab_core::{check, cuda};
+//!
+//! let insn = check("vadd4.u32.u32.u32.sat d, a, b, c;").unwrap();
+//! assert_eq!(
+//!     cuda::asm_statement(&insn),
+//!     r#"asm("vadd4.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));"#
+//! );
+//! assert_eq!(cuda::constraint(64), "l");
+//! ```
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::widths;

@@ -3,6 +3,21 @@
 //!
 //! This layer sits just above [`crate::isa`] and below everything that evaluates: a stage of a
 //! trace names the entry that explains it, and [`crate::readings`] compares the readings.
+//!
+//! ```
+//! use ptxlab_core::differences::{DiffKind, DIFFERENCES};
+//! use ptxlab_core::{check, Inputs, Reading};
+//! use ptxlab_core::eval::evaluate_as;
+//!
+//! // Every measured example of an entry: the hardware reading gives the H100's value.
+//! for entry in DIFFERENCES.iter().filter(|e| e.kind != DiffKind::Assembler) {
+//!     for ex in entry.examples {
+//!         let insn = check(ex.ptx).unwrap();
+//!         let inputs = Inputs::new(ex.a, ex.b, ex.c, ex.e);
+//!         assert_eq!(evaluate_as(&insn, &inputs, Reading::Hardware), ex.hardware, "{}", entry.title);
+//!     }
+//! }
+//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -28,10 +43,15 @@ macro_rules! diff_ids {
         /// One entry of `docs/hardware-vs-spec.md`; serialized as its anchor.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         pub enum DiffId {
-            $(#[serde(rename = $anchor)] $var,)*
+            $(
+                #[doc = concat!("The section `#", $anchor, "` of the page.")]
+                #[serde(rename = $anchor)]
+                $var,
+            )*
         }
 
         impl DiffId {
+            /// Every entry, in the order of the page.
             pub const ALL: &'static [DiffId] = &[$(DiffId::$var,)*];
             /// The section's anchor in the page (`docs/hardware-vs-spec.md#<anchor>`).
             pub fn anchor(self) -> &'static str {
@@ -39,6 +59,7 @@ macro_rules! diff_ids {
                     $(DiffId::$var => $anchor,)*
                 }
             }
+            /// The entry whose anchor is `s`, if any.
             pub fn from_anchor(s: &str) -> Option<DiffId> {
                 Self::ALL.iter().copied().find(|d| d.anchor() == s)
             }
@@ -94,10 +115,15 @@ pub enum DiffKind {
 /// A measured case illustrating an entry: both readings' values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Example {
+    /// The instruction.
     pub ptx: &'static str,
+    /// Source `a`.
     pub a: u64,
+    /// Source `b`.
     pub b: u64,
+    /// Source `c`.
     pub c: u64,
+    /// Source `e`.
     pub e: u64,
     /// [`Reading::Text`]'s value.
     pub text: u64,
@@ -108,15 +134,20 @@ pub struct Example {
 /// One entry of `docs/hardware-vs-spec.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Difference {
+    /// Which entry.
     pub id: DiffId,
+    /// The section's title.
     pub title: &'static str,
+    /// Whether it is about values or about what ptxas accepts.
     pub kind: DiffKind,
     /// The rule the hardware follows, in a sentence or two.
     pub summary: &'static str,
+    /// Measured cases that show it.
     pub examples: &'static [Example],
 }
 
 impl Difference {
+    /// The section's anchor in the page.
     pub fn anchor(&self) -> &'static str {
         self.id.anchor()
     }

@@ -1,4 +1,16 @@
 //! Messages about bad input: what is wrong, where, and what is allowed there.
+//!
+//! ```
+//! use ptxlab_core::check;
+//!
+//! let text = "vadd.u32.u32 d, a, b;";
+//! let err = check(text).unwrap_err();
+//! assert_eq!(&text[err.span.clone()], "vadd.u32.u32");
+//! assert_eq!(err.allowed, [".u32", ".s32"]);
+//! // The message, the text, and a caret line under the offending token.
+//! let shown = err.render(text);
+//! assert_eq!(shown.lines().nth(2), Some("^^^^^^^^^^^^"));
+//! ```
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -17,6 +29,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A message about the text at `span`, with no list of allowed values.
     pub fn new(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             span,
@@ -24,6 +37,7 @@ impl Diagnostic {
             allowed: Vec::new(),
         }
     }
+    /// With the values that would be accepted at that place.
     pub fn allowed<I, S>(mut self, items: I) -> Diagnostic
     where
         I: IntoIterator<Item = S>,

@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::sass::{classify, SassKind};
+use crate::value::{as_signed, mask};
 
 /// The measured data, as `scripts/intrinsics.py` writes it.
 pub const DATA: &str = include_str!("intrinsics.txt");
@@ -39,19 +40,25 @@ pub const INT_DOCS: &str =
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CType {
+    /// `unsigned int`.
     U32,
+    /// `int`.
     S32,
+    /// `unsigned long long`.
     U64,
+    /// `long long`.
     S64,
 }
 
 impl CType {
+    /// Width in bits.
     pub fn bits(self) -> u32 {
         match self {
             CType::U32 | CType::S32 => 32,
             CType::U64 | CType::S64 => 64,
         }
     }
+    /// Whether the type is signed.
     pub fn signed(self) -> bool {
         matches!(self, CType::S32 | CType::S64)
     }
@@ -90,6 +97,7 @@ pub struct ArchCost {
 }
 
 impl ArchCost {
+    /// Number of machine instructions.
     pub fn count(&self) -> usize {
         self.opcodes.len()
     }
@@ -114,10 +122,13 @@ pub enum Shape {
 /// One intrinsic: its meaning and what nvcc made of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Intrinsic {
+    /// The intrinsic's name: `__vcmpgtu4`.
     pub name: &'static str,
     /// The C function called (overloads of `__dp4a`... share it).
     pub function: &'static str,
+    /// The C type of the result.
     pub result: CType,
+    /// The C types of the arguments.
     pub args: Vec<CType>,
     /// Bools it also writes through pointers (`pred`, or `pred_hi` and `pred_lo`), named as
     /// the PTX names their registers (`%pred` ...).
@@ -126,6 +137,7 @@ pub struct Intrinsic {
     pub meaning: &'static str,
     /// Words to search by what it does.
     pub keywords: &'static str,
+    /// How the picture splits the operands into lanes.
     pub shape: Shape,
     /// PTX from `nvcc -arch=sm_90 -ptx`, one statement a line (`{` `}` scope inline assembly).
     pub ptx: Vec<&'static str>,
@@ -165,20 +177,26 @@ impl Intrinsic {
 /// summing shapes, of the term this lane adds).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Lane {
+    /// Lane number, least significant first.
     pub index: usize,
+    /// Width of the lane in bits.
     pub bits: u32,
+    /// The arguments' values in this lane.
     pub inputs: Vec<u64>,
+    /// The result's value in this lane (or the term it adds).
     pub output: u64,
 }
 
 /// The result of an intrinsic with its lanes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Evaluation {
+    /// The intrinsic's name.
     pub name: &'static str,
     /// The arguments, masked to their widths.
     pub args: Vec<u64>,
     /// The result's bits (32 or 64 of them).
     pub result: u64,
+    /// The lanes, least significant first.
     pub lanes: Vec<Lane>,
     /// Added to the lanes' sum (the `c` of `__dp4a`), for the summing shapes.
     pub addend: Option<u64>,
@@ -189,26 +207,12 @@ pub struct Evaluation {
 // ---------------------------------------------------------------------------------------------
 // Lane arithmetic
 
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
 fn lane(x: u64, i: usize, bits: u32) -> u64 {
     (x >> (i as u32 * bits)) & mask(bits)
 }
 /// The lane as a signed number.
 fn sx(x: u64, bits: u32) -> i128 {
-    let x = x & mask(bits);
-    if bits < 64 && x >> (bits - 1) & 1 == 1 {
-        x as i128 - (1i128 << bits)
-    } else if bits == 64 {
-        x as i64 as i128
-    } else {
-        x as i128
-    }
+    as_signed(x, bits) as i128
 }
 fn ux(x: u64, bits: u32) -> i128 {
     (x & mask(bits)) as i128

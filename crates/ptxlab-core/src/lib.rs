@@ -28,10 +28,10 @@
 //! above (`tests/layers.rs` reads every `crate::` path and checks it):
 //!
 //! 1. [`isa`]: opcodes, families, types, modifiers, one row per opcode with its operands.
-//!    Knows nothing else.
+//!    Knows nothing else. Beside it, [`bits`]: fields and sign extension.
 //! 2. [`differences`]: the entries of `docs/hardware-vs-spec.md` and [`Reading`].
 //! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
-//! 4. [`parse`], [`validate`].
+//! 4. [`parse`](mod@parse), [`validate`](mod@validate).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
 //! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer.
 //! 7. [`readings`]: both readings of one case and where they part.
@@ -42,18 +42,23 @@
 //! [`isa::widths`] only; the hardware reading is the default everywhere and the text reading
 //! is chosen by a type, never by a tracer.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod batch;
+pub mod bits;
 pub mod cuda;
 pub mod differences;
 pub mod error;
 pub mod eval;
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod gen;
 pub mod intrinsics;
 pub mod isa;
 pub mod parse;
 pub mod program;
+pub mod provenance;
 pub mod readings;
 pub mod sass;
 pub mod sweep;
@@ -82,3 +87,8 @@ pub fn check(text: &str) -> Result<Instruction, Diagnostic> {
     validate(&insn)?;
     Ok(insn)
 }
+
+/// The examples of the crate's README, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;

@@ -1,7 +1,17 @@
 //! Reads one PTX instruction as people write it.
 //!
 //! The parser only checks the shape of the text (guard, opcode, known modifiers, operands,
-//! selectors, immediates); whether the combination is legal is [`crate::validate`]'s job.
+//! selectors, immediates); whether the combination is legal is [`crate::validate()`]'s job.
+//!
+//! ```
+//! use ptxlab_core::parse;
+//!
+//! let insn = parse("  vmin4.s32.u32.u32.add %r1, %r2.b0000, %r3, %r1 ;").unwrap();
+//! assert_eq!(insn.srcs.len(), 3);
+//! // Only the shape is checked here: an unknown opcode is refused, with its span.
+//! let err = parse("vfoo.u32 d, a;").unwrap_err();
+//! assert_eq!(err.span, 0..4);
+//! ```
 
 use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;

@@ -47,8 +47,9 @@ pub struct Divergence {
     /// That stage's kind in the hardware trace (or in the text trace when the hardware trace is
     /// shorter).
     pub kind: StageKind,
-    /// The hardware's stage there and the text's, when each trace has one.
+    /// The hardware's stage there, when its trace has one.
     pub hardware_stage: Option<Stage>,
+    /// The text's stage there, when its trace has one.
     pub text_stage: Option<Stage>,
     /// The entry of `docs/hardware-vs-spec.md` that explains the difference.
     pub difference: Option<DiffId>,

@@ -62,6 +62,7 @@ pub struct SassForm {
     pub ptx: String,
     /// The machine instructions that implement it, in program order.
     pub instructions: Vec<String>,
+    /// Whether sm_90 has a dedicated instruction for it, or emulates it.
     pub kind: SassKind,
     /// The dedicated instruction doing the work, for [`SassKind::Native`] and
     /// [`SassKind::NativeWithGlue`].
@@ -466,6 +467,7 @@ pub struct SassLookup {
     /// Whether `form` is the instruction itself (same canonical text, registers named by role
     /// as in the measurements: `d, a, b, c`).
     pub exact: bool,
+    /// The measured form that was found.
     pub form: &'static SassForm,
     /// What was found, in a sentence.
     pub note: String,

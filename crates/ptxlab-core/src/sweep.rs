@@ -20,9 +20,9 @@
 
 use serde::Serialize;
 
-use crate::ast::{Instruction, OperandKind, SelKind, Selector, SOURCE_NAMES};
+use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
-use crate::isa::{Family, Opcode};
+use crate::isa::{lanes, Family, Opcode, Role};
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
 use crate::trace::{Flag, FlagSet};
 
@@ -164,7 +164,9 @@ impl SweepAxis {
 /// The result of a sweep: `width` columns (the x axis) by `height` rows (the y axis), row by row.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Sweep {
+    /// Number of columns: steps of the x axis.
     pub width: u32,
+    /// Number of rows: steps of the y axis.
     pub height: u32,
     /// Width of `d` in bits.
     pub dst_bits: u32,
@@ -249,20 +251,6 @@ pub fn sweep(insn: &Instruction, base: &Inputs, x: &SweepAxis, y: &SweepAxis) ->
     }
 }
 
-/// Bit offset and width a scalar selector names (whole word without one).
-fn scalar_part(sel: Option<&Selector>) -> (u32, u32) {
-    match sel {
-        None => (0, 32),
-        Some(s) => {
-            let d = u32::from(s.lane(0));
-            match s.kind {
-                SelKind::B => (8 * (d & 3), 8),
-                SelKind::H => (16 * (d & 1), 16),
-            }
-        }
-    }
-}
-
 fn is_reg(insn: &Instruction, i: usize) -> bool {
     insn.srcs
         .get(i)
@@ -284,61 +272,38 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
     let mut out: Vec<SweepAxis> = Vec::new();
     match insn.opcode.family() {
         Family::ScalarVideo | Family::Vmad => {
-            let set = insn.opcode == Opcode::Vset;
-            let shift = matches!(insn.opcode, Opcode::Vshl | Opcode::Vshr);
-            let sig = |i: usize| {
-                if set {
-                    f.ty(i).is_signed()
-                } else {
-                    f.ty(i + 1).is_signed()
-                }
-            };
+            let shift = |i: usize| insn.opcode.source(i).is_some_and(|o| o.role == Role::Shift);
             for (i, src) in SOURCE_NAMES.iter().enumerate().take(2) {
                 if !is_reg(insn, i) {
                     continue;
                 }
                 let sel = insn.srcs[i].sel.as_ref();
-                let (lo, width) = scalar_part(sel);
+                let (lo, width) = lanes::scalar_part(sel);
                 let name = match sel {
                     Some(s) => format!("{src}{s}"),
                     None => src.to_string(),
                 };
-                if shift && i == 1 {
+                if shift(i) {
                     out.push(amount(format!("{name} (shift amount)"), 1, lo, width, 55));
                 } else {
-                    out.push(SweepAxis::field(name, i, lo, width, sig(i)));
+                    out.push(SweepAxis::field(name, i, lo, width, insn.signed(i + 1)));
                 }
             }
             if is_reg(insn, 2) {
-                out.push(SweepAxis::field("c", 2, 0, 32, f.ty(0).is_signed() && !set));
+                out.push(SweepAxis::field("c", 2, 0, 32, insn.signed(3)));
             }
         }
         Family::Simd2 | Family::Simd4 => {
-            let n: usize = if insn.opcode.family() == Family::Simd2 {
-                2
-            } else {
-                4
-            };
-            let lb = 32 / n as u32;
+            let n = lanes::lane_count(insn.opcode.family());
+            let lb = lanes::lane_bits(n);
             let kind = if n == 2 { 'h' } else { 'b' };
-            let set = matches!(insn.opcode, Opcode::Vset2 | Opcode::Vset4);
-            let (asig, bsig) = if set {
-                (f.ty(0).is_signed(), f.ty(1).is_signed())
-            } else {
-                (f.ty(1).is_signed(), f.ty(2).is_signed())
-            };
+            let (asig, bsig) = (insn.signed(1), insn.signed(2));
             let mut lanes = Vec::new();
             for (which, signed) in [(0usize, asig), (1usize, bsig)] {
                 let sel = insn.srcs.get(which).and_then(|o| o.sel.as_ref());
                 for lane in 0..n {
-                    let k = match sel {
-                        Some(s) if s.len as usize == n => {
-                            s.digits[(n - 1 - lane) & 3] as usize & (2 * n - 1)
-                        }
-                        Some(s) => s.lane(lane) as usize & (2 * n - 1),
-                        None => which * n + lane,
-                    };
-                    let (op, pos) = if k < n { (0, k) } else { (1, k - n) };
+                    let k = lanes::pool_pick(sel, which, lane, n);
+                    let (op, pos) = lanes::pool_entry(k, n);
                     let ord = if which == 0 { "first" } else { "second" };
                     lanes.push((
                         lane,
@@ -389,21 +354,14 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
                     out.push(SweepAxis::field("c", 2, 0, 32, sa || sb));
                 }
                 _ => {
-                    // Operands that are positions, lengths or shift amounts.
-                    let amounts: &[usize] = match insn.opcode {
-                        Opcode::Bfe => &[1, 2],
-                        Opcode::Bfi => &[2, 3],
-                        Opcode::Szext => &[1],
-                        Opcode::Bmsk => &[0, 1],
-                        Opcode::Fns => &[1],
-                        _ => &[],
-                    };
+                    // Operands that are positions, lengths or shift amounts, as the row says.
+                    let role = |i: usize| insn.opcode.source(i).map_or(Role::Value, |o| o.role);
                     let n = ty.bits();
                     for i in 0..w.sources {
                         if !is_reg(insn, i) {
                             continue;
                         }
-                        if amounts.contains(&i) {
+                        if role(i).is_amount() {
                             out.push(amount(
                                 format!("{} (position or length)", name(i)),
                                 i,
@@ -411,8 +369,9 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
                                 32,
                                 n,
                             ));
-                        } else if insn.opcode == Opcode::Fns && i == 2 {
-                            out.push(SweepAxis::field("c (offset)", 2, 0, 32, true).with_range(
+                        } else if role(i) == Role::Offset {
+                            let label = format!("{} (offset)", name(i));
+                            out.push(SweepAxis::field(label, i, 0, 32, true).with_range(
                                 (-40i64) as u64,
                                 1,
                                 81,
@@ -426,7 +385,7 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
                                 s,
                             ));
                         } else {
-                            let signed = s && !matches!(insn.opcode, Opcode::Fns | Opcode::Bmsk);
+                            let signed = insn.signed(i + 1);
                             out.push(SweepAxis::field(name(i), i, 0, w.src[i].max(1), signed));
                         }
                     }

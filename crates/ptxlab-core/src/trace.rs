@@ -4,6 +4,23 @@
 //! nothing (the closure that builds the stage is never called), so evaluation without a trace
 //! allocates nothing; with [`Recorder`] each stage is kept. Both paths run the same code, so the
 //! trace can never disagree with the fast answer.
+//!
+//! ```
+//! use ptxlab_core::trace::{Flag, FlagSet, StageKind};
+//! use ptxlab_core::{check, eval, evaluate_traced, Inputs};
+//!
+//! let insn = check("vadd.u32.u32.u32.sat d, a.b0, b.b0;").unwrap();
+//! let inputs = Inputs::new(0xff, 0x01, 0, 0);
+//! // Every stage, for display.
+//! let t = evaluate_traced(&insn, &inputs);
+//! let clamp = t.stages.iter().find(|s| s.kind == StageKind::Clamp).unwrap();
+//! assert!(clamp.flags.is_empty(), "0xff + 1 fits the 32-bit destination");
+//! assert_eq!(t.views.hex, "0x00000100");
+//! // Only the notable events, without building any stage.
+//! let mut flags = FlagSet::default();
+//! eval::run(&insn, &inputs, &mut flags);
+//! assert!(!flags.contains(Flag::ClampedHigh));
+//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +59,7 @@ impl Tracer for NoTrace {
 /// Keeps every stage in order, and the notes as a mask.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
+    /// The stages offered so far, in order.
     pub stages: Vec<Stage>,
     /// Every flag passed to [`Tracer::note`], as a mask of [`Flag::bit`].
     pub notes: u32,
@@ -80,10 +98,12 @@ impl Tracer for Recorder {
 /// Collects only the notes, as a mask: what a sweep or batch needs per evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FlagSet {
+    /// The flags, as a mask of [`Flag::bit`].
     pub bits: u32,
 }
 
 impl FlagSet {
+    /// Whether `f` is in the set.
     pub fn contains(self, f: Flag) -> bool {
         self.bits & f.bit() != 0
     }
@@ -118,6 +138,7 @@ pub struct Val {
 }
 
 impl Val {
+    /// A value named `name`, held in `bits` bits, read as signed when `signed`.
     pub fn new(name: impl Into<String>, bits: u32, signed: bool, value: i128) -> Val {
         Val {
             name: name.into(),
@@ -199,7 +220,9 @@ pub enum StageKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Flag {
+    /// A narrower value was sign-extended (its top bit copied upwards).
     SignExtended,
+    /// A narrower value was zero-extended.
     ZeroExtended,
     /// Clamped down to the maximum of the range.
     ClampedHigh,
@@ -213,8 +236,11 @@ pub enum Flag {
     AmountWrapped,
     /// A SIMD lane not in the mask: `d` takes that lane from elsewhere.
     MaskedOff,
+    /// Division or remainder by zero (the hardware still writes a defined value).
     DivideByZero,
+    /// A value was negated (`vmad` with `-a`, `neg`).
     Negated,
+    /// One was added (`vmad .po`).
     PlusOne,
     /// A search found nothing.
     NotFound,
@@ -270,26 +296,36 @@ impl Flag {
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Detail {
     #[default]
+    /// No diagram: numbers only.
     None,
     /// A field of `source` (bits `lo .. lo+width`) extended to `out_bits`; the bits above the
     /// field are copies of its top bit when `signed`, zeros otherwise.
     Field {
+        /// The register the field comes from.
         source: u64,
+        /// Width of that register in bits.
         source_bits: u32,
+        /// First bit of the field.
         lo: u32,
+        /// Width of the field in bits.
         width: u32,
+        /// Whether the bits above the field copy its top bit (sign extension).
         signed: bool,
+        /// Width of the extended value.
         out_bits: u32,
     },
     /// A clamp: the range and where the value fell.
     Range {
         #[serde(with = "i128_string")]
+        /// The smallest value of the range.
         min: i128,
         #[serde(with = "i128_string")]
+        /// The largest value of the range.
         max: i128,
     },
     /// Lanes of `d`: which come from the result and which from another operand.
     Merge {
+        /// Width of one lane in bits (8 or 16; 32 for a scalar merge of the whole word).
         lane_bits: u32,
         /// One entry per lane of `d`, least significant first: true when it comes from the result.
         from_result: Vec<bool>,
@@ -298,6 +334,7 @@ pub enum Detail {
     },
     /// SIMD pool: the 8 bytes (or 4 half-words) of `b:a`, and which pool entry each lane took.
     Pool {
+        /// Width of one pool entry in bits (8 or 16).
         lane_bits: u32,
         /// Pool entries, least significant first (entries 0-3 from `a`, 4-7 from `b` for bytes).
         entries: Vec<u64>,
@@ -308,8 +345,11 @@ pub enum Detail {
     },
     /// A product: how wide it is in full and which bits are kept.
     Product {
+        /// Width of the full product in bits.
         full_bits: u32,
+        /// First bit kept.
         kept_lo: u32,
+        /// Number of bits kept.
         kept_bits: u32,
     },
 }
@@ -317,6 +357,7 @@ pub enum Detail {
 /// One step of an evaluation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stage {
+    /// What kind of step this is.
     pub kind: StageKind,
     /// The SIMD lane (least significant = 0) or byte this stage is about, if any.
     pub lane: Option<u8>,
@@ -324,9 +365,13 @@ pub struct Stage {
     pub label: String,
     /// The operation as a formula over the input names: "ta + tb".
     pub op: String,
+    /// The values the step reads.
     pub inputs: Vec<Val>,
+    /// The value the step produces.
     pub output: Val,
+    /// Notable events of the step.
     pub flags: Vec<Flag>,
+    /// What the UI needs to draw the step as a diagram.
     pub detail: Detail,
     /// Where the stage carries [`Flag::HardwareDiffersFromText`]: the entry of
     /// `docs/hardware-vs-spec.md` that explains the difference.
@@ -335,6 +380,7 @@ pub struct Stage {
 }
 
 impl Stage {
+    /// A stage of `kind` described by `label` producing `output`, with no inputs, flags or diagram yet.
     pub fn new(kind: StageKind, label: impl Into<String>, output: Val) -> Stage {
         Stage {
             kind,
@@ -348,22 +394,27 @@ impl Stage {
             difference: None,
         }
     }
+    /// With the operation written as a formula over the input names.
     pub fn op(mut self, op: impl Into<String>) -> Stage {
         self.op = op.into();
         self
     }
+    /// With one more input.
     pub fn input(mut self, v: Val) -> Stage {
         self.inputs.push(v);
         self
     }
+    /// With more inputs.
     pub fn inputs(mut self, v: impl IntoIterator<Item = Val>) -> Stage {
         self.inputs.extend(v);
         self
     }
+    /// With a flag.
     pub fn flag(mut self, f: Flag) -> Stage {
         self.flags.push(f);
         self
     }
+    /// With a flag when `cond` holds.
     pub fn flag_if(self, cond: bool, f: Flag) -> Stage {
         if cond {
             self.flag(f)
@@ -384,10 +435,12 @@ impl Stage {
         }
         self
     }
+    /// About SIMD lane `lane`.
     pub fn lane(mut self, lane: u8) -> Stage {
         self.lane = Some(lane);
         self
     }
+    /// With a diagram.
     pub fn detail(mut self, d: Detail) -> Stage {
         self.detail = d;
         self
@@ -397,24 +450,22 @@ impl Stage {
 /// The four ways the final value is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Views {
+    /// Hex, zero-padded to the width: `0x0000ff25`.
     pub hex: String,
+    /// Unsigned decimal.
     pub unsigned: String,
+    /// Signed decimal (two's complement in the width).
     pub signed: String,
+    /// Binary, zero-padded to the width.
     pub binary: String,
 }
 
 impl Views {
+    /// The views of the low `bits` bits of `raw`.
     pub fn of(raw: u64, bits: u32) -> Views {
         let m = mask128(bits) as u64;
         let u = raw & m;
-        let s = if bits == 0 {
-            0
-        } else if bits >= 64 {
-            u as i64 as i128
-        } else {
-            let sh = 64 - bits;
-            (((u << sh) as i64) >> sh) as i128
-        };
+        let s = i128::from(crate::bits::sext(u, bits));
         let v = Val::new("", bits, false, u as i128);
         Views {
             hex: v.hex(),
@@ -430,13 +481,17 @@ impl Views {
 pub struct Trace {
     /// The instruction in canonical form.
     pub instruction: String,
+    /// The opcode's name: `vadd`, `mad`.
     pub opcode: String,
+    /// The opcode's family.
     pub family: crate::isa::Family,
     /// Source values as read (only the operands the instruction reads).
     pub sources: Vec<Val>,
+    /// Every stage, in order (the sources as read first).
     pub stages: Vec<Stage>,
     /// What is written to `d`.
     pub result: Val,
+    /// `d` in hex, unsigned, signed and binary.
     pub views: Views,
     /// Link to the instruction's section of NVIDIA's documentation.
     pub doc_url: String,

@@ -3,6 +3,16 @@
 //! The rules themselves are data in [`crate::isa`] ([`Syntax`], [`SelRule`], operand widths
 //! and immediate ranges); this module walks an instruction through them in the order a reader
 //! would fix things: modifiers, types, combinations, operand count, then each operand.
+//!
+//! ```
+//! use ptxlab_core::{parse, validate};
+//!
+//! // A byte selector past b3 has the right shape, so it parses; the validator refuses it.
+//! let insn = parse("vadd.u32.u32.u32 d, a.b7, b;").unwrap();
+//! let err = validate(&insn).unwrap_err();
+//! assert!(err.allowed.contains(&".b3".to_string()));
+//! assert!(validate(&parse("vadd.u32.u32.u32 d, a.b3, b;").unwrap()).is_ok());
+//! ```
 
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;

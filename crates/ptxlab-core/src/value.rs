@@ -4,6 +4,17 @@
 //! [`parse_value`] reads a value for a `bits`-bit operand, either in one [`View`] (what a field
 //! of that view accepts) or in any notation (`0x..` hex, `0b..` binary, decimal, negative
 //! decimal or hex as two's complement). Every failure is a short message, never a panic.
+//!
+//! ```
+//! use ptxlab_core::value::{format, parse_value, View};
+//!
+//! assert_eq!(parse_value("0xff", 8, None), Ok(0xff));
+//! assert_eq!(parse_value("-1", 16, None), Ok(0xffff));
+//! assert_eq!(parse_value("-128", 8, Some(View::Signed)), Ok(0x80));
+//! assert!(parse_value("zz", 32, None).is_err());
+//! assert_eq!(format(0x80, 8, View::Signed), "-128");
+//! assert_eq!(format(5, 8, View::Binary), "00000101");
+//! ```
 
 /// Read `text` as a value of a `bits`-bit operand: in the given view, or (with `None`) in any
 /// of the notations, detected from the text.
@@ -18,13 +29,18 @@ pub fn parse_value(text: &str, bits: u32, view: Option<View>) -> Result<u64, Str
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum View {
+    /// Hexadecimal, `0x` and zero-padded to the width.
     Hex,
+    /// Unsigned decimal.
     Unsigned,
+    /// Signed decimal (two's complement in the width).
     Signed,
+    /// Binary, zero-padded to the width.
     Binary,
 }
 
 impl View {
+    /// Every view, in the order the page shows them.
     pub const ALL: [View; 4] = [View::Hex, View::Unsigned, View::Signed, View::Binary];
 
     /// The word used in labels: `a (hex)`, `a (unsigned)`...
@@ -49,9 +65,7 @@ pub fn mask(bits: u32) -> u64 {
 
 /// The value read as a two's complement number of `bits` bits.
 pub fn as_signed(v: u64, bits: u32) -> i64 {
-    let bits = bits.clamp(1, 64);
-    let sh = 64 - bits;
-    ((v << sh) as i64) >> sh
+    crate::bits::sext(v, bits.clamp(1, 64))
 }
 
 /// Text of `v` (truncated to `bits`) in the given view.

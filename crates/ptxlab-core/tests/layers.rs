@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The layers, lowest first. Each module named by its first path segment under `crate::`.
 const LAYERS: &[&[&str]] = &[
-    &["isa"],
+    &["isa", "bits"],
     &["differences"],
     &["ast", "error", "value"],
     &["parse", "validate"],

@@ -1,12 +1,23 @@
 //! Integer arithmetic instructions (PTX ISA 9.7.1), as an H100 computes them.
 //!
 //! Every operation works on the operand values already truncated to their widths (see
-//! [`widths`]); arithmetic is done exactly in `i128` and then reduced, so each stage can show
+//! [`widths`](crate::isa::widths)); arithmetic is done exactly in `i128` and then reduced, so each stage can show
 //! the exact value before anything is dropped.
+//!
+//! ```
+//! use ptxlab_core::eval::{integer, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("add.sat.s32 d, a, b;").unwrap();
+//! let v = [0x7fff_ffff, 1, 0, 0];
+//! assert_eq!(integer::eval::<Hardware, _>(&insn, &v, &mut NoTrace), 0x7fff_ffff);
+//! ```
 
 use super::mask64;
 use super::semantics::Semantics;
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::bits::sext;
 use crate::differences::DiffId;
 use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
@@ -45,24 +56,11 @@ fn is_x2(ty: Type) -> bool {
     matches!(ty, Type::U16x2 | Type::S16x2)
 }
 
-/// `raw` read as a `bits`-bit two's complement number.
-#[inline(always)]
-fn sx(raw: u64, bits: u32) -> i64 {
-    if bits == 0 {
-        0
-    } else if bits >= 64 {
-        raw as i64
-    } else {
-        let sh = 64 - bits;
-        ((raw << sh) as i64) >> sh
-    }
-}
-
 /// `raw` read as a `bits`-bit number, signed or unsigned.
 #[inline(always)]
 fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
     if signed {
-        sx(raw, bits) as i128
+        sext(raw, bits) as i128
     } else {
         (raw & mask64(bits)) as i128
     }
@@ -476,14 +474,14 @@ fn eval_div_rem<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T
         // The H100 writes all ones, for the quotient and the remainder alike.
         m
     } else if s {
-        let (a, b) = (sx(v[0], n), sx(v[1], n));
+        let (a, b) = (sext(v[0], n), sext(v[1], n));
         let x = if div {
             a.wrapping_div(b)
         } else {
             a.wrapping_rem(b)
         };
         // Only the most negative value divided by -1 overflows.
-        t.note_if(div && b == -1 && a == sx(1 << (n - 1), n), Flag::Wrapped);
+        t.note_if(div && b == -1 && a == sext(1 << (n - 1), n), Flag::Wrapped);
         (x as u64) & m
     } else {
         let (a, b) = (v[0] & m, v[1] & m);
@@ -717,7 +715,7 @@ fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
     const NOT_FOUND: u64 = 0xffff_ffff;
     let mask = v[0] & 0xffff_ffff;
     let base = v[1] & 0xffff_ffff;
-    let offset = sx(v[2], 32) as i32;
+    let offset = sext(v[2], 32) as i32;
     let in_range = base < 32;
     let down = offset < 0;
     let side = if !in_range {
@@ -914,7 +912,7 @@ fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
     };
     let d = if s && src_width > 0 {
         let f = (a >> src_lo) & mask64(src_width);
-        (sx(f, src_width) as u64) & mask64(n)
+        (sext(f, src_width) as u64) & mask64(n)
     } else {
         field
     };
@@ -1049,7 +1047,7 @@ fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) 
     let d = if len == 0 {
         0
     } else if s {
-        (sx(a, len) as u64) & 0xffff_ffff
+        (sext(a, len) as u64) & 0xffff_ffff
     } else {
         a & mask64(len)
     };
@@ -1153,8 +1151,7 @@ fn eval_bmsk<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
 // dp4a, dp2a
 
 fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    let sa = insn.form.ty(0).is_signed();
-    let sb = insn.form.ty(1).is_signed();
+    let (sa, sb) = (insn.signed(1), insn.signed(2));
     let four = insn.opcode == Opcode::Dp4a;
     let (lanes, abits, bsel) = if four {
         (4u32, 8u32, 0u32)

@@ -1,12 +1,26 @@
 //! Evaluation: one generic engine per family, its semantics chosen by a type ([`Semantics`])
 //! and observed by a [`Tracer`].
+//!
+//! ```
+//! use ptxlab_core::eval::{evaluate, evaluate_as, widths};
+//! use ptxlab_core::{check, Inputs, Reading};
+//!
+//! let insn = check("mul.wide.u32 d, a, b;").unwrap();
+//! let w = widths(&insn);
+//! assert_eq!((w.dst, w.src[0]), (64, 32));
+//! let d = evaluate(&insn, &Inputs::new(0xffff_ffff, 0xffff_ffff, 0, 0));
+//! assert_eq!(d, 0xffff_fffe_0000_0001);
+//! // Integer instructions read the same under both readings.
+//! assert_eq!(evaluate_as(&insn, &Inputs::new(3, 4, 0, 0), Reading::Text), 12);
+//! ```
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::isa::Family;
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
-pub mod bits;
+/// The bit helpers, at their old path.
+pub use crate::bits;
 pub mod integer;
 pub mod semantics;
 pub mod simd;
@@ -17,17 +31,22 @@ pub use semantics::{Hardware, Semantics, Text};
 /// Source values by role. Values wider than an operand are truncated to its width.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Inputs {
+    /// The first source.
     pub a: u64,
+    /// The second source.
     pub b: u64,
+    /// The third source.
     pub c: u64,
     /// The fifth operand of `bfi` (the ISA calls it `d`).
     pub e: u64,
 }
 
 impl Inputs {
+    /// Sources `a`, `b`, `c` and `e`.
     pub fn new(a: u64, b: u64, c: u64, e: u64) -> Inputs {
         Inputs { a, b, c, e }
     }
+    /// The sources in operand order: `[a, b, c, e]`.
     pub fn as_array(&self) -> [u64; 4] {
         [self.a, self.b, self.c, self.e]
     }

@@ -6,6 +6,16 @@
 //! constant, so the hardware path carries no test for the other reading); the tracer only
 //! observes. Each difference is written as a pair of pure step functions, one per reading,
 //! and [`Semantics::pick`] chooses between them.
+//!
+//! ```
+//! use ptxlab_core::eval::{Hardware, Semantics, Text};
+//! use ptxlab_core::Reading;
+//!
+//! assert_eq!(Hardware::READING, Reading::Hardware);
+//! assert!(Text::TEXT);
+//! // Each reading picks its own step function; the other is never called.
+//! assert_eq!(Hardware::pick(|| "hardware", || unreachable!()), "hardware");
+//! ```
 
 use crate::differences::Reading;
 

@@ -11,6 +11,17 @@
 //! 5. Without `.add`, lanes in the mask keep the low bits of their result and the other lanes
 //!    of `d` are copied from `c` (also for `vset*`, whose text names `b`). With `.add`, the
 //!    exact (signed) results of the lanes in the mask are summed into `c`, modulo 2^32.
+//!
+//! ```
+//! use ptxlab_core::eval::{simd, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("vadd4.u32.u32.u32.sat d, a, b, c;").unwrap();
+//! let v = [0x7f80_ff01, 0x0000_0124, 0, 0];
+//! // Each byte lane saturates on its own: 0xff + 0x01 stays 0xff.
+//! assert_eq!(simd::eval::<Hardware, _>(&insn, &v, &mut NoTrace), 0x7f80_ff25);
+//! ```
 
 use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};
@@ -170,12 +181,11 @@ fn lanewise<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> 
     r
 }
 
-/// Value of a `bits`-wide field, sign-extended when `signed`.
+/// Value of a `bits`-wide field (already masked), sign-extended when `signed`.
 #[inline(always)]
 fn extend(raw: u64, bits: u32, signed: bool) -> i64 {
     if signed {
-        let sh = 64 - bits;
-        ((raw << sh) as i64) >> sh
+        crate::bits::sext(raw, bits)
     } else {
         raw as i64
     }
@@ -200,15 +210,8 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let lmask = (1u64 << lb) - 1;
     let op = Op::of(insn);
     let form = &insn.form;
-    // `vset2/vset4` are written `.atype.btype`; the others `.dtype.atype.btype`.
-    let (d_signed, a_signed, b_signed) = match op {
-        Op::Set(_) => (false, form.ty(0).is_signed(), form.ty(1).is_signed()),
-        _ => (
-            form.ty(0).is_signed(),
-            form.ty(1).is_signed(),
-            form.ty(2).is_signed(),
-        ),
-    };
+    // From the row's sign rules (`vset2/vset4` are written `.atype.btype`, their d unsigned).
+    let (d_signed, a_signed, b_signed) = (insn.signed(0), insn.signed(1), insn.signed(2));
     let sat = form.sat && !matches!(op, Op::Set(_));
     let add = form.secop.is_some();
     let (a, b, c) = (v[0] & 0xffff_ffff, v[1] & 0xffff_ffff, v[2] & 0xffff_ffff);

@@ -8,6 +8,16 @@
 //!
 //! The hardware keeps the intermediate as a 64-bit value. Where the text and the hardware agree
 //! that value is the exact mathematical result (it always fits in 34 bits, except for `vshl`).
+//!
+//! ```
+//! use ptxlab_core::eval::{video, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
+//! let v = [0x1234, 0xffff_fffb, 0, 0];
+//! assert_eq!(video::eval_scalar::<Hardware, _>(&insn, &v, &mut NoTrace), 0x2f);
+//! ```
 
 use super::bits::{clamp_i64, extend_field, field, int_range, sext};
 use super::semantics::{Hardware, Semantics, Text};
@@ -348,21 +358,9 @@ pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t:
     let p = Prim::of(insn);
     let set = matches!(p, Prim::Set(_));
     let shift = p.is_shift();
-    // Signedness of d, a and b. vset has no destination type: its first type decides the
-    // secondary operation's signedness on the hardware.
-    let (dsig, asig, bsig) = if set {
-        (
-            f.ty(0).is_signed(),
-            f.ty(0).is_signed(),
-            f.ty(1).is_signed(),
-        )
-    } else {
-        (
-            f.ty(0).is_signed(),
-            f.ty(1).is_signed(),
-            f.ty(2).is_signed(),
-        )
-    };
+    // Signedness of the secondary operation (c's sign rule: dtype, or for vset, which has no
+    // destination type, atype as the hardware does), of a and of b, from the row.
+    let (dsig, asig, bsig) = (insn.signed(3), insn.signed(1), insn.signed(2));
     let sat = f.sat && !set;
     let c = v[2] & M32;
 
@@ -798,8 +796,7 @@ fn merge_path<S: Semantics, T: Tracer>(
 /// logically otherwise, and `.sat` clamps the 64-bit value to the s32 or u32 range.
 pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let f = &insn.form;
-    let asig = f.ty(1).is_signed();
-    let bsig = f.ty(2).is_signed();
+    let (asig, bsig) = (insn.signed(1), insn.signed(2));
     let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
     let negp = na ^ nb;
     let signed_final = asig || bsig || negp || nc;
@@ -1053,8 +1050,7 @@ fn vmad_adjust<T: Tracer>(
 
 fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T) -> u64 {
     let f = &insn.form;
-    let asig = f.ty(1).is_signed();
-    let bsig = f.ty(2).is_signed();
+    let (asig, bsig) = (insn.signed(1), insn.signed(2));
     let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
     let negp = na ^ nb;
     let signed_final = asig || bsig || negp || nc;

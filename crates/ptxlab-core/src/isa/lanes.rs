@@ -1,6 +1,17 @@
 //! What a selector means, decoded once: the byte or half-word a scalar selector picks, the
 //! pool entry each SIMD lane takes, the lanes of `d` a SIMD mask writes. The evaluators, the
 //! sweep and the front end's pickers all read these functions.
+//!
+//! ```
+//! use ptxlab_core::isa::lanes::{pool_entry_name, scalar_part};
+//! use ptxlab_core::isa::{SelKind, Selector};
+//!
+//! // `.b2` picks bits 16..24; `.h1` bits 16..32.
+//! assert_eq!(scalar_part(Some(&Selector::new(SelKind::B, &[2]))), (16, 8));
+//! assert_eq!(scalar_part(Some(&Selector::new(SelKind::H, &[1]))), (16, 16));
+//! assert_eq!(scalar_part(None), (0, 32));
+//! assert_eq!(pool_entry_name(5, 4), "5: b.b1");
+//! ```
 
 use super::vocab::{SelKind, Selector};
 use super::Family;

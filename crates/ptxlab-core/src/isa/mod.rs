@@ -4,6 +4,16 @@
 //! generator, CLI and front end read these rows; nothing else lists opcodes one by one.
 //!
 //! This is the lowest layer of the crate: it uses nothing from the rest of it.
+//!
+//! ```
+//! use ptxlab_core::isa::{Family, Mod, Opcode, OPCODES};
+//!
+//! let vadd4 = Opcode::from_name("vadd4").unwrap();
+//! assert_eq!(vadd4.family(), Family::Simd4);
+//! assert!(vadd4.syntax().takes(Mod::Sat));
+//! assert!(vadd4.doc_url().starts_with("https://docs.nvidia.com/"));
+//! assert!(OPCODES.iter().all(|row| row.opcode.info().name == row.name));
+//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +66,7 @@ impl Family {
             Family::Integer => "integer arithmetic",
         }
     }
+    /// Whether the family works on SIMD lanes (`vadd2`, `vadd4`, ...).
     pub fn is_simd(self) -> bool {
         matches!(self, Family::Simd2 | Family::Simd4)
     }
@@ -64,8 +75,11 @@ impl Family {
 /// One row: everything about one opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OpcodeInfo {
+    /// The opcode this row describes.
     pub opcode: Opcode,
+    /// Its name as written: `vadd`, `mad`.
     pub name: &'static str,
+    /// Its family.
     pub family: Family,
     /// Number of source operands in the usual form (scalar video: 2, or 3 with a secondary op or merge).
     pub sources: u8,
@@ -120,16 +134,20 @@ impl Syntax {
 }
 
 impl Opcode {
+    /// This opcode's row of [`OPCODES`].
     pub fn info(self) -> &'static OpcodeInfo {
         // The table is generated in declaration order, so the discriminant indexes it.
         &OPCODES[self as usize]
     }
+    /// The name as written: `vadd`, `mad`.
     pub fn name(self) -> &'static str {
         self.info().name
     }
+    /// The family.
     pub fn family(self) -> Family {
         self.info().family
     }
+    /// The opcode named `s` (without modifiers), if there is one.
     pub fn from_name(s: &str) -> Option<Opcode> {
         OPCODES.iter().find(|o| o.name == s).map(|o| o.opcode)
     }
@@ -137,6 +155,7 @@ impl Opcode {
     pub fn doc_url(self) -> String {
         format!("{PTX_DOC_BASE}#{}", self.info().doc_anchor)
     }
+    /// Whether it is a video instruction (ISA section 9.7.18) rather than integer arithmetic.
     pub fn is_video(self) -> bool {
         self.family() != Family::Integer
     }
@@ -195,9 +214,11 @@ pub fn canonical_order(opcode: Opcode, mods: impl IntoIterator<Item = Mod>) -> V
 /// Bit widths of an instruction's operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Widths {
+    /// Width of `d` in bits.
     pub dst: u32,
     /// Width of each source in operand order; only the first `sources` entries are meaningful.
     pub src: [u32; 4],
+    /// Number of sources the form has (up to 4).
     pub sources: usize,
 }
 

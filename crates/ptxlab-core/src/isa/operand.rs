@@ -1,5 +1,14 @@
 //! One operand position of an opcode, as data: what it means (its role), how wide it is, which
 //! type slot sets its sign, which selector it takes and which immediates may stand there.
+//!
+//! ```
+//! use ptxlab_core::isa::{Opcode, Role};
+//!
+//! // `bfe d, a, b, c`: b is the position of the field, c its length.
+//! assert_eq!(Opcode::Bfe.source(1).unwrap().role, Role::Position);
+//! assert_eq!(Opcode::Bfe.source(2).unwrap().role, Role::Length);
+//! assert_eq!(Opcode::Bfe.operands()[0].name, "d");
+//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -123,10 +132,15 @@ impl ImmRule {
 pub struct OperandSpec {
     /// The name used throughout: `d`, `a`, `b`, `c`, `e`.
     pub name: &'static str,
+    /// What the operand means to the instruction.
     pub role: Role,
+    /// How wide its register is.
     pub width: WidthRule,
+    /// Whether it is read as signed.
     pub sign: SignRule,
+    /// Which selectors it may carry.
     pub sel: SelRule,
+    /// Whether an immediate may stand there.
     pub imm: ImmRule,
     /// ptxas accepts and ignores `.b01`, `.b12`, `.b23` here when the operand is 32 bits wide.
     pub loose: bool,
@@ -145,18 +159,22 @@ impl OperandSpec {
             loose: false,
         }
     }
+    /// With another role.
     pub const fn role(mut self, role: Role) -> OperandSpec {
         self.role = role;
         self
     }
+    /// With a selector rule.
     pub const fn sel(mut self, sel: SelRule) -> OperandSpec {
         self.sel = sel;
         self
     }
+    /// With an immediate rule.
     pub const fn imm(mut self, imm: ImmRule) -> OperandSpec {
         self.imm = imm;
         self
     }
+    /// Accepting the ignored `.b01`, `.b12`, `.b23` on 32-bit operands.
     pub const fn loose(mut self) -> OperandSpec {
         self.loose = true;
         self

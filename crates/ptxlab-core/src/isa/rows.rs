@@ -1,5 +1,17 @@
 //! The rows: one per opcode, in the order the ISA lists them. Adding an opcode means adding a
 //! row here (and its evaluator); everything else reads the row.
+//!
+//! ```
+//! use ptxlab_core::isa::{rows::types, Opcode, OPCODES};
+//! use ptxlab_core::check;
+//!
+//! // Every row's example is accepted as written.
+//! for row in OPCODES {
+//!     check(row.example).unwrap();
+//! }
+//! assert_eq!(Opcode::Dp4a.name(), "dp4a");
+//! assert!(types::VIDEO.iter().all(|t| t.bits() == 32));
+//! ```
 
 use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 use super::vocab::{
@@ -13,7 +25,12 @@ macro_rules! opcodes {
         /// Every opcode in scope.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         #[serde(rename_all = "lowercase")]
-        pub enum Opcode { $($var,)* }
+        pub enum Opcode {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $var,
+            )*
+        }
 
         /// One row per opcode, in the order the ISA lists them.
         pub const OPCODES: &[OpcodeInfo] = &[
@@ -49,17 +66,29 @@ const S16X2: Type = Type::S16x2;
 /// Type sets used by the rows.
 pub mod types {
     use super::*;
+    /// The video types.
     pub const VIDEO: &[Type] = &[U32, S32];
+    /// The type of a `vshl`/`vshr` shift amount.
     pub const SHIFT_AMOUNT: &[Type] = &[U32];
+    /// Signed and unsigned integers of 16, 32 and 64 bits.
     pub const INT: &[Type] = &[U16, U32, U64, S16, S32, S64];
+    /// The integers and the two 16-bit-lane types.
     pub const INT_X2: &[Type] = &[U16, U32, U64, S16, S32, S64, U16X2, S16X2];
+    /// Signed integers.
     pub const SIGNED: &[Type] = &[S16, S32, S64];
+    /// Untyped 32 and 64 bits.
     pub const BITS: &[Type] = &[B32, B64];
+    /// Untyped 32 bits only.
     pub const B32_ONLY: &[Type] = &[B32];
+    /// 32- and 64-bit integers.
     pub const WORDS: &[Type] = &[U32, U64, S32, S64];
+    /// Signed 32 bits only.
     pub const S32_ONLY: &[Type] = &[S32];
+    /// The types `.relu` accepts.
     pub const RELU: &[Type] = &[S32, S16X2];
+    /// The types `.wide` accepts (16 and 32 bits).
     pub const WIDE: &[Type] = &[U16, U32, S16, S32];
+    /// The types `.cc` accepts.
     pub const CARRY: &[Type] = &[U32, S32, U64, S64];
 }
 

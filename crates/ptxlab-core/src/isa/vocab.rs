@@ -1,6 +1,16 @@
 //! The words of the instruction set: types, modifiers, the typed [`Form`] they gather into,
 //! selectors, and the names of the type slots. Nothing here knows about a parsed instruction;
 //! [`crate::ast`] re-exports these so both paths name the same items.
+//!
+//! ```
+//! use ptxlab_core::isa::{Mod, SelKind, Selector, Type};
+//!
+//! assert_eq!(Type::from_name("s16x2"), Some(Type::S16x2));
+//! assert!(Type::S16x2.is_signed());
+//! assert_eq!(Mod::from_name("shr15").map(|m| m.name()), Some("shr15"));
+//! let sel = Selector::new(SelKind::B, &[3, 2, 1, 0]);
+//! assert_eq!((sel.lane(0), sel.to_string()), (0, String::from(".b3210")));
+//! ```
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -9,20 +19,32 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Type {
+    /// Unsigned 16 bits (`.u16`).
     U16,
+    /// Unsigned 32 bits (`.u32`).
     U32,
+    /// Unsigned 64 bits (`.u64`).
     U64,
+    /// Signed 16 bits (`.s16`).
     S16,
+    /// Signed 32 bits (`.s32`).
     S32,
+    /// Signed 64 bits (`.s64`).
     S64,
+    /// Untyped 16 bits (`.b16`).
     B16,
+    /// Untyped 32 bits (`.b32`).
     B32,
+    /// Untyped 64 bits (`.b64`).
     B64,
+    /// Two unsigned 16-bit lanes in 32 bits (`.u16x2`).
     U16x2,
+    /// Two signed 16-bit lanes in 32 bits (`.s16x2`).
     S16x2,
 }
 
 impl Type {
+    /// Every type, in declaration order.
     pub const ALL: [Type; 11] = [
         Type::U16,
         Type::U32,
@@ -44,9 +66,11 @@ impl Type {
             Type::U64 | Type::S64 | Type::B64 => 64,
         }
     }
+    /// Whether values of this type are read as signed (`.s16`, `.s32`, `.s64`, `.s16x2`).
     pub fn is_signed(self) -> bool {
         matches!(self, Type::S16 | Type::S32 | Type::S64 | Type::S16x2)
     }
+    /// The type as written, without the leading dot: `u32`, `s16x2`.
     pub fn name(self) -> &'static str {
         match self {
             Type::U16 => "u16",
@@ -62,6 +86,7 @@ impl Type {
             Type::S16x2 => "s16x2",
         }
     }
+    /// The type written `s` (without the dot), if it is one.
     pub fn from_name(s: &str) -> Option<Type> {
         Type::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -72,8 +97,11 @@ impl Type {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SecOp {
+    /// `.add`: add `c` to the result (SIMD: sum the lanes into `c`).
     Add,
+    /// `.min`: the smaller of the result and `c`.
     Min,
+    /// `.max`: the larger of the result and `c`.
     Max,
 }
 
@@ -81,11 +109,17 @@ pub enum SecOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Cmp {
+    /// `.eq`: equal.
     Eq,
+    /// `.ne`: not equal.
     Ne,
+    /// `.lt`: less than.
     Lt,
+    /// `.le`: less than or equal.
     Le,
+    /// `.gt`: greater than.
     Gt,
+    /// `.ge`: greater than or equal.
     Ge,
 }
 
@@ -93,7 +127,9 @@ pub enum Cmp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ClampMode {
+    /// `.clamp`: amounts past the width are limited to it.
     Clamp,
+    /// `.wrap`: amounts are taken modulo the width.
     Wrap,
 }
 
@@ -101,7 +137,9 @@ pub enum ClampMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scale {
+    /// `.shr7`: shift the result right by 7.
     Shr7,
+    /// `.shr15`: shift the result right by 15.
     Shr15,
 }
 
@@ -109,23 +147,36 @@ pub enum Scale {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HalfMode {
+    /// `.hi`: the upper half of the double-width product.
     Hi,
+    /// `.lo`: the lower half.
     Lo,
+    /// `.wide`: the whole double-width product.
     Wide,
 }
 
 /// One modifier token after the opcode, as recognised by the parser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Mod {
+    /// A type suffix (`.u32`).
     Type(Type),
+    /// `.sat`: saturate to the destination range.
     Sat,
+    /// A secondary operation (`.add .min .max`).
     SecOp(SecOp),
+    /// A comparison of `vset*`.
     Cmp(Cmp),
+    /// `.clamp` or `.wrap`.
     Mode(ClampMode),
+    /// `.shr7` or `.shr15` of `vmad`.
     Scale(Scale),
+    /// `.po` of `vmad`: plus one (the average-rounding form).
     Po,
+    /// `.hi`, `.lo` or `.wide`.
     Half(HalfMode),
+    /// `.relu` of `max`/`min`: negative results become 0.
     Relu,
+    /// `.shiftamt` of `bfind`: the shift amount rather than the bit position.
     Shiftamt,
     /// `.cc` of `add`/`sub`/`mad`: also write the carry flag (the result in `d` is unchanged).
     Cc,
@@ -196,6 +247,7 @@ impl Mod {
         Mod::Cc,
     ];
 
+    /// The modifier written `s` (without the dot), if it is one.
     pub fn from_name(s: &str) -> Option<Mod> {
         Mod::ALL.into_iter().find(|m| m.name() == s)
     }
@@ -203,20 +255,29 @@ impl Mod {
 
 /// The modifiers of an instruction gathered into typed fields (the evaluator reads these).
 /// Where a modifier is repeated or conflicting, the parser keeps the first; the validator
-/// reports the conflict from [`Instruction::mods`].
+/// reports the conflict from [`Instruction::mods`](crate::ast::Instruction::mods).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Form {
     /// Types in the order written: `[dtype, atype, btype]` for video instructions,
     /// `[type]` for most integer instructions, `[atype, btype]` for `dp4a`/`dp2a`, `vset`.
     pub types: [Option<Type>; 3],
+    /// `.sat` was written.
     pub sat: bool,
+    /// The secondary operation, if any.
     pub secop: Option<SecOp>,
+    /// The comparison of `vset*`, if any.
     pub cmp: Option<Cmp>,
+    /// `.clamp` or `.wrap`, if written.
     pub mode: Option<ClampMode>,
+    /// The `vmad` scale, if any.
     pub scale: Option<Scale>,
+    /// `.po` was written.
     pub po: bool,
+    /// `.hi`, `.lo` or `.wide`, if written.
     pub half: Option<HalfMode>,
+    /// `.relu` was written.
     pub relu: bool,
+    /// `.shiftamt` was written.
     pub shiftamt: bool,
     /// `.cc`: the carry-out is also written; `d` is the same as without it.
     #[serde(default)]
@@ -238,7 +299,9 @@ impl Form {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SelKind {
+    /// `b`: byte lanes.
     B,
+    /// `h`: half-word lanes.
     H,
 }
 
@@ -247,13 +310,16 @@ pub enum SelKind {
 /// SIMD lane selection, destination mask) depends on the instruction and operand position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Selector {
+    /// Bytes or half-words.
     pub kind: SelKind,
     /// Digits as written, most significant lane first; only `len` entries are meaningful.
     pub digits: [u8; 4],
+    /// How many digits were written (1 to 4).
     pub len: u8,
 }
 
 impl Selector {
+    /// A selector of `kind` with `digits` as written, most significant lane first (at most 4 kept).
     pub fn new(kind: SelKind, digits: &[u8]) -> Selector {
         let mut d = [0u8; 4];
         let len = digits.len().min(4);
@@ -264,6 +330,7 @@ impl Selector {
             len: len as u8,
         }
     }
+    /// The digits as written, most significant lane first.
     pub fn digits(&self) -> &[u8] {
         &self.digits[..self.len as usize]
     }
@@ -296,20 +363,32 @@ impl fmt::Display for Selector {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ModGroup {
+    /// The type suffixes.
     Type,
+    /// `.sat`.
     Sat,
+    /// The secondary operation.
     SecOp,
+    /// The comparison.
     Cmp,
+    /// `.clamp` / `.wrap`.
     Mode,
+    /// `.shr7` / `.shr15`.
     Scale,
+    /// `.po`.
     Po,
+    /// `.hi` / `.lo` / `.wide`.
     Half,
+    /// `.relu`.
     Relu,
+    /// `.shiftamt`.
     Shiftamt,
+    /// `.cc`.
     Cc,
 }
 
 impl ModGroup {
+    /// The group `m` belongs to.
     pub fn of(m: Mod) -> ModGroup {
         match m {
             Mod::Type(_) => ModGroup::Type,
@@ -408,8 +487,11 @@ impl ModGroup {
 
 /// Names of type slots as the ISA's syntax writes them.
 pub const DTYPE: &str = "dtype";
+/// The name of the first source type slot.
 pub const ATYPE: &str = "atype";
+/// The name of the second source type slot.
 pub const BTYPE: &str = "btype";
+/// The name of the single type slot of integer instructions.
 pub const TYPE: &str = "type";
 
 /// A type slot's name as the user reads it: `dtype` is "d type".

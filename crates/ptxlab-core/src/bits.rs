@@ -1,4 +1,14 @@
-//! Small bit-level helpers shared by the evaluators.
+//! Small bit-level helpers: fields, sign extension (written once, here), clamps and ranges.
+//! The lowest layer beside [`crate::isa`]; the evaluators, traces and value reader use it.
+//!
+//! ```
+//! use ptxlab_core::bits::{extend_field, field, int_range, sext};
+//!
+//! assert_eq!(field(0x1234_5678, 8, 8), 0x56);
+//! assert_eq!(sext(0x80, 8), -128);
+//! assert_eq!(extend_field(0x0000_ff00, 8, 8, true), -1);
+//! assert_eq!(int_range(8, true), (-128, 127));
+//! ```
 
 /// The `width`-bit field of `v` starting at bit `lo`, zero-extended. Widths of 0 give 0 and
 /// widths of 64 or more give the whole (shifted) value; never panics.

@@ -1,0 +1,332 @@
+//! The pipeline figure: every stage of the trace drawn as one datapath in SVG, with a stepper
+//! for teaching, bit provenance under the pointer, a details panel for the stage in focus, the
+//! stages as a list in words (the figure's text alternative), and an SVG export.
+//!
+//! Everything drawn comes from the [`Trace`]; which bits feed which comes from
+//! [`Provenance`], computed by the core.
+
+use std::rc::Rc;
+
+use ptxlab_core::provenance::Provenance;
+use ptxlab_core::trace::{Detail, StageKind, Trace};
+use yew::prelude::*;
+
+use super::stages::{stage_card, words};
+
+mod export;
+pub mod layout;
+mod svg;
+
+use layout::{layout, Layout};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub trace: Rc<Trace>,
+    /// The stage where the two readings part, drawn highlighted.
+    #[prop_or_default]
+    pub highlight: Option<usize>,
+    /// The embedded widget: the list in words and the details start folded.
+    #[prop_or_default]
+    pub compact: bool,
+}
+
+/// The stepper's position: `None` shows every stage at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Step {
+    pub at: Option<usize>,
+    pub len: usize,
+}
+
+pub enum StepAction {
+    Next,
+    Prev,
+    First,
+    Last,
+    Set(usize),
+    Clear,
+    Len(usize),
+}
+
+impl Reducible for Step {
+    type Action = StepAction;
+    fn reduce(self: Rc<Self>, a: StepAction) -> Rc<Self> {
+        let last = self.len.saturating_sub(1);
+        let at = match a {
+            StepAction::Next => Some(self.at.map_or(0, |s| (s + 1).min(last))),
+            StepAction::Prev => Some(self.at.map_or(last, |s| s.saturating_sub(1))),
+            StepAction::First => Some(0),
+            StepAction::Last => Some(last),
+            StepAction::Set(i) => Some(i.min(last)),
+            StepAction::Clear => None,
+            StepAction::Len(len) => {
+                return Rc::new(Step {
+                    at: self.at.filter(|&s| s < len),
+                    len,
+                })
+            }
+        };
+        Rc::new(Step {
+            at: if self.len == 0 { None } else { at },
+            len: self.len,
+        })
+    }
+}
+
+/// What the pointer is on: a stage, and a bit of its value when it is on a cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Point {
+    pub stage: Option<usize>,
+    pub bit: Option<u32>,
+}
+
+/// The figure's data, computed once per trace.
+pub struct Drawn {
+    pub prov: Provenance,
+    pub layout: Layout,
+    /// For each stage, the bits some later stage reads (the rest are dropped).
+    pub used: Vec<u128>,
+}
+
+impl Drawn {
+    pub fn of(t: &Trace) -> Drawn {
+        let prov = Provenance::of(t);
+        let layout = layout(t, &prov);
+        let mut used = vec![0u128; t.stages.len()];
+        for (i, s) in t.stages.iter().enumerate() {
+            for b in 0..s.output.bits.min(128) {
+                for d in prov.direct(i, b) {
+                    used[d.node] |= d.mask;
+                }
+            }
+        }
+        Drawn { prov, layout, used }
+    }
+}
+
+/// One line in words for a stage: what the list and the step counter say.
+pub fn stage_words(i: usize, t: &Trace) -> String {
+    let s = &t.stages[i];
+    let lane = s.lane.map(|l| format!("lane {l}, ")).unwrap_or_default();
+    format!(
+        "{}. {}{}: {}",
+        i + 1,
+        lane,
+        words(&format!("{:?}", s.kind)),
+        s.label
+    )
+}
+
+#[function_component]
+pub fn Pipeline(props: &Props) -> Html {
+    let t = props.trace.clone();
+    let n = t.stages.len();
+    let drawn = use_memo(t.clone(), |t| Drawn::of(t));
+    let step = use_reducer(|| Step { at: None, len: n });
+    let point = use_state(Point::default);
+    let playing = use_state(|| false);
+    let svg_ref = use_node_ref();
+    let copied = use_state(|| None::<&'static str>);
+
+    // A new instruction (another number of stages) starts over.
+    {
+        let step = step.dispatcher();
+        use_effect_with((t.instruction.clone(), n), move |(_, n)| {
+            step.dispatch(StepAction::Len(*n));
+        });
+    }
+    // Play: one stage at a readable pace (slower where motion should be reduced).
+    {
+        let step_d = step.dispatcher();
+        let playing_h = playing.clone();
+        let at_end = step.at == Some(n.saturating_sub(1));
+        use_effect_with((*playing, at_end), move |&(on, end)| {
+            if on && end {
+                playing_h.set(false);
+            }
+            #[cfg(target_arch = "wasm32")]
+            let timer = on.then(|| {
+                let ms = if export::reduced_motion() { 2000 } else { 1100 };
+                gloo_timers::callback::Interval::new(ms, move || step_d.dispatch(StepAction::Next))
+            });
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = (on, step_d);
+            move || {
+                #[cfg(target_arch = "wasm32")]
+                drop(timer);
+            }
+        });
+    }
+
+    let lit = match (point.stage, point.bit) {
+        (Some(s), Some(b)) if s < n => drawn.prov.lit(s, b),
+        _ => vec![0; n],
+    };
+    let focus = point.stage.or(step.at).filter(|&s| s < n);
+
+    let on_over = {
+        let point = point.clone();
+        Callback::from(move |e: MouseEvent| {
+            let p = export::point_of(&e);
+            if p != *point {
+                point.set(p);
+            }
+        })
+    };
+    let on_leave = {
+        let point = point.clone();
+        Callback::from(move |_: MouseEvent| point.set(Point::default()))
+    };
+    let on_key = {
+        let step = step.dispatcher();
+        Callback::from(move |e: KeyboardEvent| {
+            let a = match e.key().as_str() {
+                "ArrowRight" | "ArrowDown" => StepAction::Next,
+                "ArrowLeft" | "ArrowUp" => StepAction::Prev,
+                "Home" => StepAction::First,
+                "End" => StepAction::Last,
+                "Escape" => StepAction::Clear,
+                _ => return,
+            };
+            e.prevent_default();
+            step.dispatch(a);
+        })
+    };
+    let click = |a: fn() -> StepAction| {
+        let step = step.dispatcher();
+        let playing = playing.clone();
+        Callback::from(move |_: MouseEvent| {
+            playing.set(false);
+            step.dispatch(a())
+        })
+    };
+    let on_play = {
+        let playing = playing.clone();
+        let step_d = step.dispatcher();
+        let restart = step.at.is_none_or(|s| s + 1 >= n);
+        Callback::from(move |_: MouseEvent| {
+            if !*playing && restart {
+                step_d.dispatch(StepAction::First);
+            }
+            playing.set(!*playing)
+        })
+    };
+    let on_download = {
+        let svg_ref = svg_ref.clone();
+        let name = t.opcode.clone();
+        Callback::from(move |_: MouseEvent| export::download(&svg_ref, &name))
+    };
+    let on_copy = {
+        let svg_ref = svg_ref.clone();
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| export::copy_image(&svg_ref, copied.clone()))
+    };
+    let pick = {
+        let step = step.dispatcher();
+        move |i: usize| {
+            let step = step.clone();
+            Callback::from(move |_: MouseEvent| step.dispatch(StepAction::Set(i)))
+        }
+    };
+    let counter = match step.at {
+        Some(s) if s < n => stage_words(s, &t),
+        _ => format!("All {n} stages"),
+    };
+
+    html! {
+        <div class={classes!("pipeline", props.compact.then_some("compact"))}>
+            <div class="fig-tools" role="toolbar" aria-label="Step through the stages">
+                <button type="button" class="edge" onclick={click(|| StepAction::Prev)}
+                    disabled={step.at == Some(0)}>{ "Previous stage" }</button>
+                <button type="button" class="edge" onclick={click(|| StepAction::Next)}
+                    disabled={step.at == Some(n.saturating_sub(1))}>{ "Next stage" }</button>
+                <button type="button" class="edge" aria-pressed={(*playing).to_string()} onclick={on_play}>
+                    { if *playing { "Pause" } else { "Play" } }
+                </button>
+                if step.at.is_some() {
+                    <button type="button" class="edge" onclick={click(|| StepAction::Clear)}>{ "Show all" }</button>
+                }
+                <span class="fig-step" aria-live="polite">{ counter }</span>
+                <span class="fig-export">
+                    <button type="button" class="edge" onclick={on_download}>{ "Download SVG" }</button>
+                    if export::can_copy_image() {
+                        <button type="button" class="edge" onclick={on_copy}>
+                            { copied.unwrap_or("Copy image") }
+                        </button>
+                    }
+                </span>
+            </div>
+            <div class="fig-wrap">
+                <div class="fig" role="figure" aria-label="Pipeline" tabindex="0"
+                    aria-describedby="pipeline-words" onkeydown={on_key}>
+                    { svg::draw(&t, &drawn, &svg::Marks {
+                        lit: &lit,
+                        point: *point,
+                        step: step.at,
+                        highlight: props.highlight,
+                    }, svg_ref.clone(), on_over, on_leave) }
+                </div>
+                <aside class="stage-details" aria-label="Stage details" hidden={props.compact && focus.is_none()}>
+                    if let Some(f) = focus {
+                        { stage_card(f, &t.stages[f], props.highlight) }
+                    } else if !props.compact {
+                        <p class="muted hint">{ "Point at a bit to light the bits it came from; step through, or point at a stage, for its details." }</p>
+                    }
+                </aside>
+            </div>
+            <details class="fig-words" open={!props.compact}>
+                <summary>{ "Stages in words" }</summary>
+                <ol id="pipeline-words" class="stage-list">
+                    { for t.stages.iter().enumerate().map(|(i, s)| {
+                        let kind = words(&format!("{:?}", s.kind));
+                        let current = step.at == Some(i);
+                        let parts = props.highlight == Some(i);
+                        html! {
+                            <li key={i} id={format!("stage-{i}")} data-index={i.to_string()} data-kind={kind.clone()}
+                                class={classes!("stage", format!("kind-{}", kind.replace(' ', "-")), parts.then_some("parts"), current.then_some("current"))}
+                                aria-current={current.then_some("step")}>
+                                <button type="button" class="stage-pick" onclick={pick(i)}>
+                                    { stage_words(i, &t) }
+                                </button>
+                                { " " }
+                                if !s.op.is_empty() { <code class="op">{ s.op.clone() }</code>{ " " } }
+                                <span aria-hidden="true">{ "→ " }</span>
+                                <code class="output">{ format!("{} = {}", s.output.name, s.output.hex()) }</code>
+                                { for s.flags.iter().map(|f| html! { <span class="badge">{ words(&format!("{f:?}")) }</span> }) }
+                                if let Some(d) = s.difference {
+                                    <a class="badge note diff-link" href={d.doc_link()} target="_blank" rel="noopener"
+                                        title={d.info().title}>{ "why: hardware vs ISA text" }</a>
+                                }
+                                if parts { <span class="badge warn">{ "the readings part here" }</span> }
+                            </li>
+                        }
+                    }) }
+                </ol>
+            </details>
+        </div>
+    }
+}
+
+/// Bits `lo ..= hi` as a mask.
+pub fn range_mask(lo: u32, hi: u32) -> u128 {
+    if hi < lo || lo >= 128 {
+        return 0;
+    }
+    let top = if hi >= 127 {
+        u128::MAX
+    } else {
+        (1u128 << (hi + 1)) - 1
+    };
+    top & !((1u128 << lo) - 1)
+}
+
+/// Whether a stage's bits above the field are sign copies (true), zeros (false), or neither.
+pub fn extension(t: &Trace, i: usize) -> Option<(u32, bool)> {
+    match t.stages[i].detail {
+        Detail::Field { width, signed, .. }
+            if t.stages[i].kind != StageKind::Field || width > 0 =>
+        {
+            Some((width, signed))
+        }
+        _ => None,
+    }
+}

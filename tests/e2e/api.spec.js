@@ -1,0 +1,312 @@
+// The JavaScript module of the core (dist/api/ptxlab.js), used without the app: imported from a
+// blank page of the same origin, it gives the H100's d for the cases the page tests use, throws
+// Errors with the CLI's messages, and keeps 64-bit values exact as BigInts or strings. Also the
+// window.ptxlab functions of the playground page, and the api-demo.html page.
+
+const fs = require('fs');
+const path = require('path');
+const zlib = require('zlib');
+const { execFileSync } = require('child_process');
+const { test, expect } = require('@playwright/test');
+const { watch } = require('./page');
+const { selectCases, findByPtx } = require('./cases');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const OUT = path.join(ROOT, 'test-results');
+const SHOTS = path.join(OUT, 'screenshots');
+const DIST = path.join(ROOT, 'dist');
+
+// A blank page on the build's origin (answered by the test, so nothing of the app loads).
+async function blank(page) {
+  await page.route('**/blank.html', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
+  );
+  await page.goto('./blank.html');
+  await page.evaluate(async () => {
+    const m = await import('./api/ptxlab.js');
+    await m.default();
+    window.api = m;
+  });
+}
+
+// What `ptxlab eval ARGS` prints on standard error, without the program name.
+function cliError(args) {
+  try {
+    execFileSync('cargo', ['run', '-q', '-p', 'ptxlab-cli', '--bin', 'ptxlab', '--', 'eval', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    return e.stderr.toString().replace(/^ptxlab: /, '').replace(/\n$/, '');
+  }
+  throw new Error(`ptxlab eval ${args.join(' ')} succeeded`);
+}
+
+test.describe('JavaScript module', () => {
+  let problems;
+  test.beforeEach(async ({ page }) => {
+    problems = watch(page);
+  });
+  test.afterEach(async () => {
+    expect(problems, 'no console errors').toEqual([]);
+  });
+
+  test('evaluates the H100 cases of the page tests and gives their d', async ({ page }) => {
+    const cases = selectCases();
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+    await blank(page);
+    const got = await page.evaluate((cases) => {
+      return cases.map((c) => {
+        const inputs = {};
+        for (const k of ['a', 'b', 'c', 'e']) if (c[k] !== undefined) inputs[k] = c[k];
+        const r = window.api.evaluate(c.ptx, inputs);
+        return {
+          d: r.d,
+          value: r.value.toString(16),
+          valueType: typeof r.value,
+          stages: r.trace.stages.length,
+          hex: r.trace.views.hex,
+          checked: window.api.check(c.ptx).ok,
+        };
+      });
+    }, cases);
+    for (const [i, c] of cases.entries()) {
+      const g = got[i];
+      const what = `${c.ptx} a=${c.a} b=${c.b} c=${c.c} e=${c.e}`;
+      expect(g.d, what).toBe(c.d);
+      expect(BigInt(`0x${g.value}`), what).toBe(BigInt(c.d));
+      expect(g.valueType).toBe('bigint');
+      expect(g.hex).toBe(c.d);
+      expect(g.stages, what).toBeGreaterThan(0);
+      expect(g.checked).toBe(true);
+    }
+  });
+
+  test('check: canonical text, or the message with the token in JavaScript indices', async ({ page }) => {
+    await blank(page);
+    const r = await page.evaluate(() => {
+      const ok = window.api.check('  vadd.u32.u32.u32  d , a , b ;');
+      const text = 'vadd.u32.u32.u32 d, a.b7, b;';
+      const bad = window.api.check(text);
+      const wide = 'vadd.u32.u32.u32 d, a, é;';
+      const bad2 = window.api.check(wide);
+      return { ok, bad, token: text.slice(bad.start, bad.end), bad2, token2: wide.slice(bad2.start, bad2.end) };
+    });
+    expect(r.ok.ok).toBe(true);
+    expect(r.ok.canonical).toBe('vadd.u32.u32.u32 d, a, b;');
+    expect(r.bad.ok).toBe(false);
+    expect(r.bad.message).toMatch(/b7/);
+    expect(r.token).toBe('.b7');
+    expect(r.bad2.ok).toBe(false);
+    expect(r.token2, 'a span after a two-byte character').toBe('é');
+  });
+
+  test('bad input throws an Error with the message the CLI prints', async ({ page }) => {
+    await blank(page);
+    const cases = [
+      { text: 'vadd.u32.u32 d, a, b;', inputs: {}, cli: ['vadd.u32.u32 d, a, b;'] },
+      { text: 'vadd.u32.u32.u32 d, a.b9, b;', inputs: {}, cli: ['vadd.u32.u32.u32 d, a.b9, b;'] },
+      { text: 'add.u32 d, a, b;', inputs: { a: 'zz' }, cli: ['add.u32 d, a, b;', 'a=zz'] },
+      { text: 'add.u32 d, a, b;', inputs: { b: '-0x8000000000000001' }, cli: ['add.u32 d, a, b;', 'b=-0x8000000000000001'] },
+      { text: 'add.u32 d, a, b;', inputs: { x: '1' }, cli: ['add.u32 d, a, b;', 'x=1'] },
+    ];
+    const thrown = await page.evaluate((cases) => {
+      return cases.map(({ text, inputs }) => {
+        try {
+          window.api.evaluate(text, inputs);
+          return null;
+        } catch (e) {
+          return { isError: e instanceof Error, message: e.message, start: e.start, end: e.end };
+        }
+      });
+    }, cases);
+    for (const [i, c] of cases.entries()) {
+      expect(thrown[i], c.text).not.toBeNull();
+      expect(thrown[i].isError).toBe(true);
+      expect(thrown[i].message).toBe(cliError(c.cli));
+    }
+    expect(thrown[1].message.split('\n')[2], 'a caret line under the token').toMatch(/^ +\^+$/);
+    expect(typeof thrown[1].start).toBe('number');
+    // Values JavaScript has but the command line does not: each has its own clear message.
+    const more = await page.evaluate(() => {
+      const msg = (inputs) => {
+        try {
+          window.api.evaluate('add.u64 d, a, b;', inputs);
+          return 'no error';
+        } catch (e) {
+          return e instanceof Error ? e.message : `not an Error: ${e}`;
+        }
+      };
+      return [msg({ a: 1.5 }), msg({ a: 2 ** 60 }), msg({ a: 2n ** 64n }), msg({ a: -(2n ** 63n) - 1n }), msg({ a: {} })];
+    });
+    expect(more[0]).toMatch(/^a: 1\.5 is not a value/);
+    expect(more[1]).toMatch(/^a: .* hex string or a BigInt/);
+    expect(more[2]).toMatch(/^a: 18446744073709551616n does not fit in 64 bits/);
+    expect(more[3]).toMatch(/does not fit in 64 bits/);
+    expect(more[4]).toMatch(/^a: 'object' is not a value/);
+  });
+
+  test('64-bit values round-trip exactly as BigInts and strings', async ({ page }) => {
+    await blank(page);
+    const r = await page.evaluate(() => {
+      const api = window.api;
+      const big = 0xfedcba9876543210n;
+      const same = api.evaluate('add.u64 d, a, b;', { a: big, b: 0n });
+      const neg = api.evaluate('add.s64 d, a, b;', { a: -1n, b: 0 });
+      const wide = api.evaluate('mul.wide.u32 d, a, b;', { a: 0xffffffff, b: '0xffffffff' });
+      const fromHex = api.evaluate('add.u64 d, a, b;', { a: '0xfedcba9876543210' });
+      const fromNumber = api.evaluate('add.u64 d, a, b;', { a: Number.MAX_SAFE_INTEGER, b: 1 });
+      const field = api
+        .evaluate('vadd.u32.u32.u32 d, a.b3, b.b0;', { a: 0xff000000 })
+        .trace.stages.find((s) => s.detail.type === 'field');
+      return {
+        same: same.value === big,
+        sameType: typeof same.value,
+        sourceString: same.trace.sources[0].value,
+        resultString: same.trace.result.value,
+        negValue: neg.value === 2n ** 64n - 1n,
+        negSigned: neg.signed === -1n,
+        negD: neg.d,
+        wide: wide.value === 0xfffffffe00000001n,
+        wideBits: wide.bits,
+        fromHex: fromHex.value === big,
+        fromNumber: fromNumber.value === 2n ** 53n,
+        fieldSourceType: typeof field.detail.source,
+        fieldSource: field.detail.source === 0xff000000n,
+        json: JSON.stringify(same.trace.result),
+      };
+    });
+    expect(r.same).toBe(true);
+    expect(r.sameType).toBe('bigint');
+    expect(r.sourceString).toBe(BigInt('0xfedcba9876543210').toString());
+    expect(r.resultString).toBe(BigInt('0xfedcba9876543210').toString());
+    expect(r.negValue).toBe(true);
+    expect(r.negSigned).toBe(true);
+    expect(r.negD).toBe('0xffffffffffffffff');
+    expect(r.wide).toBe(true);
+    expect(r.wideBits).toBe(64);
+    expect(r.fromHex).toBe(true);
+    expect(r.fromNumber).toBe(true);
+    expect(r.fieldSourceType).toBe('bigint');
+    expect(r.fieldSource).toBe(true);
+    expect(r.json, 'the trace values are strings, so JSON keeps every digit').toContain('"18364758544493064720"');
+  });
+
+  test('sweep, axes, compare and version', async ({ page }) => {
+    await blank(page);
+    const r = await page.evaluate(() => {
+      const api = window.api;
+      const s = api.sweep('vadd.u32.u32.u32.sat d.b0, a.b0, b.b0, c;', {});
+      const clamped = s.flagNames.indexOf('clamped-high');
+      const cell = 1 * s.width + 0xff;
+      const axes = api.axes('vadd4.u32.u32.u32.sat d, a, b, c;');
+      const small = api.sweep('vadd4.u32.u32.u32.sat d, a, b, c;', { c: 0 }, { x: 0, y: { operand: 'b', lo: 8, width: 8, steps: 4 } });
+      let badAxis = '';
+      try {
+        api.sweep('add.u32 d, a, b;', {}, { x: 99 });
+      } catch (e) {
+        badAxis = e.message;
+      }
+      return {
+        size: [s.width, s.height],
+        dType: s.d.constructor.name,
+        flagsType: s.flags.constructor.name,
+        d: s.d[cell] === 0xffn,
+        flagged: (s.flags[cell] >> clamped) & 1,
+        axes: axes.length,
+        axisStart: typeof axes[0].start,
+        small: [small.width, small.height, small.y.label],
+        badAxis,
+        compareNull: api.compare('add.u32 d, a, b;', { a: 1, b: 2 }),
+        version: api.version(),
+      };
+    });
+    expect(r.size).toEqual([256, 256]);
+    expect(r.dType).toBe('BigUint64Array');
+    expect(r.flagsType).toBe('Uint16Array');
+    expect(r.d).toBe(true);
+    expect(r.flagged).toBe(1);
+    expect(r.axes).toBeGreaterThanOrEqual(8);
+    expect(r.axisStart).toBe('bigint');
+    expect(r.small).toEqual([256, 4, 'b bits 15..8']);
+    expect(r.badAxis).toMatch(/axis 99 does not exist/);
+    expect(r.compareNull).toBeNull();
+    const cargo = fs.readFileSync(path.join(ROOT, 'crates', 'ptxlab-js', 'Cargo.toml'), 'utf8');
+    expect(r.version).toBe(cargo.match(/^version = "(.*)"/m)[1]);
+  });
+
+  test('the playground page exposes the functions as window.ptxlab', async ({ page }) => {
+    const c = findByPtx('vabsdiff4.u32.u32.u32.add d, a, b, c;');
+    await page.goto(`./?i=${encodeURIComponent(c.ptx)}&a=${c.a}&b=${c.b}&c=${c.c}`);
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(c.d);
+    await page.waitForFunction(() => window.ptxlab !== undefined);
+    const r = await page.evaluate((c) => {
+      return {
+        names: Object.keys(window.ptxlab).sort(),
+        d: window.ptxlab.evaluate(c.ptx, { a: c.a, b: c.b, c: c.c }).d,
+      };
+    }, c);
+    expect(r.names).toEqual(['axes', 'check', 'compare', 'evaluate', 'sweep', 'version']);
+    expect(r.d).toBe(c.d);
+  });
+
+  test('api-demo.html computes with the module alone', async ({ page }) => {
+    await page.goto('./api-demo.html');
+    const c = findByPtx('vmad.s32.s32.u32.sat.shr15 d, a.h1, b.b3, c;');
+    expect(c).not.toBeNull();
+    await page.getByLabel('Instruction').fill(c.ptx);
+    for (const k of ['a', 'b', 'c']) await page.getByLabel(k, { exact: true }).fill(c[k]);
+    await expect(page.locator('#d')).toHaveText(c.d);
+    await expect(page.locator('#stages tr').first()).toBeVisible();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'api-demo.png'), fullPage: true });
+    await page.getByLabel('Instruction').fill('vmad.s32.s32.u32.sat.shr15 d, a.h7, b.b3, c;');
+    await expect(page.locator('#status')).toHaveClass('bad');
+    await expect(page.locator('#status')).toContainText('h7');
+    await page.getByLabel('Instruction').fill(c.ptx);
+    await page.getByLabel('a', { exact: true }).fill('0xzz');
+    await expect(page.locator('#status')).toHaveText(/^a: '0xzz' is not a number/);
+    await page.screenshot({ path: path.join(SHOTS, 'api-demo-error.png'), fullPage: true });
+  });
+
+  test('sizes and timings: the module beside the app', async ({ page }) => {
+    const size = (f) => {
+      const raw = fs.readFileSync(f);
+      return { raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length };
+    };
+    const api = size(path.join(DIST, 'api', 'ptxlab_bg.wasm'));
+    const appFile = fs.readdirSync(DIST).find((f) => f.endsWith('.wasm'));
+    const app = size(path.join(DIST, appFile));
+    expect(api.raw, 'the module is the core alone: smaller than the app').toBeLessThan(app.raw);
+    await page.route('**/blank.html', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
+    );
+    await page.goto('./blank.html');
+    const cases = selectCases();
+    const t = await page.evaluate(async (cases) => {
+      const t0 = performance.now();
+      const m = await import('./api/ptxlab.js');
+      await m.default();
+      const t1 = performance.now();
+      let n = 0;
+      const t2 = performance.now();
+      for (let k = 0; k < 20; k++) {
+        for (const c of cases) {
+          m.evaluate(c.ptx, { a: c.a, b: c.b, c: c.c, e: c.e });
+          n++;
+        }
+      }
+      const t3 = performance.now();
+      return { load: t1 - t0, per: (t3 - t2) / n, n };
+    }, cases);
+    const kib = (b) => (b / 1024).toFixed(1);
+    const text = [
+      `API module wasm: ${kib(api.raw)} KiB raw, ${kib(api.gzip)} KiB gzip (app wasm ${appFile}: ${kib(app.raw)} KiB raw, ${kib(app.gzip)} KiB gzip)`,
+      `API import + init: ${t.load.toFixed(1)} ms; evaluate with the full trace: ${(t.per * 1000).toFixed(1)} µs per call (${t.n} calls)`,
+    ].join('\n');
+    fs.mkdirSync(OUT, { recursive: true });
+    fs.writeFileSync(path.join(OUT, 'timings-api.txt'), `${text}\n`);
+    fs.writeFileSync(path.join(OUT, 'timings-api.json'), JSON.stringify({ api, app, appFile, ...t }, null, 2));
+    console.log(text);
+  });
+});
