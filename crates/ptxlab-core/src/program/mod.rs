@@ -37,7 +37,9 @@ pub use ops::{parse_op, OpInsn, POp};
 /// A problem with a program, at a line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramError {
+    /// Line (1-based) of the problem.
     pub line: usize,
+    /// What is wrong and what is allowed.
     pub message: String,
 }
 
@@ -74,12 +76,14 @@ pub struct Statement {
     pub text: String,
     /// `@p` (false) or `@!p` (true).
     pub guard: Option<(bool, String)>,
+    /// What it runs.
     pub body: Body,
 }
 
 /// A register of the program.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Register {
+    /// The name as written (`%r1`, `$x`).
     pub name: String,
     /// 1 for a predicate.
     pub bits: u32,
@@ -90,7 +94,9 @@ pub struct Register {
 /// A parsed program: its statements and every register it names, in order of appearance.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Program {
+    /// The instructions in order.
     pub statements: Vec<Statement>,
+    /// Every register named, declared or used, in order of appearance.
     pub registers: Vec<Register>,
 }
 
@@ -653,9 +659,13 @@ fn extend(v: u64, bits: u32, signed: bool, reg_bits: u32) -> u64 {
 /// One register changed by a step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Write {
+    /// The register written.
     pub reg: String,
+    /// Its width in bits.
     pub bits: u32,
+    /// Its value before the step.
     pub old: u64,
+    /// Its value after the step.
     pub new: u64,
     /// The statement that had written it before (index), for stepping back.
     pub old_writer: Option<usize>,
@@ -666,19 +676,24 @@ pub struct Write {
 pub struct Step {
     /// Index of the statement in [`Program::statements`].
     pub index: usize,
+    /// The line (1-based) the statement starts on.
     pub line: usize,
     /// False when its guard was false: nothing was written.
     pub executed: bool,
     /// The instruction's stages (None when the guard was false).
     pub trace: Option<Trace>,
+    /// The registers it wrote.
     pub writes: Vec<Write>,
 }
 
 /// A register and its current value, for display.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegView {
+    /// The register name.
     pub name: String,
+    /// Its width in bits (1 for a predicate).
     pub bits: u32,
+    /// Its current value.
     pub value: u64,
     /// Whether the last step wrote it.
     pub changed: bool,
@@ -691,6 +706,7 @@ pub struct RegView {
 /// A program being run: the register file, the next statement, and the steps taken.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Machine {
+    /// The program being run.
     pub program: Program,
     start: Vec<u64>,
     given: Vec<bool>,
@@ -755,6 +771,7 @@ impl Machine {
     pub fn pc(&self) -> usize {
         self.history.len()
     }
+    /// Whether every statement has run.
     pub fn at_end(&self) -> bool {
         self.pc() >= self.program.statements.len()
     }

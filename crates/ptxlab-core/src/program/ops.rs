@@ -18,6 +18,7 @@ use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
 /// The opcodes of this module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
 pub enum POp {
     Mov,
     And,
@@ -36,6 +37,7 @@ pub enum POp {
 }
 
 impl POp {
+    /// Every opcode of this module.
     pub const ALL: [POp; 14] = [
         POp::Mov,
         POp::And,
@@ -52,6 +54,7 @@ impl POp {
         POp::Selp,
         POp::Cvt,
     ];
+    /// The opcode as written.
     pub fn name(self) -> &'static str {
         match self {
             POp::Mov => "mov",
@@ -70,6 +73,7 @@ impl POp {
             POp::Cvt => "cvt",
         }
     }
+    /// The opcode named `s`, if it is one of this module.
     pub fn from_name(s: &str) -> Option<POp> {
         POp::ALL.into_iter().find(|o| o.name() == s)
     }
@@ -92,6 +96,7 @@ impl POp {
             POp::Shr => "logic-and-shift-instructions-shr",
         }
     }
+    /// Link to the section of NVIDIA's PTX documentation.
     pub fn doc_url(self) -> String {
         format!("{PTX_DOC_BASE}#{}", self.doc_anchor())
     }
@@ -119,6 +124,7 @@ impl POp {
 /// Types a modifier may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
 pub enum PType {
     B8,
     B16,
@@ -142,6 +148,7 @@ pub enum PType {
 }
 
 impl PType {
+    /// Every type name the parser knows.
     pub const ALL: [PType; 19] = [
         PType::B8,
         PType::B16,
@@ -163,6 +170,7 @@ impl PType {
         PType::S16x2,
         PType::B128,
     ];
+    /// The type as written, without the dot.
     pub fn name(self) -> &'static str {
         match self {
             PType::B8 => "b8",
@@ -186,6 +194,7 @@ impl PType {
             PType::B128 => "b128",
         }
     }
+    /// The type named `s`.
     pub fn from_name(s: &str) -> Option<PType> {
         PType::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -200,15 +209,19 @@ impl PType {
             PType::B128 => 128,
         }
     }
+    /// A signed integer type (`.s8` ... `.s64`).
     pub fn signed(self) -> bool {
         matches!(self, PType::S8 | PType::S16 | PType::S32 | PType::S64)
     }
+    /// A bit type (`.b8` ... `.b64`).
     pub fn is_bits(self) -> bool {
         matches!(self, PType::B8 | PType::B16 | PType::B32 | PType::B64)
     }
+    /// An unsigned integer type (`.u8` ... `.u64`).
     pub fn is_unsigned(self) -> bool {
         matches!(self, PType::U8 | PType::U16 | PType::U32 | PType::U64)
     }
+    /// A floating-point type.
     pub fn is_float(self) -> bool {
         matches!(self, PType::F16 | PType::F32 | PType::F64)
     }
@@ -217,6 +230,7 @@ impl PType {
 /// Comparison of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
 pub enum CmpOp {
     Eq,
     Ne,
@@ -239,6 +253,7 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Every comparison, integer ones first.
     pub const ALL: [CmpOp; 18] = [
         CmpOp::Eq,
         CmpOp::Ne,
@@ -259,6 +274,7 @@ impl CmpOp {
         CmpOp::Num,
         CmpOp::Nan,
     ];
+    /// The comparison as written.
     pub fn name(self) -> &'static str {
         match self {
             CmpOp::Eq => "eq",
@@ -313,6 +329,7 @@ impl CmpOp {
 /// `.and .or .xor` of `setp` (and `lop3`'s predicate form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
 pub enum BoolOp {
     And,
     Or,
@@ -320,6 +337,7 @@ pub enum BoolOp {
 }
 
 impl BoolOp {
+    /// The operation as written.
     pub fn name(self) -> &'static str {
         match self {
             BoolOp::And => "and",
@@ -339,6 +357,7 @@ impl BoolOp {
 /// The modes of `prmt` (none is the generic form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
 pub enum PrmtMode {
     F4e,
     B4e,
@@ -349,6 +368,7 @@ pub enum PrmtMode {
 }
 
 impl PrmtMode {
+    /// Every mode.
     pub const ALL: [PrmtMode; 6] = [
         PrmtMode::F4e,
         PrmtMode::B4e,
@@ -357,6 +377,7 @@ impl PrmtMode {
         PrmtMode::Ecr,
         PrmtMode::Rc16,
     ];
+    /// The mode as written.
     pub fn name(self) -> &'static str {
         match self {
             PrmtMode::F4e => "f4e",
@@ -398,6 +419,7 @@ impl PrmtMode {
 /// `.wrap` / `.clamp` of `shf`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
 pub enum ShfMode {
     Wrap,
     Clamp,
@@ -516,6 +538,7 @@ impl FloatLit {
 /// A destination of a validated instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Dst {
+    /// A register, by name.
     Reg(String),
     /// `_`: the value is dropped.
     Sink,
@@ -525,7 +548,13 @@ pub enum Dst {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Src {
     /// A register; `not` is `!p` (predicates only).
-    Reg { name: String, not: bool },
+    /// A register, by name; `not` is `!p` (predicates only).
+    Reg {
+        /// The register's name.
+        name: String,
+        /// Written `!p`: the predicate is negated.
+        not: bool,
+    },
     /// An integer immediate as written.
     Imm(i64),
     /// A floating-point literal.
@@ -537,18 +566,25 @@ pub enum Src {
 /// One validated instruction of this module.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpInsn {
+    /// The opcode.
     pub op: POp,
     /// The instruction type (for `cvt`, the destination type).
     pub ty: PType,
     /// `cvt`'s source type.
     pub src_ty: Option<PType>,
+    /// `setp`'s comparison.
     pub cmp: Option<CmpOp>,
+    /// `setp`'s Boolean operation with `c`.
     pub bool_op: Option<BoolOp>,
+    /// `prmt`'s mode (None: the generic form).
     pub prmt: Option<PrmtMode>,
     /// `shf.l` (true) or `shf.r`.
     pub left: bool,
+    /// `shf`'s `.wrap` or `.clamp`.
     pub mode: Option<ShfMode>,
+    /// `cvt.sat`: clamp to the destination's range.
     pub sat: bool,
+    /// `setp.ftz`: subnormal floats read as zero.
     pub ftz: bool,
     /// Destinations in order: `d`; `p`, `q` for setp; the elements of an unpacking `mov`.
     pub dsts: Vec<Dst>,
@@ -556,6 +592,7 @@ pub struct OpInsn {
     pub srcs: Vec<Src>,
     /// `mov` with braces on the left (unpack) or right (pack).
     pub unpack: bool,
+    /// `mov` with braces on the right: the parts are packed into `d`.
     pub pack: bool,
 }
 
@@ -1445,7 +1482,9 @@ fn sext(v: u64, bits: u32) -> i64 {
 /// What one evaluation wrote: a value per destination (None for `_`), and the trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
+    /// The value of each destination in order (None for `_`).
     pub values: Vec<Option<u64>>,
+    /// The stages of the evaluation.
     pub trace: Trace,
 }
 
@@ -1558,6 +1597,7 @@ impl OpInsn {
         self.ty.is_float() && matches!((self.op, i), (POp::Setp | POp::Selp, 0 | 1) | (POp::Mov, 0))
     }
 
+    /// The value immediate `v` has as source `i` reads it (non-zero is true for a predicate).
     pub fn imm_value(&self, i: usize, v: i64) -> u64 {
         let b = self.src_bits(i);
         if b == 1 {
