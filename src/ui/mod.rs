@@ -15,6 +15,7 @@ mod learn;
 mod operands;
 pub mod perf;
 mod picker_panel;
+mod program;
 mod result;
 mod share;
 mod stages;
@@ -170,6 +171,10 @@ pub fn App() -> Html {
                         signed={v.trace.result.signed} dispatch={dispatch.clone()}
                         sweep={state.sweep.clone()} />
                 }
+            </section>
+            <section class="panel program" aria-labelledby="h-program">
+                <h2 id="h-program">{ "Program" }</h2>
+                <program::ProgramView />
             </section>
         </main>
         <footer class="foot">
