@@ -19,9 +19,14 @@ pub const MAX_VALUE: usize = 80;
 pub const MAX_PROGRAM: usize = 4000;
 /// The longest list of starting registers taken from the address.
 pub const MAX_REGS: usize = 2000;
-/// Keys the address may carry: the instruction, the four sources, view options, and a program
-/// with its starting registers and the step reached.
-pub const KEYS: [&str; 9] = ["i", "a", "b", "c", "e", "embed", "prog", "regs", "step"];
+/// Keys the address may carry: the instruction, the four sources, view options, the sweep
+/// view's settings (read by the sweep panel, see `ui::explore::sweep::Spec`), and a program
+/// with its starting registers and the step reached (read by the Program view).
+pub const KEYS: [&str; 10] = [
+    "i", "a", "b", "c", "e", "embed", "sweep", "prog", "regs", "step",
+];
+/// The longest sweep setting taken from the address.
+pub const MAX_SWEEP: usize = 300;
 
 /// Characters kept as they are: readable in an address and safe in a query value.
 fn keep(b: u8) -> bool {
@@ -106,6 +111,8 @@ pub struct Request {
     pub text: Option<String>,
     pub values: [Option<u64>; 4],
     pub embed: bool,
+    /// The sweep view's settings as written (checked by the sweep panel when it opens).
+    pub sweep: Option<String>,
     pub notes: Vec<String>,
     /// A program (`prog`): the page opens in the Program view.
     pub program: Option<String>,
@@ -197,6 +204,15 @@ pub fn read(query: &str) -> Request {
                     excerpt(&v, 16)
                 )),
             },
+            "sweep" => {
+                if v.len() > MAX_SWEEP || v.chars().any(char::is_control) {
+                    r.notes.push(format!(
+                        "Ignored the sweep settings in this address: at most {MAX_SWEEP} plain characters are read."
+                    ));
+                } else {
+                    r.sweep = Some(v);
+                }
+            }
             "embed" => match v.as_str() {
                 "1" | "true" => r.embed = true,
                 "0" | "false" | "" => r.embed = false,

@@ -315,7 +315,8 @@ pub fn App() -> Html {
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
                     <explore::Explore insn={v.insn.clone()} inputs={state.inputs()}
-                        signed={v.trace.result.signed} dispatch={dispatch.clone()} />
+                        signed={v.trace.result.signed} dispatch={dispatch.clone()}
+                        sweep={state.sweep.clone()} />
                 }
             </section>
         </main>
