@@ -29,7 +29,7 @@
 //! assert_eq!(lit[0] & (1 << 16), 1 << 16, "stage 0 reads a; bit 16 of it feeds bit 0 of d");
 //! ```
 
-use crate::table::Family;
+use crate::isa::Family;
 use crate::trace::{mask128, Detail, StageKind, Trace};
 
 /// A set of bits of one node (stage index), as a mask.
