@@ -9,6 +9,7 @@
 mod choices;
 mod model;
 mod num;
+mod program_model;
 mod query;
 mod templates;
 mod ui;

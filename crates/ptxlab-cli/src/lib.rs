@@ -12,6 +12,8 @@ use std::path::Path;
 use ptxlab_core::{check, evaluate_traced, Diagnostic, Inputs, Instruction, Plan};
 use serde::Deserialize;
 
+pub mod run;
+
 /// One measured case: an instruction, its source values and the destination the H100 wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -278,8 +280,8 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
 
 /// Whether our validator agrees with one ptxas decision; returns our diagnostic when rejecting.
 pub fn decide(d: &Decision) -> (bool, Option<Diagnostic>) {
-    match check(&d.ptx) {
-        Ok(_) => (d.accepted, None),
+    match ptxlab_core::program::check_any(&d.ptx) {
+        Ok(()) => (d.accepted, None),
         Err(diag) => (!d.accepted, Some(diag)),
     }
 }

@@ -59,6 +59,7 @@ pub mod intrinsics;
 pub mod isa;
 pub mod parse;
 pub mod plan;
+pub mod program;
 pub mod provenance;
 pub mod readings;
 pub mod sass;

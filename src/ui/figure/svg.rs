@@ -1,6 +1,8 @@
 //! Drawing the laid-out figure as SVG. The figure carries its own style sheet, so the same
 //! element saved as a file reads the same without the page.
 
+use std::rc::Rc;
+
 use ptxlab_core::trace::{Detail, Flag, Trace};
 use yew::prelude::*;
 
@@ -55,8 +57,43 @@ fn f(x: f64) -> String {
     format!("{x:.1}")
 }
 
+/// The class of a bit cell, from its value, role and whether a later stage reads it: picked
+/// from a fixed table, so that no class list is built per cell per render.
+fn cell_class(on: bool, role: Option<&'static str>, dropped: bool) -> &'static str {
+    const T: [&str; 16] = [
+        "cell",
+        "cell dropped",
+        "cell sign",
+        "cell sign dropped",
+        "cell zero",
+        "cell zero dropped",
+        "cell other",
+        "cell other dropped",
+        "cell on",
+        "cell on dropped",
+        "cell on sign",
+        "cell on sign dropped",
+        "cell on zero",
+        "cell on zero dropped",
+        "cell on other",
+        "cell on other dropped",
+    ];
+    let r = match role {
+        Some("sign") => 1,
+        Some("zero") => 2,
+        Some("other") => 3,
+        _ => 0,
+    };
+    T[usize::from(on) * 8 + r * 2 + usize::from(dropped)]
+}
+
+thread_local! {
+    /// Bit numbers as attribute values, made once.
+    static BIT_NAMES: Vec<AttrValue> = (0..128u32).map(|b| AttrValue::from(b.to_string())).collect();
+}
+
 /// The bits of one register, with their roles.
-fn cells(t: &Trace, d: &Drawn, m: &Marks, r: &Reg) -> Html {
+fn cells(t: &Trace, d: &Drawn, r: &Reg, lit: u128, pointed: Option<u32>) -> Html {
     let s = &t.stages[r.stage];
     let raw = s.output.raw();
     let ext = extension(t, r.stage);
@@ -65,44 +102,51 @@ fn cells(t: &Trace, d: &Drawn, m: &Marks, r: &Reg) -> Html {
             lane_bits,
             from_result,
             ..
-        } => Some((*lane_bits, from_result.clone())),
+        } => Some((*lane_bits, from_result.as_slice())),
         _ => None,
     };
     let used = d.used.get(r.stage).copied().unwrap_or(0);
     let last = r.stage + 1 == t.stages.len();
-    let lit = m.lit.get(r.stage).copied().unwrap_or(0);
-    let name = s.output.name.clone();
+    // Values shared by every cell of the register: made once, cloned by reference count.
+    let name = AttrValue::from(s.output.name.clone());
+    let stage = AttrValue::from(r.stage.to_string());
+    let y = AttrValue::from(f(r.cells_y()));
+    let ty = AttrValue::from(f(r.cells_y() + CH - 3.5));
+    let cw = AttrValue::from(f(r.cw));
+    let ch = AttrValue::from(f(CH));
     let text = r.cw >= 9.0;
-    let y = r.cells_y();
-    html! {
-        { for (0..r.bits).map(|b| {
-            let on = (raw >> b) & 1 == 1;
-            let role = match (ext, &merge) {
-                (Some((w, signed)), _) if b >= w => Some(if signed { "sign" } else { "zero" }),
-                (_, Some((lb, from))) => {
-                    let lane = (b / (*lb).max(1)) as usize;
-                    (!from.get(lane).copied().unwrap_or(true)).then_some("other")
+    BIT_NAMES.with(|names| {
+        html! {
+            { for (0..r.bits).map(|b| {
+                let on = (raw >> b) & 1 == 1;
+                let role = match (ext, merge) {
+                    (Some((w, signed)), _) if b >= w => Some(if signed { "sign" } else { "zero" }),
+                    (_, Some((lb, from))) => {
+                        let lane = (b / lb.max(1)) as usize;
+                        (!from.get(lane).copied().unwrap_or(true)).then_some("other")
+                    }
+                    _ => None,
+                };
+                let dropped = !last && used != 0 && (used >> b) & 1 == 0;
+                let x = r.cell_x(b);
+                let is_lit = (lit >> b) & 1 == 1;
+                let is_pointed = pointed == Some(b);
+                let bit = names.get(b as usize).cloned().unwrap_or_else(|| AttrValue::from(b.to_string()));
+                html! {
+                    <>
+                    <rect class={cell_class(on, role, dropped)}
+                        x={f(x)} y={y.clone()} width={cw.clone()} height={ch.clone()}
+                        data-src={name.clone()} data-bit={bit} data-stage={stage.clone()}
+                        data-lit={is_lit.then_some("")} data-pointed={is_pointed.then_some("")} />
+                    if text {
+                        <text class={if on { "bit on" } else { "bit" }} x={f(x + r.cw / 2.0)} y={ty.clone()}
+                            text-anchor="middle">{ if on { "1" } else { "0" } }</text>
+                    }
+                    </>
                 }
-                _ => None,
-            };
-            let dropped = !last && used != 0 && (used >> b) & 1 == 0;
-            let x = r.cell_x(b);
-            let is_lit = (lit >> b) & 1 == 1;
-            let pointed = m.point.stage == Some(r.stage) && m.point.bit == Some(b);
-            html! {
-                <>
-                <rect class={classes!("cell", on.then_some("on"), role, dropped.then_some("dropped"))}
-                    x={f(x)} y={f(y)} width={f(r.cw)} height={f(CH)}
-                    data-src={name.clone()} data-bit={b.to_string()} data-stage={r.stage.to_string()}
-                    data-lit={is_lit.then_some("")} data-pointed={pointed.then_some("")} />
-                if text {
-                    <text class={classes!("bit", on.then_some("on"))} x={f(x + r.cw / 2.0)} y={f(y + CH - 3.5)}
-                        text-anchor="middle">{ if on { "1" } else { "0" } }</text>
-                }
-                </>
-            }
-        }) }
-    }
+            }) }
+        }
+    })
 }
 
 /// The label above a register: kind, name and value, cut to the room there is.
@@ -158,9 +202,66 @@ fn number_line(t: &Trace, i: usize, x: f64, y: f64, w: f64) -> Html {
     }
 }
 
+/// One stage's register in the figure. Its props compare the trace and the figure's data by
+/// pointer and the marks by value, so that pointing at a bit redraws only the stages whose lit
+/// bits or pointed bit change, not every cell of the figure.
+#[derive(Properties, Clone)]
+pub struct StageProps {
+    pub trace: Rc<Trace>,
+    pub drawn: Rc<Drawn>,
+    pub stage: usize,
+    pub lit: u128,
+    pub pointed: Option<u32>,
+    pub future: bool,
+    pub current: bool,
+    pub parts: bool,
+}
+
+impl PartialEq for StageProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.trace, &o.trace)
+            && Rc::ptr_eq(&self.drawn, &o.drawn)
+            && (
+                self.stage,
+                self.lit,
+                self.pointed,
+                self.future,
+                self.current,
+                self.parts,
+            ) == (o.stage, o.lit, o.pointed, o.future, o.current, o.parts)
+    }
+}
+
+#[function_component]
+pub fn StageReg(p: &StageProps) -> Html {
+    let (t, d, i) = (&*p.trace, &*p.drawn, p.stage);
+    let Some(Some(r)) = d.layout.regs.get(i) else {
+        return html! {};
+    };
+    let s = &t.stages[i];
+    let kind = words(&format!("{:?}", s.kind));
+    let line = d.layout.lines.iter().find(|x| x.stage == i);
+    let masked = s.flags.contains(&Flag::MaskedOff);
+    let (future, current, parts) = (p.future, p.current, p.parts);
+    html! {
+        <g class={classes!("fig-stage", future.then_some("future"), current.then_some("current"), parts.then_some("parts"), masked.then_some("masked"))}
+            data-stage={i.to_string()} data-kind={kind} aria-current={current.then_some("step")}>
+            if current || parts {
+                <rect class="frame" x={f(r.x - 3.0)} y={f(r.y - 1.0)} width={f(r.width() + 6.0)}
+                    height={f(LABEL_H + CH + 4.0)} rx="3" />
+            }
+            { label(t, r) }
+            { cells(t, d, r, p.lit, p.pointed) }
+            if let Some(nl) = line {
+                { number_line(t, i, nl.x, nl.y, nl.w) }
+            }
+        </g>
+    }
+}
+
 pub fn draw(
-    t: &Trace,
-    d: &Drawn,
+    t: &Rc<Trace>,
+    d: &Rc<Drawn>,
     m: &Marks,
     node: NodeRef,
     on_over: Callback<MouseEvent>,
@@ -239,25 +340,12 @@ pub fn draw(
             }) }
             { for l.regs.iter().flatten().map(|r| {
                 let i = r.stage;
-                let s = &t.stages[i];
                 let (future, current) = state(i);
-                let parts = m.highlight == Some(i);
-                let kind = words(&format!("{:?}", s.kind));
-                let line = l.lines.iter().find(|x| x.stage == i);
-                let masked = s.flags.contains(&Flag::MaskedOff);
                 html! {
-                    <g class={classes!("fig-stage", future.then_some("future"), current.then_some("current"), parts.then_some("parts"), masked.then_some("masked"))}
-                        data-stage={i.to_string()} data-kind={kind} aria-current={current.then_some("step")}>
-                        if current || parts {
-                            <rect class="frame" x={f(r.x - 3.0)} y={f(r.y - 1.0)} width={f(r.width() + 6.0)}
-                                height={f(LABEL_H + CH + 4.0)} rx="3" />
-                        }
-                        { label(t, r) }
-                        { cells(t, d, m, r) }
-                        if let Some(nl) = line {
-                            { number_line(t, i, nl.x, nl.y, nl.w) }
-                        }
-                    </g>
+                    <StageReg key={i} trace={t.clone()} drawn={d.clone()} stage={i}
+                        lit={m.lit.get(i).copied().unwrap_or(0)}
+                        pointed={if m.point.stage == Some(i) { m.point.bit } else { None }}
+                        {future} {current} parts={m.highlight == Some(i)} />
                 }
             }) }
         </svg>
