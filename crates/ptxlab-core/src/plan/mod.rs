@@ -10,7 +10,7 @@
 //!
 //! A plan gives the same value as [`crate::evaluate`] for every instruction, and
 //! [`Plan::eval_many_flags`] the same notable events as [`crate::eval::run`] with a
-//! [`FlagSet`]. Instructions that fail [`crate::validate`] are not specialised: their plan calls
+//! [`FlagSet`]. Instructions that fail [`crate::validate()`] are not specialised: their plan calls
 //! the evaluator (the answer is still the same, only not faster).
 //!
 //! ```
