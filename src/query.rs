@@ -15,8 +15,11 @@ pub const MAX_QUERY: usize = 4096;
 pub const MAX_INSTRUCTION: usize = 200;
 /// The longest operand value taken from the address.
 pub const MAX_VALUE: usize = 80;
-/// Keys the address may carry: the instruction, the four sources, and view options.
-pub const KEYS: [&str; 6] = ["i", "a", "b", "c", "e", "embed"];
+/// The longest intrinsic name taken from the address.
+pub const MAX_FUNCTION: usize = 40;
+/// Keys the address may carry: the instruction, the four sources, and view options; `fn` names
+/// a CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`).
+pub const KEYS: [&str; 7] = ["i", "a", "b", "c", "e", "embed", "fn"];
 
 /// Characters kept as they are: readable in an address and safe in a query value.
 fn keep(b: u8) -> bool {
@@ -99,6 +102,8 @@ pub fn excerpt(s: &str, max: usize) -> String {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Request {
     pub text: Option<String>,
+    /// The intrinsic named by `fn`, not yet looked up.
+    pub function: Option<String>,
     pub values: [Option<u64>; 4],
     pub embed: bool,
     pub notes: Vec<String>,
@@ -153,6 +158,16 @@ pub fn read(query: &str) -> Request {
                     r.text = None;
                 } else {
                     r.text = Some(v);
+                }
+            }
+            "fn" => {
+                let n = v.chars().count();
+                if n > MAX_FUNCTION || v.chars().any(|c| c.is_control()) {
+                    r.notes.push(format!(
+                        "The intrinsic name in this address is too long or holds control characters (at most {MAX_FUNCTION} characters); showing the default intrinsic."
+                    ));
+                } else {
+                    r.function = Some(v);
                 }
             }
             "embed" => match v.as_str() {
@@ -265,6 +280,10 @@ mod tests {
             "{}",
             r.notes[1]
         );
+        let r = read(&format!("?fn={}", "v".repeat(MAX_FUNCTION + 1)));
+        assert_eq!(r.function, None);
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(read("?fn=__dp4a").function.as_deref(), Some("__dp4a"));
         let r = read(&format!("?a={}", "1".repeat(MAX_VALUE + 1)));
         assert_eq!(r.values[0], None);
         assert_eq!(r.notes.len(), 1);
