@@ -68,8 +68,10 @@ test.describe('playground', () => {
     await a('signed').fill('-1');
     await a('signed').blur();
     await expect(a('hex')).toHaveValue('0xffffffff');
-    await page.getByLabel('a bit 0', { exact: true }).click();
+    // Each bit button is named after its bit and the digit it shows.
+    await page.getByLabel('a bit 0: 1', { exact: true }).click();
     await expect(a('hex')).toHaveValue('0xfffffffe');
+    await expect(page.getByLabel('a bit 0: 0', { exact: true })).toHaveAttribute('aria-pressed', 'false');
     await a('binary').fill('101');
     await a('binary').blur();
     await expect(a('hex')).toHaveValue('0x00000005');

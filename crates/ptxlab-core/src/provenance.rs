@@ -14,14 +14,30 @@
 //! (`a.b2`, `b.h1`), or the lanes of a value assembled from per-lane stages (`t` from `t[0]`
 //! ... `t[3]`). Inside SIMD lanes the operands are read through the pool `b:a`, so a lane's
 //! bits lead back to the pool entry it took.
+//!
+//! ```
+//! use ptxlab_core::provenance::Provenance;
+//! use ptxlab_core::{check, evaluate_traced, Inputs};
+//!
+//! // Bit 0 of d comes from bit 0 of the byte a.b2 selects: bit 16 of a.
+//! let insn = check("vadd.u32.u32.u32 d, a.b2, b.b0;").unwrap();
+//! let t = evaluate_traced(&insn, &Inputs::new(0x0001_0000, 0, 0, 0));
+//! let p = Provenance::of(&t);
+//! assert_eq!(p.len(), t.stages.len());
+//! let last = t.stages.len() - 1;
+//! let lit = p.lit(last, 0);
+//! assert_eq!(lit[0] & (1 << 16), 1 << 16, "stage 0 reads a; bit 16 of it feeds bit 0 of d");
+//! ```
 
-use crate::table::Family;
+use crate::isa::Family;
 use crate::trace::{mask128, Detail, StageKind, Trace};
 
 /// A set of bits of one node (stage index), as a mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bits {
+    /// The stage whose output holds the bits.
     pub node: usize,
+    /// Which bits of that output (bit `i` of the mask is bit `i` of the value).
     pub mask: u128,
 }
 
@@ -68,6 +84,7 @@ impl Provenance {
         self.deps.len()
     }
 
+    /// Whether the trace had no stages.
     pub fn is_empty(&self) -> bool {
         self.deps.is_empty()
     }

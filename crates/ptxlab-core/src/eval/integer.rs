@@ -15,9 +15,9 @@
 //! ```
 
 use super::mask64;
-use crate::bits::sext;
 use super::semantics::Semantics;
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::bits::sext;
 use crate::differences::DiffId;
 use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};

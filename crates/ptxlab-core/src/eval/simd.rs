@@ -26,7 +26,7 @@
 use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::differences::DiffId;
-use crate::isa::{Family, Opcode};
+use crate::isa::{lanes, Family, Opcode};
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
 /// Width of the extended operands and of the intermediate, in the ISA's model.
@@ -95,43 +95,16 @@ pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T
     }
 }
 
-/// Pool entry chosen for each lane by a selector (lanes `default_base..` when there is none);
-/// out-of-range digits wrap within the pool, lanes without a digit take entry 0.
+/// Pool entry chosen for each lane by a selector ([`lanes::pool_pick`]).
 #[inline(always)]
-fn picks_of<const N: usize>(sel: Option<&Selector>, default_base: usize) -> [usize; N] {
-    let mut p = [0usize; N];
-    match sel {
-        Some(s) if s.len as usize == N => {
-            for (i, e) in p.iter_mut().enumerate() {
-                *e = s.digits[(N - 1 - i) & 3] as usize & (2 * N - 1);
-            }
-        }
-        Some(s) => {
-            for (i, e) in p.iter_mut().enumerate() {
-                *e = s.lane(i) as usize & (2 * N - 1);
-            }
-        }
-        None => {
-            for (i, e) in p.iter_mut().enumerate() {
-                *e = default_base + i;
-            }
-        }
-    }
-    p
+fn picks_of<const N: usize>(sel: Option<&Selector>, src: usize) -> [usize; N] {
+    std::array::from_fn(|i| lanes::pool_pick(sel, src, i, N))
 }
 
-/// Lanes of `d` written from the result: one bit per lane, least significant first.
-/// Digits that name no lane are ignored.
+/// Lanes of `d` written from the result ([`lanes::mask_bits`]).
 #[inline(always)]
 fn mask_bits<const N: usize>(sel: Option<&Selector>) -> u32 {
-    match sel {
-        Some(s) => s
-            .digits()
-            .iter()
-            .filter(|&&d| (d as usize) < N)
-            .fold(0, |m, &d| m | 1 << d),
-        None => (1 << N) - 1,
-    }
+    lanes::mask_bits(sel, N)
 }
 
 /// Pool entry `k` sign-extended (`k` is below `2 * N`, so the shift stays within 0..64).
@@ -222,7 +195,7 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let mask = mask_bits::<N>(msel);
     let (lo, hi) = lane_range(lb, d_signed);
 
-    let picks = [picks_of::<N>(asel, 0), picks_of::<N>(bsel, N)];
+    let picks = [picks_of::<N>(asel, 0), picks_of::<N>(bsel, 1)];
 
     // Extraction: shift the lane to the top of the pool, then back down arithmetically; an
     // unsigned operand keeps only the lane's own bits.

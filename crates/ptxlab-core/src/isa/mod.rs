@@ -236,12 +236,32 @@ impl Widths {
 /// width rules: the only place widths are decided.
 #[inline]
 pub fn widths(opcode: Opcode, form: &Form, sources: usize) -> Widths {
-    let ops = opcode.operands();
-    let at = |p: usize| ops.get(p).map_or(32, |o| o.width.bits(form));
+    let row = opcode.info();
+    let sources = sources.min(4);
+    // Video operands are 32-bit registers throughout (every row says `W32`): the common case
+    // of a sweep, answered without walking the operands.
+    if row.family != Family::Integer {
+        return Widths {
+            dst: 32,
+            src: [32; 4],
+            sources,
+        };
+    }
+    let n = form.types[0].map_or(32, Type::bits);
+    let wide = if form.half == Some(vocab::HalfMode::Wide) {
+        (2 * n).min(64)
+    } else {
+        n
+    };
+    let at = |p: usize| match row.operands.get(p).map(|o| o.width) {
+        Some(WidthRule::Type) => n,
+        Some(WidthRule::Wide) => wide,
+        _ => 32,
+    };
     Widths {
         dst: at(0),
         src: [at(1), at(2), at(3), at(4)],
-        sources: sources.min(4),
+        sources,
     }
 }
 
