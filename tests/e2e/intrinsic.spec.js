@@ -217,9 +217,15 @@ test.describe('intrinsic view', () => {
     await expect(search(page)).toHaveValue('__dp4a');
     await expect(arg(page, 'c')).toHaveValue('0x00000010');
     await expect(dHex(page)).toHaveValue(d);
+    // Back returns to the intrinsic shown before the pick; forward to the permalink's view.
     await page.goBack();
+    await expect(search(page)).toHaveValue('__vcmpgtu4');
+    await page.goForward();
     await expect(search(page)).toHaveValue('__dp4a');
-    await expect(arg(page, 'c')).not.toHaveValue('0x00000010');
+    await expect(arg(page, 'c')).toHaveValue('0x00000010');
+    // A preset button sets an argument.
+    await page.getByRole('button', { name: 'MAX: set a to largest signed value', exact: true }).click();
+    await expect(arg(page, 'a')).toHaveValue('0x7fffffff');
 
     await page.goto(`${url}&embed=1`);
     await expect(dHex(page)).toHaveValue(d);
@@ -248,7 +254,8 @@ test.describe('intrinsic view', () => {
     await page.screenshot({ path: path.join(SHOTS, 'intrinsic-360.png'), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, 'no sideways scrolling at 360 px').toBeLessThanOrEqual(0);
-    await open(page, '?fn=__dp4a&a=0x01020304&b=0xff010101&c=0x64&embed=1');
+    await page.goto('./?fn=__dp4a&a=0x01020304&b=0xff010101&c=0x64&embed=1');
+    await expect(dHex(page)).toBeVisible();
     await axe(page, 'intrinsic embed');
   });
 });

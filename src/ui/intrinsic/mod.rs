@@ -368,8 +368,8 @@ fn Args(props: &DispatchProps) -> Html {
                                 let onclick = Callback::from(move |_: MouseEvent| d.emit(IAction::SetArg { arg: k, value }));
                                 html! {
                                     <button type="button" class="edge" {onclick}
-                                        aria-label={format!("set {} to {}", ARG_NAMES[k], e.describe())}
-                                        title={format!("set {} to {}", ARG_NAMES[k], e.describe())}>{ e.label() }</button>
+                                        aria-label={format!("{}: set {} to {}", e.label(), ARG_NAMES[k], e.describe())}
+                                        title={e.describe()}>{ e.label() }</button>
                                 }
                             }) }
                         </div>
