@@ -20,13 +20,16 @@ pub const MAX_PROGRAM: usize = 4000;
 /// The longest list of starting registers taken from the address.
 pub const MAX_REGS: usize = 2000;
 /// Keys the address may carry: the instruction, the four sources, view options, the sweep
-/// view's settings (read by the sweep panel, see `ui::explore::sweep::Spec`), and a program
-/// with its starting registers and the step reached (read by the Program view).
-pub const KEYS: [&str; 10] = [
-    "i", "a", "b", "c", "e", "embed", "sweep", "prog", "regs", "step",
+/// view's settings (read by the sweep panel, see `ui::explore::sweep::Spec`), a program
+/// with its starting registers and the step reached (read by the Program view), and `fn`, a
+/// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`).
+pub const KEYS: [&str; 11] = [
+    "i", "a", "b", "c", "e", "embed", "sweep", "prog", "regs", "step", "fn",
 ];
 /// The longest sweep setting taken from the address.
 pub const MAX_SWEEP: usize = 300;
+/// The longest intrinsic name taken from the address.
+pub const MAX_FUNCTION: usize = 40;
 
 /// Characters kept as they are: readable in an address and safe in a query value.
 fn keep(b: u8) -> bool {
@@ -109,6 +112,8 @@ pub fn excerpt(s: &str, max: usize) -> String {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Request {
     pub text: Option<String>,
+    /// The intrinsic named by `fn`, not yet looked up.
+    pub function: Option<String>,
     pub values: [Option<u64>; 4],
     pub embed: bool,
     /// The sweep view's settings as written (checked by the sweep panel when it opens).
@@ -211,6 +216,16 @@ pub fn read(query: &str) -> Request {
                     ));
                 } else {
                     r.sweep = Some(v);
+                }
+            }
+            "fn" => {
+                let n = v.chars().count();
+                if n > MAX_FUNCTION || v.chars().any(|c| c.is_control()) {
+                    r.notes.push(format!(
+                        "The intrinsic name in this address is too long or holds control characters (at most {MAX_FUNCTION} characters); showing the default intrinsic."
+                    ));
+                } else {
+                    r.function = Some(v);
                 }
             }
             "embed" => match v.as_str() {
@@ -334,6 +349,10 @@ mod tests {
             "{}",
             r.notes[1]
         );
+        let r = read(&format!("?fn={}", "v".repeat(MAX_FUNCTION + 1)));
+        assert_eq!(r.function, None);
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(read("?fn=__dp4a").function.as_deref(), Some("__dp4a"));
         let r = read(&format!("?a={}", "1".repeat(MAX_VALUE + 1)));
         assert_eq!(r.values[0], None);
         assert_eq!(r.notes.len(), 1);

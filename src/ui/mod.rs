@@ -12,6 +12,7 @@ mod editor;
 mod embed;
 mod explore;
 mod figure;
+mod intrinsic;
 mod learn;
 mod operands;
 pub mod perf;
@@ -104,7 +105,8 @@ impl Reducible for State {
     }
 }
 
-/// Mount the app into `#app`, replacing the loading note.
+/// Mount the app into `#app`, replacing the loading note: the view switch, and the instruction
+/// view or the intrinsic view ([`intrinsic::Root`]).
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -114,10 +116,10 @@ pub fn start() {
     match root {
         Some(root) => {
             root.set_inner_html("");
-            yew::Renderer::<App>::with_root(root).render();
+            yew::Renderer::<intrinsic::Root>::with_root(root).render();
         }
         None => {
-            yew::Renderer::<App>::new().render();
+            yew::Renderer::<intrinsic::Root>::new().render();
         }
     }
 }
