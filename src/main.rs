@@ -10,6 +10,7 @@ mod choices;
 mod intrinsic_model;
 mod model;
 mod num;
+mod program_model;
 mod query;
 mod templates;
 mod ui;

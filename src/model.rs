@@ -52,6 +52,8 @@ pub struct State {
     pub embed: bool,
     /// What was wrong with the address this state was read from, in plain words.
     pub notes: Vec<String>,
+    /// The sweep view's settings, kept in the address while it is open (`sweep=`).
+    pub sweep: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +89,8 @@ pub enum Action {
     Load(String),
     /// Hide the notes about the address.
     DismissNotes,
+    /// The sweep view's settings changed (`None`: the view closed).
+    SetSweep(Option<String>),
 }
 
 impl Default for State {
@@ -106,6 +110,7 @@ impl State {
             revision: 0,
             embed: false,
             notes: Vec::new(),
+            sweep: None,
         };
         s.set_text(text.to_string());
         s
@@ -192,6 +197,7 @@ impl State {
             s.set_text(t);
         }
         s.embed = req.embed;
+        s.sweep = req.sweep;
         s.notes = req.notes;
         if s.stale() && explain_refused {
             s.notes.push(
@@ -220,6 +226,10 @@ impl State {
             q.push_str(name);
             q.push('=');
             q.push_str(&num::format(self.values[i], self.width(i), View::Hex));
+        }
+        if let Some(sw) = &self.sweep {
+            q.push_str("&sweep=");
+            q.push_str(&query::encode(sw));
         }
         q
     }
@@ -294,6 +304,7 @@ impl State {
                 s.revision = self.revision + 1;
             }
             Action::DismissNotes => s.notes.clear(),
+            Action::SetSweep(v) => s.sweep = v,
         }
         s
     }

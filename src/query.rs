@@ -10,16 +10,26 @@ use ptxlab_core::ast::SOURCE_NAMES;
 use crate::num::{self, View};
 
 /// The longest query read at all; anything longer is refused before it is decoded.
-pub const MAX_QUERY: usize = 4096;
+pub const MAX_QUERY: usize = 16384;
 /// The longest instruction text taken from the address.
 pub const MAX_INSTRUCTION: usize = 200;
 /// The longest operand value taken from the address.
 pub const MAX_VALUE: usize = 80;
 /// The longest intrinsic name taken from the address.
 pub const MAX_FUNCTION: usize = 40;
-/// Keys the address may carry: the instruction, the four sources, and view options; `fn` names
-/// a CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`).
-pub const KEYS: [&str; 7] = ["i", "a", "b", "c", "e", "embed", "fn"];
+/// The longest program text taken from the address (about 40 lines with comments).
+pub const MAX_PROGRAM: usize = 4000;
+/// The longest list of starting registers taken from the address.
+pub const MAX_REGS: usize = 2000;
+/// Keys the address may carry: the instruction, the four sources, view options, the sweep
+/// view's settings (read by the sweep panel, see `ui::explore::sweep::Spec`), a program
+/// with its starting registers and the step reached (read by the Program view), and `fn`, a
+/// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`).
+pub const KEYS: [&str; 11] = [
+    "i", "a", "b", "c", "e", "embed", "sweep", "prog", "regs", "step", "fn",
+];
+/// The longest sweep setting taken from the address.
+pub const MAX_SWEEP: usize = 300;
 
 /// Characters kept as they are: readable in an address and safe in a query value.
 fn keep(b: u8) -> bool {
@@ -106,7 +116,15 @@ pub struct Request {
     pub function: Option<String>,
     pub values: [Option<u64>; 4],
     pub embed: bool,
+    /// The sweep view's settings as written (checked by the sweep panel when it opens).
+    pub sweep: Option<String>,
     pub notes: Vec<String>,
+    /// A program (`prog`): the page opens in the Program view.
+    pub program: Option<String>,
+    /// Its starting registers (`regs`), `NAME=VALUE` items separated by commas.
+    pub regs: Option<String>,
+    /// Steps taken (`step`).
+    pub step: Option<usize>,
 }
 
 const DEFAULT_VIEW: &str = "Showing the default instruction instead.";
@@ -168,6 +186,46 @@ pub fn read(query: &str) -> Request {
                     ));
                 } else {
                     r.function = Some(v);
+                }
+            }
+            "prog" | "regs" => {
+                let (max, what) = if k == "prog" {
+                    (MAX_PROGRAM, "program")
+                } else {
+                    (MAX_REGS, "list of starting registers")
+                };
+                let n = v.chars().count();
+                if n > max {
+                    r.notes.push(format!(
+                        "The {what} in this address is too long ({n} characters; at most {max}); it is not read."
+                    ));
+                } else if v
+                    .chars()
+                    .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+                {
+                    r.notes.push(format!(
+                        "The {what} in this address contains control characters; it is not read."
+                    ));
+                } else if k == "prog" {
+                    r.program = Some(v);
+                } else {
+                    r.regs = Some(v);
+                }
+            }
+            "step" => match v.parse::<usize>() {
+                Ok(n) if v.len() <= 6 => r.step = Some(n),
+                _ => r.notes.push(format!(
+                    "Ignored step=“{}”: it takes a number of steps.",
+                    excerpt(&v, 16)
+                )),
+            },
+            "sweep" => {
+                if v.len() > MAX_SWEEP || v.chars().any(char::is_control) {
+                    r.notes.push(format!(
+                        "Ignored the sweep settings in this address: at most {MAX_SWEEP} plain characters are read."
+                    ));
+                } else {
+                    r.sweep = Some(v);
                 }
             }
             "embed" => match v.as_str() {
@@ -243,6 +301,17 @@ mod tests {
         assert_eq!(r.values, [Some(16), Some(255), None, None]);
         assert!(r.embed);
         assert!(r.notes.is_empty());
+        let r = read("?prog=add.u32+%25r,+%25a,+%25b;%0A&regs=%25a%3D0x1,%25b%3D2&step=1");
+        assert_eq!(r.program.as_deref(), Some("add.u32 %r, %a, %b;\n"));
+        assert_eq!(r.regs.as_deref(), Some("%a=0x1,%b=2"));
+        assert_eq!(r.step, Some(1));
+        assert!(r.notes.is_empty());
+        let r = read(&format!(
+            "?prog={}&regs=%07&step=x",
+            "n".repeat(MAX_PROGRAM + 1)
+        ));
+        assert_eq!((r.program, r.regs, r.step), (None, None, None));
+        assert_eq!(r.notes.len(), 3, "{:?}", r.notes);
         assert_eq!(read(""), Request::default());
         assert_eq!(read("?"), Request::default());
     }

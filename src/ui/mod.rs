@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::{Action, State};
+use crate::program_model::{self, Prog};
 
 mod address;
 mod editor;
@@ -16,10 +17,86 @@ mod learn;
 mod operands;
 pub mod perf;
 mod picker_panel;
+mod program;
 mod result;
 mod share;
 mod stages;
 mod two_readings;
+
+impl Reducible for Prog {
+    type Action = program_model::Action;
+    fn reduce(self: Rc<Self>, action: program_model::Action) -> Rc<Self> {
+        Rc::new(self.apply(action))
+    }
+}
+
+/// The figure's layout of a trace, for the native tests of the Program view's traces.
+#[cfg(test)]
+pub fn figure_drawn(t: &ptxlab_core::trace::Trace) {
+    let _ = figure::Drawn::of(t);
+}
+
+/// Which view fills the page: one instruction, or a program stepped through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    Instruction,
+    Program,
+}
+
+impl View {
+    /// An address with a program opens the Program view.
+    fn of(query: &str) -> View {
+        if crate::query::read(query).program.is_some() {
+            View::Program
+        } else {
+            View::Instruction
+        }
+    }
+}
+
+/// The two tabs that switch views.
+fn tabs(view: View, set: &Callback<View>) -> Html {
+    let tab = |v: View, label: &'static str, id: &'static str| {
+        let set = set.clone();
+        let on = view == v;
+        html! {
+            <button type="button" role="tab" id={id} class={classes!("view-tab", on.then_some("on"))}
+                aria-selected={on.to_string()} tabindex={if on { "0" } else { "-1" }}
+                onclick={Callback::from(move |_| set.emit(v))}>{ label }</button>
+        }
+    };
+    let onkeydown = {
+        let set = set.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let v = match e.key().as_str() {
+                "ArrowLeft" | "Home" => View::Instruction,
+                "ArrowRight" | "End" => View::Program,
+                _ => return,
+            };
+            e.prevent_default();
+            set.emit(v);
+            #[cfg(target_arch = "wasm32")]
+            if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.get_element_by_id(if v == View::Program {
+                    "tab-program"
+                } else {
+                    "tab-instruction"
+                })
+            }) {
+                use wasm_bindgen::JsCast;
+                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        })
+    };
+    html! {
+        <div class="view-tabs" role="tablist" aria-label="View" {onkeydown}>
+            { tab(View::Instruction, "One instruction", "tab-instruction") }
+            { tab(View::Program, "Program", "tab-program") }
+        </div>
+    }
+}
 
 impl Reducible for State {
     type Action = Action;
@@ -50,6 +127,16 @@ pub fn start() {
 #[function_component]
 pub fn App() -> Html {
     let state = use_reducer(|| State::from_query(&address::current()));
+    let prog = use_reducer(|| Prog::from_query(&address::current()));
+    let view = use_state(|| View::of(&address::current()));
+    let set_view = {
+        let view = view.clone();
+        Callback::from(move |v: View| view.set(v))
+    };
+    let prog_dispatch = {
+        let prog = prog.clone();
+        Callback::from(move |a: program_model::Action| prog.dispatch(a))
+    };
     let recorder = use_mut_ref(address::Recorder::default);
     // Every action passes through the recorder, which decides how it reaches the history.
     let dispatch_as = |step: Option<address::Step>| {
@@ -72,28 +159,54 @@ pub fn App() -> Html {
     }
     use_effect(perf::after_render);
     // The address always describes what is on screen, so it can be shared or bookmarked.
+    // In the Program view the address holds the program, its starting registers and step;
+    // steps rewrite it in place, and switching views adds an entry.
     {
         let recorder = recorder.clone();
         let embed = state.embed;
-        use_effect_with(state.to_query(), move |q| {
-            let w = recorder
-                .borrow_mut()
-                .write(q, &address::current(), address::now(), embed);
-            address::apply(w, q);
+        let pq = (*view == View::Program).then(|| prog.to_query());
+        use_effect_with((state.to_query(), pq), move |(q, pq)| {
+            let current = address::current();
+            match pq {
+                Some(pq) => {
+                    if *pq != current {
+                        let w = if View::of(&current) == View::Program {
+                            address::Write::Replace
+                        } else {
+                            address::Write::Push
+                        };
+                        address::apply(w, pq);
+                    }
+                }
+                None => {
+                    let w = recorder
+                        .borrow_mut()
+                        .write(q, &current, address::now(), embed);
+                    address::apply(w, q);
+                }
+            }
         });
     }
     // Back and forward bring back the state their address describes.
     {
         let dispatch = dispatch.clone();
+        let prog_dispatch = prog_dispatch.clone();
+        let set_view = set_view.clone();
         use_effect_with((), move |_| {
             #[cfg(target_arch = "wasm32")]
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "popstate", move |_| {
-                    dispatch.emit(Action::Load(address::current()))
+                    let q = address::current();
+                    let v = View::of(&q);
+                    if v == View::Program {
+                        prog_dispatch.emit(program_model::Action::Load(q.clone()));
+                    }
+                    set_view.emit(v);
+                    dispatch.emit(Action::Load(q))
                 })
             });
             #[cfg(not(target_arch = "wasm32"))]
-            let _ = dispatch;
+            let _ = (dispatch, prog_dispatch, set_view);
             move || {
                 #[cfg(target_arch = "wasm32")]
                 drop(listener);
@@ -101,7 +214,8 @@ pub fn App() -> Html {
         });
     }
     // The embedded widget tells the page around it how tall it is.
-    use_effect_with(state.embed, |&embed| {
+    let embed_on = state.embed || (*view == View::Program && prog.embed);
+    use_effect_with(embed_on, |&embed| {
         #[cfg(target_arch = "wasm32")]
         let guard = if embed { embed::report_height() } else { None };
         #[cfg(not(target_arch = "wasm32"))]
@@ -112,6 +226,39 @@ pub fn App() -> Html {
         }
     });
 
+    if *view == View::Program {
+        let dismiss = {
+            let d = prog_dispatch.clone();
+            Callback::from(move |_: Action| d.emit(program_model::Action::DismissNotes))
+        };
+        if prog.embed {
+            return html! {
+                <main class="embed embed-program">
+                    <share::AddressNotes notes={prog.notes.clone()} dispatch={dismiss} />
+                    <program::ProgramView prog={Rc::new((*prog).clone())} dispatch={prog_dispatch} />
+                    <p class="embed-foot">
+                        <a href={prog.share_query()} target="_blank" rel="noopener">{ "Open in ptxlab" }</a>
+                    </p>
+                </main>
+            };
+        }
+        return html! {
+            <>
+            <header class="top">
+                <div class="title">
+                    <h1>{ "ptxlab" }</h1>
+                    <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
+                </div>
+                { tabs(*view, &set_view) }
+                <share::CopyLink query={prog.share_query()} />
+            </header>
+            <share::AddressNotes notes={prog.notes.clone()} dispatch={dismiss} />
+            <main class="program-page" aria-labelledby="tab-program">
+                <program::ProgramView prog={Rc::new((*prog).clone())} dispatch={prog_dispatch} />
+            </main>
+            </>
+        };
+    }
     if state.embed {
         return embedded(&state, &dispatch);
     }
@@ -124,6 +271,7 @@ pub fn App() -> Html {
                 <h1>{ "ptxlab" }</h1>
                 <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
             </div>
+            { tabs(*view, &set_view) }
             <share::CopyLink query={state.share_query()} />
         </header>
         <share::AddressNotes notes={state.notes.clone()} dispatch={dispatch.clone()} />
@@ -169,7 +317,8 @@ pub fn App() -> Html {
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
                     <explore::Explore insn={v.insn.clone()} inputs={state.inputs()}
-                        signed={v.trace.result.signed} dispatch={dispatch.clone()} />
+                        signed={v.trace.result.signed} dispatch={dispatch.clone()}
+                        sweep={state.sweep.clone()} />
                 }
             </section>
         </main>

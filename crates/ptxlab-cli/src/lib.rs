@@ -9,8 +9,10 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use ptxlab_core::{check, evaluate, evaluate_traced, Diagnostic, Inputs, Instruction};
+use ptxlab_core::{check, evaluate_traced, Diagnostic, Inputs, Instruction, Plan};
 use serde::Deserialize;
+
+pub mod run;
 
 /// One measured case: an instruction, its source values and the destination the H100 wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -130,9 +132,10 @@ impl Case {
     }
 
     /// Evaluate and compare with the measured destination.
+    /// The value comes from a [`Plan`] (decoded once per run of cases with the same text).
     pub fn check(&self) -> Outcome {
-        let insn = match check(&self.ptx) {
-            Ok(i) => i,
+        let (insn, plan) = match planned(&self.ptx) {
+            Ok(p) => p,
             Err(d) => return Outcome::Error(format!("rejected: {d}")),
         };
         let inputs = match self.inputs() {
@@ -143,7 +146,7 @@ impl Case {
             Ok(v) => v,
             Err(e) => return Outcome::Error(format!("d: {e}")),
         };
-        let got = evaluate(&insn, &inputs);
+        let got = plan.eval(&inputs);
         if got == want {
             Outcome::Pass
         } else {
@@ -155,6 +158,27 @@ impl Case {
             }
         }
     }
+}
+
+/// The instruction and its plan for `ptx`, reusing the last one made when the text repeats (a
+/// file of cases lists each form's cases together).
+fn planned(ptx: &str) -> Result<(Instruction, Plan), Diagnostic> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, Instruction, Plan)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((text, insn, plan)) = last.as_ref() {
+            if text == ptx {
+                return Ok((insn.clone(), plan.clone()));
+            }
+        }
+        let insn = check(ptx)?;
+        let plan = Plan::new(&insn);
+        *last = Some((ptx.to_string(), insn.clone(), plan.clone()));
+        Ok((insn, plan))
+    })
 }
 
 /// The opcode of an instruction text (its first word before a dot), for grouping.
@@ -256,8 +280,8 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
 
 /// Whether our validator agrees with one ptxas decision; returns our diagnostic when rejecting.
 pub fn decide(d: &Decision) -> (bool, Option<Diagnostic>) {
-    match check(&d.ptx) {
-        Ok(_) => (d.accepted, None),
+    match ptxlab_core::program::check_any(&d.ptx) {
+        Ok(()) => (d.accepted, None),
         Err(diag) => (!d.accepted, Some(diag)),
     }
 }

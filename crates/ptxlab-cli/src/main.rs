@@ -24,6 +24,10 @@ usage:
                                        input; CSV, 'a=.. b=..' or values per line) as CSV
   ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
                                        forms); without an instruction, list every form
+  ptxlab run FILE|- [REG=VALUE]... [--trace] [--json]
+                                       run a straight-line program ('-': standard input);
+                                       registers not given start at 0; prints every register
+                                       written as NAME = 0xHEX; --trace: every step's stages
   ptxlab vectors 'INSTRUCTION' [--edges] [--count N] [--seed S] [--format jsonl|csv|c]
                                        test vectors with the H100's d: --edges edge values,
                                        selected fields, saturation boundaries; --count N random
@@ -44,6 +48,9 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let rest = &args[1..];
+    if cmd == "run" {
+        return ptxlab_cli::run::main(rest);
+    }
     let r = match cmd.as_str() {
         "eval" => cmd_eval(rest),
         "check" => cmd_check(rest),

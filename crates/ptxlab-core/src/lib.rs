@@ -34,7 +34,8 @@
 //! 4. [`parse`](mod@parse), [`validate`](mod@validate).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
 //! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer.
-//! 7. [`readings`]: both readings of one case and where they part.
+//! 7. [`readings`]: both readings of one case and where they part; [`plan`]: an instruction
+//!    decoded once for evaluating many cases.
 //! 8. [`sweep`], [`batch`], [`cuda`], [`sass`], and what builds on them.
 //!
 //! Invariants: every fact about an opcode lives in its row of [`isa::OPCODES`] (the rest of
@@ -57,6 +58,8 @@ pub mod gen;
 pub mod intrinsics;
 pub mod isa;
 pub mod parse;
+pub mod plan;
+pub mod program;
 pub mod provenance;
 pub mod readings;
 pub mod sass;
@@ -73,6 +76,7 @@ pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
 pub use isa::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use parse::parse;
+pub use plan::Plan;
 pub use readings::{
     compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, DiffId,
     DiffKind, Difference, Divergence, Reading, DIFFERENCES,

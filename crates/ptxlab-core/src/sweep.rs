@@ -23,8 +23,9 @@ use serde::Serialize;
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
 use crate::isa::{lanes, Family, Opcode, Role};
+use crate::plan::Plan;
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
-use crate::trace::{Flag, FlagSet};
+use crate::trace::Flag;
 
 /// At most this many steps along one axis.
 pub const MAX_STEPS: u32 = 1024;
@@ -218,32 +219,62 @@ pub fn case_at(base: &Inputs, x: &SweepAxis, y: &SweepAxis, col: u32, row: u32) 
 }
 
 /// Evaluate `insn` over the grid of `x` by `y` (at most [`MAX_STEPS`] steps each), the other
-/// bits of every operand taken from `base`. Allocates the two result vectors only.
+/// bits of every operand taken from `base`, with the ISA text's reading compared in every cell.
+/// Allocates the two result vectors and one row of inputs.
 pub fn sweep(insn: &Instruction, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
-    let (w, h) = (x.len(), y.len());
-    let n = w as usize * h as usize;
-    let mut d = Vec::with_capacity(n);
-    let mut flags = Vec::with_capacity(n);
-    let mut seen = 0u16;
-    let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
-    let text_may_differ = readings_may_differ(insn);
+    sweep_with(&Plan::new(insn), insn, base, x, y, true)
+}
+
+/// [`sweep`] on a [`Plan`] made beforehand (for redrawing the same instruction often). The
+/// values and notes come from the plan's batch loop, a row at a time. With `text` each cell is
+/// also evaluated on the ISA text's reading (one evaluator call per cell, where the two
+/// readings can differ at all) to set [`Flag::HardwareDiffersFromText`]; without it that flag
+/// is never set.
+pub fn sweep_with(
+    plan: &Plan,
+    insn: &Instruction,
+    base: &Inputs,
+    x: &SweepAxis,
+    y: &SweepAxis,
+    text: bool,
+) -> Sweep {
+    let (w, h) = (x.len() as usize, y.len() as usize);
+    let n = w * h;
+    let mut d = vec![0u64; n];
+    let mut flags = vec![0u16; n];
+    // The row with only x written in; each row then writes y's field over it.
+    let xs: Vec<Inputs> = (0..w as u32)
+        .map(|col| {
+            let mut i = *base;
+            x.apply(&mut i, col);
+            i
+        })
+        .collect();
+    let mut row_in = xs.clone();
     for row in 0..h {
-        for col in 0..w {
-            let i = case_at(base, x, y, col, row);
-            let mut fs = FlagSet::default();
-            let v = eval::run(insn, &i, &mut fs);
-            let mut m = fs.bits as u16;
-            if text_may_differ && evaluate_reading(insn, &i, Reading::Text) != v {
-                m |= text_bit;
+        for (r, xi) in row_in.iter_mut().zip(&xs) {
+            *r = *xi;
+            y.apply(r, row as u32);
+        }
+        let cells = row * w..(row + 1) * w;
+        plan.eval_many_flags(&row_in, &mut d[cells.clone()], &mut flags[cells]);
+    }
+    if text && readings_may_differ(insn) {
+        let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
+        for row in 0..h {
+            for col in 0..w {
+                let k = row * w + col;
+                let i = case_at(base, x, y, col as u32, row as u32);
+                if evaluate_reading(insn, &i, Reading::Text) != d[k] {
+                    flags[k] |= text_bit;
+                }
             }
-            seen |= m;
-            d.push(v);
-            flags.push(m);
         }
     }
+    let seen = flags.iter().fold(0u16, |m, &f| m | f);
     Sweep {
-        width: w,
-        height: h,
+        width: w as u32,
+        height: h as u32,
         dst_bits: widths(insn).dst,
         d,
         flags,

@@ -16,9 +16,9 @@ const LAYERS: &[&[&str]] = &[
     &["parse", "validate"],
     &["trace"],
     &["eval"],
-    &["readings"],
+    &["readings", "plan"],
     &["sweep", "batch", "cuda", "sass", "gen"],
-    &["plan", "provenance", "intrinsics", "program"],
+    &["provenance", "intrinsics", "program"],
 ];
 
 /// Items of the crate root that modules may name, with the module that defines them.

@@ -48,7 +48,9 @@ pub fn gradient_css() -> String {
     format!("linear-gradient(to right, {})", stops.join(", "))
 }
 
-/// `d` as a number: its low `bits` bits, read signed when `signed`.
+/// `d` as a number: its low `bits` bits, read signed when `signed` (the exact reading the
+/// colour scale's `f64` one is tested against).
+#[cfg(test)]
 pub fn value_of(d: u64, bits: u32, signed: bool) -> i128 {
     let bits = bits.clamp(1, 64);
     let m = if bits == 64 {
@@ -64,11 +66,39 @@ pub fn value_of(d: u64, bits: u32, signed: bool) -> i128 {
     }
 }
 
-/// The smallest and largest value of `d` over the sweep.
+/// `d` read as a number, in `f64` (for the colour scale: fast, exact enough for a colour).
+#[inline(always)]
+fn value_f64(d: u64, bits: u32, signed: bool) -> f64 {
+    let bits = bits.clamp(1, 64);
+    let sh = 64 - bits;
+    if signed {
+        (((d << sh) as i64) >> sh) as f64
+    } else {
+        ((d << sh) >> sh) as f64
+    }
+}
+
+/// The smallest and largest value of `d` over the sweep (in machine integers: a million cells
+/// take a millisecond or two).
 pub fn value_range(s: &Sweep, signed: bool) -> (i128, i128) {
-    let mut it = s.d.iter().map(|&d| value_of(d, s.dst_bits, signed));
-    let first = it.next().unwrap_or(0);
-    it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    let bits = s.dst_bits.clamp(1, 64);
+    let sh = 64 - bits;
+    if s.d.is_empty() {
+        return (0, 0);
+    }
+    if signed {
+        let (lo, hi) = s.d.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &d| {
+            let v = ((d << sh) as i64) >> sh;
+            (lo.min(v), hi.max(v))
+        });
+        (i128::from(lo), i128::from(hi))
+    } else {
+        let (lo, hi) = s.d.iter().fold((u64::MAX, 0u64), |(lo, hi), &d| {
+            let v = (d << sh) >> sh;
+            (lo.min(v), hi.max(v))
+        });
+        (i128::from(lo), i128::from(hi))
+    }
 }
 
 /// A kind of cell the map can mark.
@@ -128,6 +158,7 @@ impl Overlay {
         format!("rgb({r},{g},{b})")
     }
     /// How many cells of the sweep this overlay would mark.
+    #[cfg(test)]
     pub fn count(self, s: &Sweep) -> usize {
         let m = self.mask();
         s.flags.iter().filter(|&&f| f & m != 0).count()
@@ -137,25 +168,45 @@ impl Overlay {
 /// RGBA pixels of the map, one per cell, row by row. A cell with a shown overlay keeps its
 /// colour on half its pixels (a checkerboard across neighbouring cells), the overlay's colour on
 /// the other half, so both stay visible; the first shown overlay in [`Overlay::ALL`] order wins.
+/// The scale is looked up in 256 steps.
 pub fn pixels(s: &Sweep, signed: bool, shown: &[Overlay]) -> Vec<u8> {
     let (lo, hi) = value_range(s, signed);
     let span = (hi - lo) as f64;
-    let w = s.width as usize;
-    let mut out = Vec::with_capacity(s.d.len() * 4);
-    let any_mask = shown.iter().fold(0u16, |m, o| m | o.mask());
-    for (i, (&d, &f)) in s.d.iter().zip(&s.flags).enumerate() {
-        let (col, row) = (i % w.max(1), i / w.max(1));
-        let mut rgb = if span > 0.0 {
-            colour((value_of(d, s.dst_bits, signed) - lo) as f64 / span)
-        } else {
-            colour(0.5)
-        };
-        if f & any_mask != 0 && (col + row) % 2 == 0 {
-            if let Some(o) = shown.iter().find(|o| f & o.mask() != 0) {
-                rgb = o.colour();
+    let lut: Vec<[u8; 4]> = (0..256)
+        .map(|k| {
+            let [r, g, b] = colour(if span > 0.0 { k as f64 / 255.0 } else { 0.5 });
+            [r, g, b, 255]
+        })
+        .collect();
+    let scale = if span > 0.0 { 255.0 / span } else { 0.0 };
+    let lo = lo as f64;
+    // The overlay drawn in a cell with these flags: the first shown that marks one of them.
+    let marks: Vec<(u16, [u8; 4])> = shown
+        .iter()
+        .map(|o| {
+            let [r, g, b] = o.colour();
+            (o.mask(), [r, g, b, 255])
+        })
+        .collect();
+    let any_mask = marks.iter().fold(0u16, |m, o| m | o.0);
+    let w = (s.width as usize).max(1);
+    let mut out = vec![0u8; s.d.len() * 4];
+    for (row, ((px, ds), fs)) in out
+        .chunks_mut(w * 4)
+        .zip(s.d.chunks(w))
+        .zip(s.flags.chunks(w))
+        .enumerate()
+    {
+        for (col, ((p, &d), &f)) in px.chunks_exact_mut(4).zip(ds).zip(fs).enumerate() {
+            let k = ((value_f64(d, s.dst_bits, signed) - lo) * scale + 0.5) as usize;
+            let mut rgba = lut[k.min(255)];
+            if f & any_mask != 0 && (col + row) % 2 == 0 {
+                if let Some(m) = marks.iter().find(|m| f & m.0 != 0) {
+                    rgba = m.1;
+                }
             }
+            p.copy_from_slice(&rgba);
         }
-        out.extend_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
     }
     out
 }
@@ -192,6 +243,14 @@ mod tests {
         assert_eq!(value_of(u64::MAX, 64, true), -1);
         assert_eq!(value_of(u64::MAX, 64, false), u64::MAX as i128);
         assert_eq!(value_of(0x1_0000_0005, 32, false), 5);
+        for (d, bits, signed) in [
+            (0xffu64, 8, true),
+            (0x8000_0000, 32, true),
+            (u64::MAX, 64, false),
+            (5, 32, false),
+        ] {
+            assert_eq!(value_f64(d, bits, signed), value_of(d, bits, signed) as f64);
+        }
     }
 
     #[test]

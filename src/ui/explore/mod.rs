@@ -46,11 +46,14 @@ pub struct Props {
     /// Whether `d` reads as a signed number.
     pub signed: bool,
     pub dispatch: Callback<Action>,
+    /// The sweep view's settings from the address: the view opens with them.
+    #[prop_or_default]
+    pub sweep: Option<String>,
 }
 
 #[function_component]
 pub fn Explore(props: &Props) -> Html {
-    let open = use_state(|| None::<Tab>);
+    let open = use_state(|| props.sweep.as_ref().map(|_| Tab::Sweep));
     html! {
         <div class="explore-body">
             <div class="explore-tabs" role="group" aria-label="explore views">
@@ -75,7 +78,8 @@ pub fn Explore(props: &Props) -> Html {
                     { match t {
                         Tab::Sweep => html! {
                             <sweep::SweepPanel insn={props.insn.clone()} inputs={props.inputs}
-                                signed={props.signed} dispatch={props.dispatch.clone()} />
+                                signed={props.signed} dispatch={props.dispatch.clone()}
+                                spec={props.sweep.clone()} />
                         },
                         Tab::Sass => html! { <sass::SassPanel insn={props.insn.clone()} /> },
                         Tab::Batch => html! { <batch::BatchPanel insn={props.insn.clone()} /> },

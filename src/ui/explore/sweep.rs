@@ -7,9 +7,11 @@
 use std::rc::Rc;
 
 use ptxlab_core::ast::SOURCE_NAMES;
-use ptxlab_core::sweep::{case_at, default_axes, suggest_axes, sweep, Sweep, SweepAxis, MAX_STEPS};
+use ptxlab_core::sweep::{
+    case_at, default_axes, suggest_axes, sweep_with, Sweep, SweepAxis, MAX_STEPS,
+};
 use ptxlab_core::trace::{Flag, Views};
-use ptxlab_core::{widths, Inputs, Instruction};
+use ptxlab_core::{widths, Inputs, Instruction, Plan};
 use yew::prelude::*;
 
 use super::heat::{self, Overlay};
@@ -23,6 +25,130 @@ pub struct Props {
     /// Whether `d` reads as a signed number (for the colour scale).
     pub signed: bool,
     pub dispatch: Callback<Action>,
+    /// The settings from the address (see [`Spec`]), read when the panel opens.
+    #[prop_or_default]
+    pub spec: Option<String>,
+}
+
+/// Grid sizes offered: steps along each axis.
+pub const GRIDS: [u32; 5] = [64, 128, 256, 512, 1024];
+
+/// The sweep view's settings as the address carries them in `sweep=`:
+/// `x:<axis>;y:<axis>;o:<overlays>;s:<axis>.<step>` where an axis is
+/// `<operand>.<lo>.<width>.<start hex>.<step hex>.<steps>` (the field `width` bits wide at bit
+/// `lo` of operand `a`, `b`, `c` or `e`, and its range), the overlays are their keys joined by
+/// `.` (`clamped`, `masked`, `wrapped`, `text`), and `s:` is the scrubbed field with the
+/// slider's step (absent: the main view's value). The grid size is the two axes' steps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spec {
+    pub x: Option<SweepAxis>,
+    pub y: Option<SweepAxis>,
+    pub overlays: Option<Vec<Overlay>>,
+    pub scrub: Option<(SweepAxis, u32)>,
+}
+
+fn axis_text(a: &SweepAxis) -> String {
+    format!(
+        "{}.{}.{}.{:x}.{:x}.{}",
+        SOURCE_NAMES[a.operand.min(3)],
+        a.lo,
+        a.width,
+        a.start,
+        a.step,
+        a.len()
+    )
+}
+
+/// An axis written as [`axis_text`] writes it, if it names one of `choices` and its range is
+/// in bounds.
+fn read_axis(choices: &[SweepAxis], s: &str) -> Option<SweepAxis> {
+    let p: Vec<&str> = s.split('.').collect();
+    if p.len() != 6 {
+        return None;
+    }
+    let operand = SOURCE_NAMES.iter().position(|n| *n == p[0])?;
+    let lo: u32 = p[1].parse().ok()?;
+    let width: u32 = p[2].parse().ok()?;
+    let start = u64::from_str_radix(p[3], 16).ok()?;
+    let step = u64::from_str_radix(p[4], 16).ok()?;
+    let steps: u32 = p[5].parse().ok()?;
+    if steps == 0 || steps > MAX_STEPS {
+        return None;
+    }
+    let c = choices
+        .iter()
+        .find(|c| c.operand == operand && c.lo == lo && c.width == width)?;
+    Some(c.clone().with_range(start, step, steps))
+}
+
+impl Spec {
+    /// The text for the address.
+    pub fn text(
+        x: &SweepAxis,
+        y: &SweepAxis,
+        shown: &[Overlay],
+        scrub: Option<&(SweepAxis, u32)>,
+    ) -> String {
+        let o: Vec<&str> = shown.iter().map(|o| o.key()).collect();
+        let mut s = format!("x:{};y:{};o:{}", axis_text(x), axis_text(y), o.join("."));
+        if let Some((a, i)) = scrub {
+            s.push_str(&format!(";s:{}.{i}", axis_text(a)));
+        }
+        s
+    }
+
+    /// Read the settings for `insn`; parts that do not read or do not fit it are left out.
+    pub fn read(text: &str, insn: &Instruction) -> Spec {
+        let choices = axis_choices(insn);
+        let mut spec = Spec::default();
+        for part in text.split(';') {
+            let Some((k, v)) = part.split_once(':') else {
+                continue;
+            };
+            match k {
+                "x" => spec.x = read_axis(&choices, v),
+                "y" => spec.y = read_axis(&choices, v),
+                "o" => {
+                    spec.overlays = Some(
+                        Overlay::ALL
+                            .into_iter()
+                            .filter(|o| v.split('.').any(|k| k == o.key()))
+                            .collect(),
+                    )
+                }
+                "s" => {
+                    spec.scrub = v.rsplit_once('.').and_then(|(a, i)| {
+                        let a = read_axis(&choices, a)?;
+                        let i: u32 = i.parse().ok()?;
+                        (i < a.len()).then_some((a, i))
+                    })
+                }
+                _ => {}
+            }
+        }
+        spec
+    }
+}
+
+/// The axis a slider scrubs by default: the first field that is neither axis.
+pub fn default_scrub(choices: &[SweepAxis], x: &SweepAxis, y: &SweepAxis) -> Option<SweepAxis> {
+    choices
+        .iter()
+        .find(|a| !same_field(a, x) && !same_field(a, y))
+        .cloned()
+}
+
+/// `a` over `steps` steps covering the same values: every value for small fields, evenly
+/// spaced ones otherwise (more steps than values wrap around the field).
+pub fn with_grid(a: &SweepAxis, steps: u32) -> SweepAxis {
+    let steps = steps.clamp(1, MAX_STEPS);
+    let span = if a.width >= 64 {
+        u128::from(u64::MAX) + 1
+    } else {
+        1u128 << a.width
+    };
+    let step = (span / u128::from(steps)).max(1) as u64;
+    a.clone().with_range(a.start, step, steps)
 }
 
 /// A drawn map and what it was drawn from.
@@ -35,6 +161,12 @@ pub struct Drawn {
     pub y: SweepAxis,
     pub signed: bool,
     pub range: (i128, i128),
+    /// The scrubbed field and its step, written into `base`.
+    pub scrub: Option<(SweepAxis, u32)>,
+    /// Whether the ISA text's reading was compared (the text overlay needs it).
+    pub text: bool,
+    /// Cells each overlay marks, in [`Overlay::ALL`] order.
+    pub counts: [usize; 4],
     pub eval_ms: f64,
     /// Counts draws, so the canvas is repainted once per new map.
     pub generation: u64,
@@ -114,6 +246,10 @@ pub fn case_lines(d: &Drawn, col: u32, row: u32) -> Vec<(String, String)> {
 pub fn load_actions(d: &Drawn, col: u32, row: u32) -> Vec<Action> {
     let now = case_at(&d.base, &d.x, &d.y, col, row).as_array();
     let mut srcs = vec![d.x.operand.min(3), d.y.operand.min(3)];
+    if let Some((a, _)) = &d.scrub {
+        srcs.push(a.operand.min(3));
+    }
+    srcs.sort_unstable();
     srcs.dedup();
     srcs.into_iter()
         .map(|src| Action::SetValue {
@@ -234,61 +370,139 @@ pub fn SweepPanel(props: &Props) -> Html {
     let canon = props.insn.canonical();
     let choices = use_memo(canon.clone(), |_| Rc::new(axis_choices(&props.insn)));
     let choices: Rc<Vec<SweepAxis>> = (*choices).clone();
+    // Decoded once per instruction: every redraw and scrub runs on it.
+    let plan = use_memo(canon.clone(), |_| Rc::new(Plan::new(&props.insn)));
+    let plan: Rc<Plan> = (*plan).clone();
+    // The settings the address brought, for the instruction they were written for.
+    let from_address = use_memo((), |_| {
+        props
+            .spec
+            .as_deref()
+            .map(|t| Spec::read(t, &props.insn))
+            .unwrap_or_default()
+    });
     // The chosen axes, for the instruction they were chosen for.
-    let chosen = use_state(|| None::<(String, SweepAxis, SweepAxis)>);
+    let chosen = use_state(|| {
+        let (dx, dy) = default_axes(&props.insn);
+        match (&from_address.x, &from_address.y) {
+            (None, None) => None,
+            (x, y) => Some((
+                props.insn.canonical(),
+                x.clone().unwrap_or(dx),
+                y.clone().unwrap_or(dy),
+            )),
+        }
+    });
     let range_error = use_state(|| None::<(&'static str, String)>);
     let (x, y) = match &*chosen {
         Some((c, x, y)) if *c == canon => (x.clone(), y.clone()),
         _ => default_axes(&props.insn),
     };
+    // The scrubbed field and the slider's step (`None`: the main view's value).
+    let scrub = use_state(|| {
+        from_address
+            .scrub
+            .clone()
+            .map(|(a, i)| (props.insn.canonical(), a, Some(i)))
+    });
+    let (scrub_axis, scrub_at) = match &*scrub {
+        Some((c, a, i)) if *c == canon => (Some(a.clone()), *i),
+        _ => (default_scrub(&choices, &x, &y), None),
+    };
+    let scrub_now: Option<(SweepAxis, u32)> = scrub_axis.clone().zip(scrub_at);
     let drawn = use_state(|| None::<Rc<Drawn>>);
     let generation = use_mut_ref(|| 0u64);
     let pending = use_mut_ref(|| None::<f64>);
     let timing = use_state(|| None::<Timing>);
-    let shown = use_state(|| vec![Overlay::Clamped, Overlay::TextDiffers]);
+    let shown = use_state(|| {
+        from_address
+            .overlays
+            .clone()
+            .unwrap_or_else(|| vec![Overlay::Clamped, Overlay::TextDiffers])
+    });
     let cursor = use_state(|| None::<(u32, u32)>);
     let canvas = use_node_ref();
+    let text_on = shown.contains(&Overlay::TextDiffers);
 
     let compute = {
         let insn = props.insn.clone();
-        let base = props.inputs;
+        let plan = plan.clone();
+        let inputs = props.inputs;
         let signed = props.signed;
         let drawn = drawn.clone();
         let generation = generation.clone();
         let pending = pending.clone();
-        Rc::new(move |x: SweepAxis, y: SweepAxis| {
-            perf::mark(perf::SWEEP_START);
-            let t0 = perf::now();
-            let s = sweep(&insn, &base, &x, &y);
-            let t1 = perf::now();
-            perf::mark(perf::SWEEP_EVAL_END);
-            perf::measure(perf::SWEEP_EVAL, perf::SWEEP_START, perf::SWEEP_EVAL_END);
-            let range = heat::value_range(&s, signed);
-            *pending.borrow_mut() = Some(t0);
-            let g = {
-                let mut g = generation.borrow_mut();
-                *g += 1;
-                *g
-            };
-            drawn.set(Some(Rc::new(Drawn {
-                sweep: s,
-                insn: insn.clone(),
-                base,
-                x,
-                y,
-                signed,
-                range,
-                eval_ms: t1 - t0,
-                generation: g,
-            })));
-        })
+        Rc::new(
+            move |x: SweepAxis, y: SweepAxis, scrub: Option<(SweepAxis, u32)>, text: bool| {
+                perf::mark(perf::SWEEP_START);
+                let t0 = perf::now();
+                let mut base = inputs;
+                if let Some((a, i)) = &scrub {
+                    a.apply(&mut base, *i);
+                }
+                let s = sweep_with(&plan, &insn, &base, &x, &y, text);
+                let t1 = perf::now();
+                perf::mark(perf::SWEEP_EVAL_END);
+                perf::measure(perf::SWEEP_EVAL, perf::SWEEP_START, perf::SWEEP_EVAL_END);
+                let range = heat::value_range(&s, signed);
+                let mut counts = [0usize; 4];
+                for &f in &s.flags {
+                    for (n, o) in counts.iter_mut().zip(Overlay::ALL) {
+                        *n += usize::from(f & o.mask() != 0);
+                    }
+                }
+                *pending.borrow_mut() = Some(t0);
+                let g = {
+                    let mut g = generation.borrow_mut();
+                    *g += 1;
+                    *g
+                };
+                drawn.set(Some(Rc::new(Drawn {
+                    sweep: s,
+                    insn: insn.clone(),
+                    base,
+                    x,
+                    y,
+                    signed,
+                    range,
+                    scrub,
+                    text,
+                    counts,
+                    eval_ms: t1 - t0,
+                    generation: g,
+                })));
+            },
+        )
     };
 
     // Draw once when the panel opens.
     {
         let compute = compute.clone();
-        let (x, y) = (x.clone(), y.clone());
-        use_effect_with((), move |_| compute(x, y));
+        let (x, y, sc) = (x.clone(), y.clone(), scrub_now.clone());
+        use_effect_with((), move |_| compute(x, y, sc, text_on));
+    }
+    // The text overlay turned on over a map drawn without the text's reading: draw again.
+    {
+        let compute = compute.clone();
+        let (x, y, sc) = (x.clone(), y.clone(), scrub_now.clone());
+        let needs = text_on && drawn.as_ref().is_some_and(|d| !d.text);
+        use_effect_with(needs, move |&needs| {
+            if needs {
+                compute(x, y, sc, true);
+            }
+        });
+    }
+    // The address carries the settings while the panel is open.
+    {
+        let dispatch = props.dispatch.clone();
+        let spec = Spec::text(&x, &y, &shown, scrub_now.as_ref());
+        use_effect_with(spec, move |spec| {
+            dispatch.emit(Action::SetSweep(Some(spec.clone())));
+        });
+    }
+    {
+        let dispatch = props.dispatch.clone();
+        use_effect_with((), move |_| move || dispatch.emit(Action::SetSweep(None)));
     }
 
     // Paint the canvas for every new map and every change of overlays.
@@ -322,7 +536,7 @@ pub fn SweepPanel(props: &Props) -> Html {
         let chosen = chosen.clone();
         let range_error = range_error.clone();
         let compute = compute.clone();
-        let (x, y) = (x.clone(), y.clone());
+        let (x, y, sc) = (x.clone(), y.clone(), scrub_now.clone());
         let canon = canon.clone();
         Callback::from(move |a: Result<SweepAxis, String>| {
             let a = match a {
@@ -339,7 +553,7 @@ pub fn SweepPanel(props: &Props) -> Html {
                 (x.clone(), a)
             };
             chosen.set(Some((canon.clone(), nx.clone(), ny.clone())));
-            compute(nx, ny);
+            compute(nx, ny, sc.clone(), text_on);
         })
     };
     let error_for = |role: &'static str| {
@@ -351,15 +565,70 @@ pub fn SweepPanel(props: &Props) -> Html {
 
     let redraw = {
         let compute = compute.clone();
+        let (x, y, sc) = (x.clone(), y.clone(), scrub_now.clone());
+        Callback::from(move |_: MouseEvent| compute(x.clone(), y.clone(), sc.clone(), text_on))
+    };
+
+    // Grid size: both axes over that many steps.
+    let grid = x.len().max(y.len());
+    let on_grid = {
+        let chosen = chosen.clone();
+        let compute = compute.clone();
+        let (x, y, sc) = (x.clone(), y.clone(), scrub_now.clone());
+        let canon = canon.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let Ok(n) = sel.value().parse::<u32>() else {
+                return;
+            };
+            let (nx, ny) = (with_grid(&x, n), with_grid(&y, n));
+            chosen.set(Some((canon.clone(), nx.clone(), ny.clone())));
+            compute(nx, ny, sc.clone(), text_on);
+        })
+    };
+
+    // The slider: each move writes the step's value into the scrubbed field and redraws.
+    let on_scrub_field = {
+        let scrub = scrub.clone();
+        let choices = choices.clone();
+        let canon = canon.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Some(a) = sel
+                .value()
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| choices.get(i))
+            {
+                scrub.set(Some((canon.clone(), a.clone(), None)));
+            }
+        })
+    };
+    let on_scrub = {
+        let scrub = scrub.clone();
+        let compute = compute.clone();
         let (x, y) = (x.clone(), y.clone());
-        Callback::from(move |_: MouseEvent| compute(x.clone(), y.clone()))
+        let axis = scrub_axis.clone();
+        let canon = canon.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let (Some(a), Ok(i)) = (axis.clone(), input.value().parse::<u32>()) else {
+                return;
+            };
+            let i = i.min(a.len() - 1);
+            scrub.set(Some((canon.clone(), a.clone(), Some(i))));
+            compute(x.clone(), y.clone(), Some((a, i)), text_on);
+        })
     };
 
     let d = (*drawn).clone();
-    let stale = d
-        .as_ref()
-        .is_some_and(|d| !map_holds(d, &props.insn, &props.inputs, &x, &y));
-
+    let stale = d.as_ref().is_some_and(|d| {
+        let mut now = props.inputs;
+        if let Some((a, i)) = &d.scrub {
+            a.apply(&mut now, *i);
+        }
+        !map_holds(d, &props.insn, &now, &x, &y)
+    });
     let on_move = {
         let cursor = cursor.clone();
         let d = d.clone();
@@ -461,15 +730,50 @@ pub fn SweepPanel(props: &Props) -> Html {
                 { axis_editor("y", &choices, &y, pick("y"), error_for("y")) }
             </div>
             <div class="sweep-actions">
+                <label class="pick small">
+                    <span>{ "grid" }</span>
+                    <select id="sweep-grid" aria-label="grid size" onchange={on_grid}>
+                        { for GRIDS.iter().map(|&g| html! {
+                            <option value={g.to_string()} selected={g == grid}>{ format!("{g} × {g}") }</option>
+                        }) }
+                        if !GRIDS.contains(&grid) {
+                            <option value={grid.to_string()} selected=true>{ format!("{} × {}", x.len(), y.len()) }</option>
+                        }
+                    </select>
+                </label>
                 <button type="button" class="edge primary" onclick={redraw}>{ "Draw" }</button>
                 if stale {
                     <span class="muted sweep-stale">{ "The main view changed since this map was drawn." }</span>
                 }
             </div>
+            if let Some(sa) = &scrub_axis {
+                <fieldset class="sweep-scrub">
+                    <legend>{ "Scrub a third field" }</legend>
+                    <label class="pick">
+                        <span>{ "field" }</span>
+                        <select id="sweep-scrub-field" aria-label="scrubbed field" onchange={on_scrub_field}>
+                            { for choices.iter().enumerate().filter(|(_, a)| !same_field(a, &x) && !same_field(a, &y)).map(|(i, a)| html! {
+                                <option value={i.to_string()} selected={same_field(a, sa)}>{ a.label.clone() }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <label class="pick scrub-slider">
+                        <span>{ scrub_at.map_or_else(|| "as in the main view".to_string(), |i| format!("{} = {}", sa.label, sa.value(i))) }</span>
+                        <input id="sweep-scrub" type="range" min="0" max={(sa.len() - 1).to_string()}
+                            value={scrub_at.or_else(|| sa.step_of(sa.field_of(&props.inputs))).unwrap_or(0).to_string()}
+                            aria-label={format!("scrub {}", sa.label)} oninput={on_scrub} />
+                    </label>
+                </fieldset>
+            }
             <fieldset class="sweep-overlays">
                 <legend>{ "Mark cells where" }</legend>
                 { for Overlay::ALL.iter().map(|&o| {
-                    let n = d.as_ref().map_or(0, |d| o.count(&d.sweep));
+                    let i = Overlay::ALL.iter().position(|x| *x == o).unwrap_or(0);
+                    let n = match &d {
+                        Some(d) if o != Overlay::TextDiffers || d.text => d.counts[i].to_string(),
+                        Some(_) => "not compared".to_string(),
+                        None => "0".to_string(),
+                    };
                     html! {
                         <label class="pick toggle">
                             <input type="checkbox" id={format!("overlay-{}", o.key())}
@@ -586,9 +890,12 @@ mod tests {
     fn drawn(ptx: &str, base: Inputs) -> Drawn {
         let insn = Rc::new(check(ptx).unwrap());
         let (x, y) = default_axes(&insn);
-        let s = sweep(&insn, &base, &x, &y);
+        let s = ptxlab_core::sweep::sweep(&insn, &base, &x, &y);
         Drawn {
             range: heat::value_range(&s, false),
+            scrub: None,
+            text: true,
+            counts: [0; 4],
             sweep: s,
             insn,
             base,
@@ -666,5 +973,63 @@ mod tests {
         assert!(read_range(a, "zz", "1", "32").is_err());
         assert!(read_range(a, "0", "1", "0").is_err());
         assert!(read_range(a, "0", "1", "5000").is_err());
+    }
+
+    #[test]
+    fn settings_round_trip_through_the_address() {
+        let insn = check("vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;").unwrap();
+        let choices = axis_choices(&insn);
+        let (x, y) = default_axes(&insn);
+        let x = with_grid(&x, 1024);
+        assert_eq!((x.len(), x.step), (1024, 1));
+        let y = y.with_range(0x10, 2, 64);
+        let sc = default_scrub(&choices, &x, &y).expect("c is free");
+        assert_eq!(sc.operand, 2);
+        let text = Spec::text(
+            &x,
+            &y,
+            &[Overlay::Clamped, Overlay::Wrapped],
+            Some(&(sc.clone(), 17)),
+        );
+        assert_eq!(
+            text,
+            "x:a.0.8.0.1.1024;y:b.16.8.10.2.64;o:clamped.wrapped;s:c.0.32.0.1000000.256.17"
+        );
+        let back = Spec::read(&text, &insn);
+        assert_eq!(back.x.as_ref(), Some(&x));
+        assert_eq!(back.y.as_ref(), Some(&y));
+        assert_eq!(
+            back.overlays,
+            Some(vec![Overlay::Clamped, Overlay::Wrapped])
+        );
+        assert_eq!(back.scrub, Some((sc, 17)));
+        // Parts that do not fit are left out, never a panic.
+        let odd = Spec::read(
+            "x:z.0.8.0.1.4;y:b.16.8.0.1.0;s:c.0.32.0.1.4.9;o:;junk;;q:1",
+            &insn,
+        );
+        assert_eq!(odd.x, None);
+        assert_eq!(odd.y, None);
+        assert_eq!(odd.scrub, None);
+        assert_eq!(odd.overlays, Some(vec![]));
+        // A 32-bit field over 1024 steps: evenly spaced values.
+        let c = with_grid(&choices[2], 1024);
+        assert_eq!((c.step, c.len()), (1 << 22, 1024));
+    }
+
+    #[test]
+    fn loading_a_scrubbed_case_loads_the_scrubbed_operand() {
+        let mut d = drawn(
+            "vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;",
+            Inputs::new(0x1111_1111, 0x2222_2222, 0x3333_3333, 0),
+        );
+        let sc = default_scrub(&axis_choices(&d.insn), &d.x, &d.y).unwrap();
+        d.scrub = Some((sc, 3));
+        let acts = load_actions(&d, 0, 0);
+        assert_eq!(acts.len(), 3);
+        assert!(acts.contains(&Action::SetValue {
+            src: 2,
+            value: 0x3333_3333
+        }));
     }
 }

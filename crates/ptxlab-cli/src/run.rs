@@ -1,0 +1,134 @@
+//! `ptxlab run FILE|- [REG=VALUE]... [--trace] [--json]`: run a straight-line program.
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use ptxlab_core::program::{parse_program, Machine};
+
+use crate::{parse_value, render_trace};
+
+pub const USAGE: &str = "\
+  ptxlab run FILE|- [REG=VALUE]... [--trace] [--json]
+                                       run a straight-line program ('-': standard input);
+                                       registers not given start at 0; prints every register
+                                       written as NAME = 0xHEX; --trace: every step's stages";
+
+/// Hex of `v` padded to a register of `bits` bits.
+pub fn hex(v: u64, bits: u32) -> String {
+    let digits = bits.div_ceil(4).max(1) as usize;
+    format!("0x{v:0digits$x}")
+}
+
+/// Read a register value: a number as `ptxlab eval` takes it, or true/false for predicates.
+fn value(s: &str) -> Result<u64, String> {
+    match s {
+        "true" => Ok(1),
+        "false" => Ok(0),
+        _ => parse_value(s),
+    }
+}
+
+/// Run the command; what it prints goes to standard output, problems to standard error.
+pub fn main(args: &[String]) -> ExitCode {
+    match run(args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The whole command as a function: its standard output, or the message for standard error.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let (mut trace, mut json) = (false, false);
+    let mut file = None;
+    let mut init = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "--trace" => trace = true,
+            "--json" => json = true,
+            _ if a.contains('=') => {
+                let (k, v) = a.split_once('=').expect("contains '='");
+                let v = value(v).map_err(|e| format!("{k}: {e}"))?;
+                init.push((k.to_string(), v));
+            }
+            _ if file.is_none() => file = Some(a.clone()),
+            _ => return Err(format!("unexpected argument '{a}'\nusage:\n{USAGE}")),
+        }
+    }
+    let file = file.ok_or_else(|| format!("run needs a program file or '-'\nusage:\n{USAGE}"))?;
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?
+    };
+    let prog = parse_program(&text).map_err(|e| e.to_string())?;
+    let mut m = Machine::new(prog, &init)?;
+    let mut out = String::new();
+    while let Some(step) = m.step() {
+        if !trace {
+            continue;
+        }
+        let step = step.clone();
+        let st = &m.program.statements[step.index];
+        out.push_str(&format!("line {}: {}\n", st.line, guarded(st)));
+        match &step.trace {
+            None => out.push_str("  skipped: its guard is false\n"),
+            Some(t) => {
+                for l in render_trace(t).lines().skip(1) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+        for w in &step.writes {
+            out.push_str(&format!(
+                "  {} = {} (was {})\n",
+                w.reg,
+                hex(w.new, w.bits),
+                hex(w.old, w.bits)
+            ));
+        }
+    }
+    if json {
+        let regs: Vec<serde_json::Value> = m
+            .registers()
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "name": r.name,
+                    "bits": r.bits,
+                    "value": hex(r.value, r.bits),
+                    "written_by_line": r.written_by,
+                    "initial": r.initial,
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "registers": regs,
+            "steps": m.history(),
+        });
+        out.push_str(&serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
+        out.push('\n');
+        return Ok(out);
+    }
+    for (name, bits, v) in m.written() {
+        out.push_str(&format!("{name} = {}\n", hex(v, bits)));
+    }
+    Ok(out)
+}
+
+fn guarded(st: &ptxlab_core::program::Statement) -> String {
+    match &st.guard {
+        None => st.text.clone(),
+        Some((neg, g)) => format!("@{}{g} {}", if *neg { "!" } else { "" }, st.text),
+    }
+}

@@ -1,0 +1,717 @@
+//! Plans of the integer arithmetic instructions: each opcode of [`crate::eval::integer`] with its
+//! type, mode and flags read once. Values of 32 bits or fewer are computed in `i64`, 64-bit ones
+//! in `i128` where the exact value needs it, as the evaluator does.
+
+use super::{drive, BatchFn, Kernel, Notes, Operands};
+use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::eval::{mask64, Inputs};
+use crate::isa::Opcode;
+use crate::trace::{Flag, Tracer};
+
+const M32: u64 = 0xffff_ffff;
+
+#[inline(always)]
+fn sx(raw: u64, bits: u32) -> i64 {
+    if bits == 0 {
+        0
+    } else if bits >= 64 {
+        raw as i64
+    } else {
+        let sh = 64 - bits;
+        ((raw << sh) as i64) >> sh
+    }
+}
+
+#[inline(always)]
+fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
+    if signed {
+        sx(raw, bits) as i128
+    } else {
+        (raw & mask64(bits)) as i128
+    }
+}
+
+#[inline(always)]
+fn ext64(raw: u64, bits: u32, signed: bool) -> i64 {
+    if signed {
+        sx(raw, bits)
+    } else {
+        (raw & mask64(bits)) as i64
+    }
+}
+
+#[inline(always)]
+fn range(bits: u32, signed: bool) -> (i128, i128) {
+    let bits = bits.clamp(1, 127);
+    if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// Range of a 1..=32-bit integer in `i64`.
+#[inline(always)]
+fn range64(bits: u32, signed: bool) -> (i64, i64) {
+    if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    }
+}
+
+#[inline(always)]
+fn wrap_to<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
+    let (lo, hi) = range(bits, signed);
+    t.note_if(exact < lo || exact > hi, Flag::Wrapped);
+    (exact as u64) & mask64(bits)
+}
+
+#[inline(always)]
+fn saturate<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
+    let (lo, hi) = range(bits, signed);
+    t.note_if(exact > hi, Flag::ClampedHigh);
+    t.note_if(exact < lo, Flag::ClampedLow);
+    (exact.clamp(lo, hi) as u64) & mask64(bits)
+}
+
+/// The low `bits` (1..=32) of an exact `i64`, saturated or wrapped, with its notes.
+#[inline(always)]
+fn reduce64<T: Tracer>(t: &mut T, exact: i64, bits: u32, signed: bool, sat: bool) -> u64 {
+    let (lo, hi) = range64(bits, signed);
+    if sat {
+        t.note_if(exact > hi, Flag::ClampedHigh);
+        t.note_if(exact < lo, Flag::ClampedLow);
+        (exact.clamp(lo, hi) as u64) & mask64(bits)
+    } else {
+        t.note_if(exact < lo || exact > hi, Flag::Wrapped);
+        (exact as u64) & mask64(bits)
+    }
+}
+
+/// One integer instruction, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Int {
+    AddSub {
+        n: u32,
+        s: bool,
+        sub: bool,
+        sat: bool,
+    },
+    X2 {
+        s: bool,
+        op: Opcode,
+        relu: bool,
+    },
+    /// `mul`/`mad` `.lo`/`.hi` on 32 bits or fewer.
+    MulMad32 {
+        n: u32,
+        s: bool,
+        hi: bool,
+        mad: bool,
+        sat: bool,
+    },
+    MulMad {
+        n: u32,
+        s: bool,
+        half: HalfMode,
+        mad: bool,
+        sat: bool,
+    },
+    Mul24 {
+        s: bool,
+        hi: bool,
+        mad: bool,
+        sat: bool,
+    },
+    Sad {
+        n: u32,
+        s: bool,
+    },
+    DivRem {
+        n: u32,
+        s: bool,
+        div: bool,
+    },
+    AbsNeg {
+        n: u32,
+        s: bool,
+        abs: bool,
+    },
+    MinMax {
+        n: u32,
+        s: bool,
+        min: bool,
+        relu: bool,
+    },
+    Popc {
+        n: u32,
+    },
+    Clz {
+        n: u32,
+    },
+    Bfind {
+        n: u32,
+        s: bool,
+        shiftamt: bool,
+    },
+    Fns,
+    Brev {
+        n: u32,
+    },
+    Bfe {
+        n: u32,
+        s: bool,
+    },
+    Bfi {
+        n: u32,
+    },
+    Szext {
+        s: bool,
+        clamp: bool,
+    },
+    Bmsk {
+        clamp: bool,
+    },
+    Dot {
+        four: bool,
+        sa: bool,
+        sb: bool,
+        bsel: u32,
+    },
+}
+
+impl Int {
+    pub(crate) fn new(insn: &Instruction) -> Option<Int> {
+        let f = &insn.form;
+        let ty = f.ty(0);
+        let n = ty.bits();
+        let s = ty.is_signed();
+        let x2 = matches!(ty, Type::U16x2 | Type::S16x2);
+        let clamp = f.mode != Some(ClampMode::Wrap);
+        Some(match insn.opcode {
+            Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max if x2 => Int::X2 {
+                s: ty == Type::S16x2,
+                op: insn.opcode,
+                relu: f.relu,
+            },
+            Opcode::Add | Opcode::Sub => Int::AddSub {
+                n,
+                s,
+                sub: insn.opcode == Opcode::Sub,
+                sat: f.sat,
+            },
+            Opcode::Mul | Opcode::Mad => {
+                let half = f.half.unwrap_or(HalfMode::Lo);
+                let mad = insn.opcode == Opcode::Mad;
+                if n <= 32 && half != HalfMode::Wide {
+                    Int::MulMad32 {
+                        n,
+                        s,
+                        hi: half == HalfMode::Hi,
+                        mad,
+                        sat: f.sat,
+                    }
+                } else {
+                    Int::MulMad {
+                        n: n.min(64),
+                        s,
+                        half,
+                        mad,
+                        sat: f.sat,
+                    }
+                }
+            }
+            Opcode::Mul24 | Opcode::Mad24 => Int::Mul24 {
+                s,
+                hi: f.half == Some(HalfMode::Hi),
+                mad: insn.opcode == Opcode::Mad24,
+                sat: f.sat,
+            },
+            Opcode::Sad => Int::Sad { n, s },
+            Opcode::Div | Opcode::Rem => Int::DivRem {
+                n,
+                s,
+                div: insn.opcode == Opcode::Div,
+            },
+            Opcode::Abs | Opcode::Neg => Int::AbsNeg {
+                n,
+                s,
+                abs: insn.opcode == Opcode::Abs,
+            },
+            Opcode::Min | Opcode::Max => Int::MinMax {
+                n,
+                s,
+                min: insn.opcode == Opcode::Min,
+                relu: f.relu,
+            },
+            Opcode::Popc => Int::Popc { n },
+            Opcode::Clz => Int::Clz { n },
+            Opcode::Bfind => Int::Bfind {
+                n,
+                s,
+                shiftamt: f.shiftamt,
+            },
+            Opcode::Fns => Int::Fns,
+            Opcode::Brev => Int::Brev { n },
+            Opcode::Bfe => Int::Bfe { n, s },
+            Opcode::Bfi => Int::Bfi { n },
+            Opcode::Szext => Int::Szext { s, clamp },
+            Opcode::Bmsk => Int::Bmsk { clamp },
+            Opcode::Dp4a | Opcode::Dp2a => {
+                let four = insn.opcode == Opcode::Dp4a;
+                Int::Dot {
+                    four,
+                    sa: f.ty(0).is_signed(),
+                    sb: f.ty(1).is_signed(),
+                    bsel: if !four && f.half == Some(HalfMode::Hi) {
+                        2
+                    } else {
+                        0
+                    },
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    #[inline(always)]
+    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
+        match *self {
+            Int::AddSub { n, s, sub, sat } => {
+                if n <= 32 {
+                    let a = ext64(v[0], n, s);
+                    let b = ext64(v[1], n, s);
+                    reduce64(t, if sub { a - b } else { a + b }, n, s, sat)
+                } else {
+                    let a = ext(v[0], n, s);
+                    let b = ext(v[1], n, s);
+                    let exact = if sub { a - b } else { a + b };
+                    if sat {
+                        saturate(t, exact, n, s)
+                    } else {
+                        wrap_to(t, exact, n, s)
+                    }
+                }
+            }
+            Int::X2 { s, op, relu } => {
+                let mut d = 0u64;
+                for lane in 0..2u32 {
+                    let sh = 16 * lane;
+                    let a = ext64(v[0] >> sh, 16, s);
+                    let b = ext64(v[1] >> sh, 16, s);
+                    let exact = match op {
+                        Opcode::Add => a + b,
+                        Opcode::Sub => a - b,
+                        Opcode::Min => a.min(b),
+                        _ => a.max(b),
+                    };
+                    let (lo, hi) = range64(16, s);
+                    t.note_if(exact < lo || exact > hi, Flag::Wrapped);
+                    let mut out = (exact as u64) & 0xffff;
+                    if relu && s && exact < 0 {
+                        out = 0;
+                        t.note(Flag::ClampedLow);
+                    }
+                    d |= out << sh;
+                }
+                d
+            }
+            Int::MulMad32 { n, s, hi, mad, sat } => {
+                let a = ext64(v[0], n, s);
+                let b = ext64(v[1], n, s);
+                // At most 64 bits: the bit pattern of the exact product.
+                let p = a.wrapping_mul(b);
+                let part = if hi {
+                    ((p >> n) as u64) & mask64(n)
+                } else {
+                    (p as u64) & mask64(n)
+                };
+                if !hi {
+                    let differs = if s {
+                        sx(part, n) != p
+                    } else {
+                        part != p as u64
+                    };
+                    t.note_if(differs, Flag::Wrapped);
+                }
+                if !mad {
+                    return part;
+                }
+                let c = ext64(v[2], n, s);
+                let tp = ext64(part, n, s);
+                reduce64(t, tp + c, n, s, sat)
+            }
+            Int::MulMad {
+                n,
+                s,
+                half,
+                mad,
+                sat,
+            } => {
+                let a = ext(v[0], n, s);
+                let b = ext(v[1], n, s);
+                let p = a.wrapping_mul(b);
+                let (kept_lo, kept_bits) = match half {
+                    HalfMode::Lo => (0, n),
+                    HalfMode::Hi => (n, n),
+                    HalfMode::Wide => (0, (2 * n).min(64)),
+                };
+                let part = ((p >> kept_lo) as u64) & mask64(kept_bits);
+                t.note_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped);
+                if !mad {
+                    return part;
+                }
+                let c = ext(v[2], kept_bits, s);
+                let tp = ext(part, kept_bits, s);
+                let exact = tp + c;
+                if sat {
+                    saturate(t, exact, kept_bits, s)
+                } else {
+                    wrap_to(t, exact, kept_bits, s)
+                }
+            }
+            Int::Mul24 { s, hi, mad, sat } => {
+                let a = ext64(v[0], 24, s);
+                let b = ext64(v[1], 24, s);
+                let p = a * b;
+                let part = ((p >> if hi { 16 } else { 0 }) as u64) & M32;
+                if !mad {
+                    return part;
+                }
+                let c = ext64(v[2], 32, s);
+                let tp = ext64(part, 32, s);
+                reduce64(t, tp + c, 32, s, sat)
+            }
+            Int::Sad { n, s } => {
+                let a = ext(v[0], n, s);
+                let b = ext(v[1], n, s);
+                let c = ext(v[2], n, s);
+                wrap_to(t, c + (a - b).abs(), n, s)
+            }
+            Int::DivRem { n, s, div } => {
+                let m = mask64(n);
+                let by_zero = v[1] & m == 0;
+                t.note_if(by_zero, Flag::DivideByZero);
+                if by_zero {
+                    m
+                } else if s {
+                    let (a, b) = (sx(v[0], n), sx(v[1], n));
+                    let x = if div {
+                        a.wrapping_div(b)
+                    } else {
+                        a.wrapping_rem(b)
+                    };
+                    t.note_if(div && b == -1 && a == sx(1 << (n - 1), n), Flag::Wrapped);
+                    (x as u64) & m
+                } else {
+                    let (a, b) = (v[0] & m, v[1] & m);
+                    if div {
+                        a / b
+                    } else {
+                        a % b
+                    }
+                }
+            }
+            Int::AbsNeg { n, s, abs } => {
+                let a = ext(v[0], n, s);
+                wrap_to(t, if abs { a.abs() } else { -a }, n, s)
+            }
+            Int::MinMax { n, s, min, relu } => {
+                let a = ext(v[0], n, s);
+                let b = ext(v[1], n, s);
+                let x = if min { a.min(b) } else { a.max(b) };
+                let mut out = x;
+                if relu {
+                    out = if s { x.max(0) } else { x };
+                    t.note_if(out != x, Flag::ClampedLow);
+                }
+                (out as u64) & mask64(n)
+            }
+            Int::Popc { n } => u64::from((v[0] & mask64(n)).count_ones()),
+            Int::Clz { n } => u64::from((v[0] & mask64(n)).leading_zeros() - (64 - n)),
+            Int::Bfind { n, s, shiftamt } => {
+                let m = mask64(n);
+                let a = v[0] & m;
+                let negative = s && (a >> (n - 1)) & 1 == 1;
+                let x = if negative { !a & m } else { a };
+                if x == 0 {
+                    M32
+                } else {
+                    let pos = 63 - x.leading_zeros();
+                    if shiftamt {
+                        u64::from(n - 1 - pos)
+                    } else {
+                        u64::from(pos)
+                    }
+                }
+            }
+            Int::Fns => fns(v, t),
+            Int::Brev { n } => (v[0] & mask64(n)).reverse_bits() >> (64 - n),
+            Int::Bfe { n, s } => {
+                let a = v[0] & mask64(n);
+                let (pos, len) = pos_len(n, v[1], v[2]);
+                let lo = pos.min(u64::from(n)) as u32;
+                let width = len.min(u64::from(n - lo)) as u32;
+                let field = if width == 0 {
+                    0
+                } else {
+                    (a >> lo) & mask64(width)
+                };
+                let (src_lo, src_width) = if s && len > 0 && width == 0 {
+                    (n - 1, 1)
+                } else if len == 0 {
+                    (lo.min(n - 1), 0)
+                } else {
+                    (lo, width)
+                };
+                if s && src_width > 0 {
+                    let f = (a >> src_lo) & mask64(src_width);
+                    (sx(f, src_width) as u64) & mask64(n)
+                } else {
+                    field
+                }
+            }
+            Int::Bfi { n } => {
+                let m = mask64(n);
+                let a = v[0] & m;
+                let b = v[1] & m;
+                let (pos, len) = pos_len(n, v[2], v[3]);
+                let lo = pos.min(u64::from(n)) as u32;
+                let width = len.min(u64::from(n - lo)) as u32;
+                let fmask = if width == 0 { 0 } else { mask64(width) << lo };
+                let placed = if width == 0 { 0 } else { (a << lo) & fmask };
+                placed | (b & !fmask)
+            }
+            Int::Szext { s, clamp } => {
+                let a = v[0] & M32;
+                let b = v[1] & M32;
+                let len = if b >= 32 {
+                    if clamp {
+                        32
+                    } else {
+                        (b & 31) as u32
+                    }
+                } else {
+                    b as u32
+                };
+                if len == 0 {
+                    0
+                } else if s {
+                    (sx(a, len) as u64) & M32
+                } else {
+                    a & mask64(len)
+                }
+            }
+            Int::Bmsk { clamp } => {
+                let a = v[0] & M32;
+                let b = v[1] & M32;
+                let (pos, width) = if clamp {
+                    (a.min(32) as u32, b.min(32) as u32)
+                } else {
+                    ((a & 31) as u32, (b & 31) as u32)
+                };
+                let top = (pos + width).min(32);
+                if pos >= 32 {
+                    0
+                } else {
+                    mask64(top) & !mask64(pos)
+                }
+            }
+            Int::Dot { four, sa, sb, bsel } => {
+                let cs = sa || sb;
+                let mut sum = ext64(v[2], 32, cs);
+                if four {
+                    for i in 0..4 {
+                        let x = ext64(v[0] >> (8 * i), 8, sa);
+                        let y = ext64(v[1] >> (8 * i), 8, sb);
+                        sum += x * y;
+                    }
+                } else {
+                    for i in 0..2 {
+                        let x = ext64(v[0] >> (16 * i), 16, sa);
+                        let y = ext64(v[1] >> (8 * (bsel + i)), 8, sb);
+                        sum += x * y;
+                    }
+                }
+                reduce64(t, sum, 32, cs, false)
+            }
+        }
+    }
+
+    /// One loop per kind of instruction, so the match in `run` folds away inside it; the
+    /// benchmarked fixed forms get loops of their own on their flags.
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
+        match *self {
+            Int::AddSub { .. } => int_batch::<N, 0>,
+            Int::X2 { .. } => int_batch::<N, 1>,
+            Int::MulMad32 {
+                n: 32,
+                s: true,
+                hi: true,
+                mad: true,
+                sat: true,
+            } => mad_hi_sat_s32_batch::<N>,
+            Int::MulMad32 { .. } => int_batch::<N, 2>,
+            Int::MulMad { .. } => int_batch::<N, 3>,
+            Int::Mul24 { .. } => int_batch::<N, 4>,
+            Int::Sad { .. } => int_batch::<N, 5>,
+            Int::DivRem { .. } => int_batch::<N, 6>,
+            Int::AbsNeg { .. } => int_batch::<N, 7>,
+            Int::MinMax { .. } => int_batch::<N, 8>,
+            Int::Popc { .. } | Int::Clz { .. } | Int::Brev { .. } | Int::Bfind { .. } => {
+                int_batch::<N, 9>
+            }
+            Int::Fns => fns_batch::<N>,
+            Int::Bfe { .. } | Int::Bfi { .. } | Int::Szext { .. } | Int::Bmsk { .. } => {
+                int_batch::<N, 10>
+            }
+            Int::Dot {
+                four: true, sa, sb, ..
+            } => match (sa, sb) {
+                (false, false) => dot4_batch::<N, false, false>,
+                (false, true) => dot4_batch::<N, false, true>,
+                (true, false) => dot4_batch::<N, true, false>,
+                (true, true) => dot4_batch::<N, true, true>,
+            },
+            Int::Dot { .. } => int_batch::<N, 11>,
+        }
+    }
+}
+
+/// The general loop; `K` only gives each kind of instruction a copy of its own.
+fn int_batch<N: Notes, const K: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Int(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t));
+    }
+}
+
+fn mad_hi_sat_s32_batch<N: Notes>(
+    _: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    const K: Int = Int::MulMad32 {
+        n: 32,
+        s: true,
+        hi: true,
+        mad: true,
+        sat: true,
+    };
+    drive::<N>(ops, ins, out, fl, |v, t| K.run(v, t));
+}
+
+fn fns_batch<N: Notes>(
+    _: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    drive::<N>(ops, ins, out, fl, |v, t| fns(v, t));
+}
+
+fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
+    _: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, SA, SB>(v, t));
+}
+
+/// `dp4a` on its operand types: four byte products summed into `c`, in 32 bits (the exact sum
+/// only for the notes).
+#[inline(always)]
+fn dot4<T: Tracer, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u64 {
+    let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
+    let byte = |w: u32, i: u32, s: bool| -> i32 {
+        if s {
+            ((w << (24 - 8 * i)) as i32) >> 24
+        } else {
+            ((w >> (8 * i)) & 0xff) as i32
+        }
+    };
+    let mut prods = 0i32;
+    for i in 0..4 {
+        prods += byte(a, i, SA) * byte(b, i, SB);
+    }
+    let cs = SA || SB;
+    let cx = if cs {
+        i64::from(c as i32)
+    } else {
+        i64::from(c)
+    };
+    let exact = cx + i64::from(prods);
+    let (lo, hi) = range64(32, cs);
+    t.note_if(exact < lo || exact > hi, Flag::Wrapped);
+    u64::from(c.wrapping_add(prods as u32))
+}
+
+/// Position and length of `bfe`/`bfi`: the low byte of each for 32-bit types, the whole 32-bit
+/// value for 64-bit ones (as the H100 does).
+#[inline(always)]
+fn pos_len(n: u32, pv: u64, lv: u64) -> (u64, u64) {
+    let m = if n == 64 { M32 } else { 0xff };
+    (pv & m, lv & m)
+}
+
+/// `fns` as ptxas expands it for the H100 (see `eval::integer`).
+#[inline(always)]
+fn fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
+    const NOT_FOUND: u64 = 0xffff_ffff;
+    let mask = v[0] & M32;
+    let base = v[1] & M32;
+    let offset = sx(v[2], 32) as i32;
+    let down = offset < 0;
+    let side = if base >= 32 {
+        0
+    } else if offset == 0 {
+        1u64 << base
+    } else if down {
+        mask64(base as u32 + 1)
+    } else {
+        (M32 << base) & M32
+    };
+    let window = mask & side;
+    let k: i64 = if offset == 0 {
+        1
+    } else {
+        i64::from(offset.wrapping_abs())
+    };
+    let count = i64::from(window.count_ones());
+    let d = if count < k {
+        NOT_FOUND
+    } else if k < 0 {
+        if down {
+            0
+        } else {
+            31
+        }
+    } else {
+        let mut x = window;
+        for _ in 1..k {
+            if down {
+                x &= !(1u64 << (63 - x.leading_zeros()));
+            } else {
+                x &= x.wrapping_sub(1);
+            }
+        }
+        if down {
+            u64::from(63 - x.leading_zeros())
+        } else {
+            u64::from(x.trailing_zeros())
+        }
+    };
+    t.note_if(d == NOT_FOUND, Flag::NotFound);
+    d
+}

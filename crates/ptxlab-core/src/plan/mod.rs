@@ -1,0 +1,354 @@
+//! Plans: an instruction decoded once, then evaluated over many inputs with no further decoding.
+//!
+//! [`crate::evaluate`] reads the instruction's form on every call: which opcode, which
+//! selectors, signedness, `.sat`, the secondary operation. That is right for one case or a
+//! trace. For many cases (a sweep, a batch, a conformance file) a [`Plan`] does that reading
+//! once: selectors become shift counts, types become masks and clamp bounds, and the form picks
+//! one kernel. [`Plan::eval_many`] chooses the kernel once per batch and runs a plain loop that
+//! the compiler specialises to the form (const generics on the operation, `.sat`, the secondary
+//! operation or merge, the lane count), so it can vectorise.
+//!
+//! A plan gives the same value as [`crate::evaluate`] for every instruction, and
+//! [`Plan::eval_many_flags`] the same notable events as [`crate::eval::run`] with a
+//! [`FlagSet`]. Instructions that fail [`crate::validate`] are not specialised: their plan calls
+//! the evaluator (the answer is still the same, only not faster).
+//!
+//! ```
+//! use ptxlab_core::{check, evaluate, Inputs, Plan};
+//!
+//! let insn = check("vadd4.u32.u32.u32.sat d, a, b, c;").unwrap();
+//! let plan = Plan::new(&insn);
+//! let cases: Vec<Inputs> = (0..1000u64)
+//!     .map(|i| Inputs::new(i * 0x0101_0101, 0x80c0_f0ff, 0, 0))
+//!     .collect();
+//! let mut d = vec![0; cases.len()];
+//! plan.eval_many(&cases, &mut d);
+//! for (i, c) in cases.iter().enumerate() {
+//!     assert_eq!(d[i], evaluate(&insn, c));
+//!     assert_eq!(plan.eval(c), d[i]);
+//! }
+//! ```
+
+use crate::ast::{Instruction, OperandKind};
+use crate::eval::{self, mask64, widths, Inputs};
+use crate::isa::Family;
+use crate::trace::{FlagSet, NoTrace, Tracer};
+
+mod integer;
+mod simd;
+mod video;
+
+/// A tracer the plan's batch loops can make afresh per case and read back as a flag mask.
+pub(crate) trait Notes: Tracer + Copy {
+    /// Whether the batch keeps the flags (false: the notes compile to nothing).
+    const KEEP: bool;
+    fn fresh() -> Self;
+    fn bits(self) -> u16;
+}
+
+impl Notes for NoTrace {
+    const KEEP: bool = false;
+    #[inline(always)]
+    fn fresh() -> Self {
+        NoTrace
+    }
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        0
+    }
+}
+
+impl Notes for FlagSet {
+    const KEEP: bool = true;
+    #[inline(always)]
+    fn fresh() -> Self {
+        FlagSet::default()
+    }
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        self.bits as u16
+    }
+}
+
+/// How source values become the operands a kernel reads: immediates substituted, each value
+/// truncated to its width. `v[i] = (input[i] & keep[i]) | fixed[i]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Operands {
+    keep: [u64; 4],
+    fixed: [u64; 4],
+    dst: u64,
+}
+
+impl Operands {
+    fn of(insn: &Instruction) -> Operands {
+        let w = widths(insn);
+        let mut keep = [u64::MAX; 4];
+        let mut fixed = [0u64; 4];
+        for (i, o) in insn.srcs.iter().enumerate().take(4) {
+            let m = mask64(w.src[i]);
+            match o.kind {
+                OperandKind::Imm(x) => {
+                    keep[i] = 0;
+                    fixed[i] = x as u64 & m;
+                }
+                OperandKind::Reg(_) => keep[i] = m,
+            }
+        }
+        Operands {
+            keep,
+            fixed,
+            dst: mask64(w.dst),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn values(&self, i: &Inputs) -> [u64; 4] {
+        [
+            (i.a & self.keep[0]) | self.fixed[0],
+            (i.b & self.keep[1]) | self.fixed[1],
+            (i.c & self.keep[2]) | self.fixed[2],
+            (i.e & self.keep[3]) | self.fixed[3],
+        ]
+    }
+}
+
+/// A batch loop of one kernel, specialised to its form: `(kernel, operands, inputs, out, flags)`.
+pub(crate) type BatchFn = fn(&Kernel, &Operands, &[Inputs], &mut [u64], &mut [u16]);
+
+/// The kernel a plan runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    Scalar(video::Scalar),
+    Vmad(video::Vmad),
+    Simd(simd::Simd),
+    Int(integer::Int),
+    /// Not specialised (the instruction is not valid): the evaluator itself.
+    Evaluator(Box<Instruction>),
+}
+
+/// An instruction decoded once for fast evaluation of many cases. See the [module](self).
+#[derive(Clone)]
+pub struct Plan {
+    ops: Operands,
+    kernel: Kernel,
+    /// The kernel's loop without notes, and with them; chosen when the plan is made.
+    plain: BatchFn,
+    noted: BatchFn,
+}
+
+impl std::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("ops", &self.ops)
+            .field("kernel", &self.kernel)
+            .finish()
+    }
+}
+
+/// The batch loop of a plan that calls the evaluator.
+fn evaluator_batch<N: Notes>(
+    k: &Kernel,
+    _ops: &Operands,
+    inputs: &[Inputs],
+    out: &mut [u64],
+    flags: &mut [u16],
+) {
+    if let Kernel::Evaluator(insn) = k {
+        for ((inp, o), i) in inputs.iter().zip(out.iter_mut()).zip(0..) {
+            let mut t = N::fresh();
+            *o = eval::run(insn, inp, &mut t);
+            if N::KEEP {
+                flags[i] = t.bits();
+            }
+        }
+    }
+}
+
+impl Kernel {
+    fn pick<N: Notes>(&self) -> BatchFn {
+        match self {
+            Kernel::Scalar(k) => k.pick::<N>(),
+            Kernel::Vmad(k) => k.pick::<N>(),
+            Kernel::Simd(k) => k.pick::<N>(),
+            Kernel::Int(k) => k.pick::<N>(),
+            Kernel::Evaluator(_) => evaluator_batch::<N>,
+        }
+    }
+}
+
+impl Plan {
+    /// Decode `insn` once. A valid instruction gets a specialised kernel; an invalid one a plan
+    /// that calls [`crate::evaluate`] (same answers, no speed-up).
+    pub fn new(insn: &Instruction) -> Plan {
+        let ops = Operands::of(insn);
+        let kernel = if crate::validate(insn).is_err() {
+            Kernel::Evaluator(Box::new(insn.clone()))
+        } else {
+            match insn.opcode.family() {
+                Family::ScalarVideo => Kernel::Scalar(video::Scalar::new(insn)),
+                Family::Vmad => Kernel::Vmad(video::Vmad::new(insn)),
+                Family::Simd2 | Family::Simd4 => Kernel::Simd(simd::Simd::new(insn)),
+                Family::Integer => match integer::Int::new(insn) {
+                    Some(k) => Kernel::Int(k),
+                    None => Kernel::Evaluator(Box::new(insn.clone())),
+                },
+            }
+        };
+        Plan {
+            ops,
+            plain: kernel.pick::<NoTrace>(),
+            noted: kernel.pick::<FlagSet>(),
+            kernel,
+        }
+    }
+
+    /// Whether this plan runs a specialised kernel (false: it calls the evaluator).
+    pub fn is_specialised(&self) -> bool {
+        !matches!(self.kernel, Kernel::Evaluator(_))
+    }
+
+    /// Width of `d` in bits.
+    pub fn dst_bits(&self) -> u32 {
+        64 - self.ops.dst.leading_zeros()
+    }
+
+    /// The value written to `d`, zero-extended to 64 bits: the same as [`crate::evaluate`].
+    /// Runs the form's own loop on one case.
+    #[inline]
+    pub fn eval(&self, inputs: &Inputs) -> u64 {
+        let mut d = [0u64];
+        (self.plain)(
+            &self.kernel,
+            &self.ops,
+            std::slice::from_ref(inputs),
+            &mut d,
+            &mut [],
+        );
+        d[0]
+    }
+
+    /// `d` and the notable events of one case (a mask of [`crate::trace::Flag::bit`]), as
+    /// [`crate::eval::run`] with a [`FlagSet`] notes them.
+    pub fn eval_flags(&self, inputs: &Inputs) -> (u64, u16) {
+        let (mut d, mut f) = ([0u64], [0u16]);
+        (self.noted)(
+            &self.kernel,
+            &self.ops,
+            std::slice::from_ref(inputs),
+            &mut d,
+            &mut f,
+        );
+        (d[0], f[0])
+    }
+
+    /// Evaluate every case: `out[i]` gets `d` of `inputs[i]`. The kernel is chosen once; the
+    /// loop runs on the form's own code. Only `min(inputs.len(), out.len())` cases are done.
+    pub fn eval_many(&self, inputs: &[Inputs], out: &mut [u64]) {
+        (self.plain)(&self.kernel, &self.ops, inputs, out, &mut []);
+    }
+
+    /// [`Plan::eval_many`] that also writes each case's notable events to `flags[i]` (a mask of
+    /// [`crate::trace::Flag::bit`]: clamps, wraps, masked-off lanes, division by zero, amounts
+    /// limited, nothing found). Only `min` of the three lengths are done.
+    pub fn eval_many_flags(&self, inputs: &[Inputs], out: &mut [u64], flags: &mut [u16]) {
+        let n = inputs.len().min(out.len()).min(flags.len());
+        (self.noted)(
+            &self.kernel,
+            &self.ops,
+            &inputs[..n],
+            &mut out[..n],
+            &mut flags[..n],
+        );
+    }
+}
+
+/// The batch loop every kernel shares: operands, the kernel, the destination mask, the flags.
+#[inline(always)]
+pub(crate) fn drive<N: Notes>(
+    ops: &Operands,
+    inputs: &[Inputs],
+    out: &mut [u64],
+    flags: &mut [u16],
+    f: impl Fn(&[u64; 4], &mut N) -> u64,
+) {
+    let dst = ops.dst;
+    // One case (`Plan::eval`): straight to the kernel.
+    if let ([i], [o]) = (inputs, &mut *out) {
+        let mut t = N::fresh();
+        *o = f(&ops.values(i), &mut t) & dst;
+        if let Some(g) = flags.first_mut() {
+            *g = t.bits();
+        }
+        return;
+    }
+    if N::KEEP {
+        for ((i, o), g) in inputs.iter().zip(out.iter_mut()).zip(flags.iter_mut()) {
+            let mut t = N::fresh();
+            *o = f(&ops.values(i), &mut t) & dst;
+            *g = t.bits();
+        }
+    } else {
+        for (i, o) in inputs.iter().zip(out.iter_mut()) {
+            let mut t = N::fresh();
+            *o = f(&ops.values(i), &mut t) & dst;
+        }
+    }
+}
+
+/// A bit field moved to the bottom and extended: `((v << sl) as i64 >> sr) & keep`, where
+/// `keep` is all ones for a signed field and the field's own bits for an unsigned one (no
+/// branch, so loops over it stay straight).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Field {
+    sl: u32,
+    sr: u32,
+    keep: i64,
+}
+
+impl Field {
+    /// The `width`-bit field at bit `lo` (lo + width <= 64, width >= 1).
+    pub(crate) fn new(lo: u32, width: u32, signed: bool) -> Field {
+        Field {
+            sl: 64 - lo - width,
+            sr: 64 - width,
+            keep: if signed { -1 } else { mask64(width) as i64 },
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn get(self, v: u64) -> i64 {
+        (((v << self.sl) as i64) >> self.sr) & self.keep
+    }
+}
+
+/// Branch-free comparison: `cmp` as which of `<`, `==`, `>` count as true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CmpBits {
+    lt: i64,
+    eq: i64,
+    gt: i64,
+}
+
+impl CmpBits {
+    pub(crate) fn of(c: crate::ast::Cmp) -> CmpBits {
+        use crate::ast::Cmp;
+        let (lt, eq, gt) = match c {
+            Cmp::Eq => (0, 1, 0),
+            Cmp::Ne => (1, 0, 1),
+            Cmp::Lt => (1, 0, 0),
+            Cmp::Le => (1, 1, 0),
+            Cmp::Gt => (0, 0, 1),
+            Cmp::Ge => (0, 1, 1),
+        };
+        CmpBits { lt, eq, gt }
+    }
+    #[inline(always)]
+    pub(crate) fn test(self, x: i64, y: i64) -> i64 {
+        (((x < y) as i64) & self.lt) | (((x == y) as i64) & self.eq) | (((x > y) as i64) & self.gt)
+    }
+    #[inline(always)]
+    pub(crate) fn test32(self, x: i32, y: i32) -> i32 {
+        (((x < y) as i32) & self.lt as i32)
+            | (((x == y) as i32) & self.eq as i32)
+            | (((x > y) as i32) & self.gt as i32)
+    }
+}

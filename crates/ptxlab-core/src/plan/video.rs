@@ -1,0 +1,432 @@
+//! Plans of the scalar video instructions and `vmad`: the same stages as
+//! [`crate::eval::video`] on the hardware's reading, with the form decoded beforehand.
+
+use super::{drive, BatchFn, CmpBits, Field, Kernel, Notes, Operands};
+use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
+use crate::eval::Inputs;
+use crate::isa::Opcode;
+use crate::trace::{Flag, Tracer};
+
+const M32: u64 = 0xffff_ffff;
+const U32_MAX: i64 = 0xffff_ffff;
+const S32_MIN: i64 = i32::MIN as i64;
+const S32_MAX: i64 = i32::MAX as i64;
+
+// The primary operations, as const parameters of the kernels.
+const ADD: u8 = 0;
+const SUB: u8 = 1;
+const ABSDIFF: u8 = 2;
+const MIN: u8 = 3;
+const MAX: u8 = 4;
+const SHL: u8 = 5;
+const SHR: u8 = 6;
+const SET: u8 = 7;
+
+// What follows the primary operation (and the optional saturation).
+const PLAIN: u8 = 0;
+const SEC_ADD: u8 = 1;
+const SEC_MINMAX: u8 = 2;
+const MERGE: u8 = 3;
+
+/// Bit offset and width of the part of a register a scalar selector names (see
+/// `eval::video::Part`): `.bN` byte N, `.hN` half-word N, none the whole word.
+fn part(sel: Option<&Selector>) -> (u32, u32) {
+    match sel {
+        None => (0, 32),
+        Some(s) => {
+            let d = u32::from(s.lane(0));
+            match s.kind {
+                SelKind::B => (8 * (d & 3), 8),
+                SelKind::H => (16 * (d & 1), 16),
+            }
+        }
+    }
+}
+
+fn src_sel(insn: &Instruction, i: usize) -> Option<&Selector> {
+    insn.srcs.get(i).and_then(|o| o.sel.as_ref())
+}
+
+#[inline(always)]
+fn sext32(x: i64) -> i64 {
+    x as i32 as i64
+}
+
+#[inline(always)]
+fn sext34(x: i64) -> i64 {
+    ((x as u64) << 30) as i64 >> 30
+}
+
+#[inline(always)]
+fn range(bits: u32, signed: bool) -> (i64, i64) {
+    if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    }
+}
+
+#[inline(always)]
+fn outside(x: i64, bits: u32, signed: bool) -> bool {
+    let (lo, hi) = range(bits, signed);
+    x < lo || x > hi
+}
+
+/// `vadd vsub vabsdiff vmin vmax vshl vshr vset`, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Scalar {
+    prim: u8,
+    cmp: CmpBits,
+    a: Field,
+    /// `b`'s part: extended for the arithmetic, or the unsigned shift amount.
+    b: Field,
+    /// Shift amount: `.clamp` (else `.wrap`).
+    clamp: bool,
+    dsig: bool,
+    sat: bool,
+    tail: u8,
+    /// `.max` (else `.min`) when the tail is a min/max.
+    is_max: bool,
+    /// Merge: lane position and width, and whether it is `.h1` (kept in place).
+    m_lo: u32,
+    m_width: u32,
+    m_h1: bool,
+    /// Saturation bound of the merged lane.
+    lane_max: u64,
+    /// Bounds of the word's saturation (signed: the s32 range; unsigned shifts: the u32 range;
+    /// other unsigned results are only raised to 0).
+    sat_lo: i64,
+    sat_hi: i64,
+}
+
+impl Scalar {
+    pub(crate) fn new(insn: &Instruction) -> Scalar {
+        let f = &insn.form;
+        let prim = match insn.opcode {
+            Opcode::Vadd => ADD,
+            Opcode::Vsub => SUB,
+            Opcode::Vabsdiff => ABSDIFF,
+            Opcode::Vmin => MIN,
+            Opcode::Vmax => MAX,
+            Opcode::Vshl => SHL,
+            Opcode::Vshr => SHR,
+            _ => SET,
+        };
+        let set = prim == SET;
+        let shift = prim == SHL || prim == SHR;
+        let (dsig, asig, bsig) = if set {
+            (
+                f.ty(0).is_signed(),
+                f.ty(0).is_signed(),
+                f.ty(1).is_signed(),
+            )
+        } else {
+            (
+                f.ty(0).is_signed(),
+                f.ty(1).is_signed(),
+                f.ty(2).is_signed(),
+            )
+        };
+        let (alo, aw) = part(src_sel(insn, 0));
+        let (blo, bw) = part(src_sel(insn, 1));
+        let merge = insn.dst.sel.as_ref().map(|s| part(Some(s)));
+        let tail = match (merge, f.secop) {
+            (Some(_), _) => MERGE,
+            (None, None) => PLAIN,
+            (None, Some(SecOp::Add)) => SEC_ADD,
+            (None, Some(_)) => SEC_MINMAX,
+        };
+        let (m_lo, m_width) = merge.unwrap_or((0, 32));
+        Scalar {
+            prim,
+            cmp: CmpBits::of(f.cmp.unwrap_or(crate::ast::Cmp::Eq)),
+            a: Field::new(alo, aw, asig),
+            b: Field::new(blo, bw, bsig && !shift),
+            clamp: f.mode.unwrap_or(ClampMode::Clamp) == ClampMode::Clamp,
+            dsig,
+            sat: f.sat && !set,
+            tail,
+            is_max: f.secop == Some(SecOp::Max),
+            m_lo,
+            m_width,
+            m_h1: m_width == 16 && m_lo == 16,
+            lane_max: range(m_width.min(31), dsig).1 as u64,
+            sat_lo: if dsig { S32_MIN } else { 0 },
+            sat_hi: match (dsig, shift) {
+                (true, _) => S32_MAX,
+                (false, true) => U32_MAX,
+                (false, false) => i64::MAX,
+            },
+        }
+    }
+
+    /// The kernel; the last three arguments are constants in the batch loops.
+    #[inline(always)]
+    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, prim: u8, sat: bool, tail: u8) -> u64 {
+        let shift = prim == SHL || prim == SHR;
+        let dsig = self.dsig;
+        let c = v[2] & M32;
+        let ta = self.a.get(v[0]);
+        let tb = if shift {
+            let b = self.b.get(v[1]) as u64;
+            let n = if self.clamp { b.min(32) } else { b & 31 };
+            let flag = if self.clamp {
+                Flag::AmountClamped
+            } else {
+                Flag::AmountWrapped
+            };
+            t.note_if(n != b, flag);
+            n as i64
+        } else {
+            self.b.get(v[1])
+        };
+        let tmp = match prim {
+            ADD => ta + tb,
+            SUB => ta - tb,
+            ABSDIFF => (ta - tb).abs(),
+            MIN => ta.min(tb),
+            MAX => ta.max(tb),
+            SHL => ((ta as u64) << (tb & 63)) as i64,
+            SHR => ta >> (tb & 63),
+            _ => self.cmp.test(ta, tb),
+        };
+
+        if tail == MERGE {
+            let orig = if shift { sext34(tmp) } else { tmp };
+            let x = if sat {
+                if shift {
+                    let (lo, hi) = range(32, dsig);
+                    let val = orig.clamp(lo, hi);
+                    t.note_if(val != orig && val == hi, Flag::ClampedHigh);
+                    t.note_if(val != orig && val == lo, Flag::ClampedLow);
+                    val as u64 & M32
+                } else {
+                    let x = if (0..=U32_MAX).contains(&tmp) {
+                        tmp as u64
+                    } else {
+                        M32
+                    };
+                    let x = x.min(self.lane_max);
+                    let val = x as i64;
+                    t.note_if(
+                        val != orig && val == self.lane_max as i64,
+                        Flag::ClampedHigh,
+                    );
+                    t.note_if(val != orig && val == 0, Flag::ClampedLow);
+                    x
+                }
+            } else {
+                tmp as u64 & M32
+            };
+            t.note_if(!sat && outside(orig, self.m_width, dsig), Flag::Wrapped);
+            return if self.m_h1 {
+                (x & 0xffff_0000) | (c & 0xffff)
+            } else {
+                let lane = (1u64 << self.m_width) - 1;
+                let m = lane << self.m_lo;
+                ((x & lane) << self.m_lo) | (c & !m & M32)
+            };
+        }
+
+        let r = if sat {
+            let x = if shift { sext34(tmp) } else { tmp };
+            let r = x.max(self.sat_lo).min(self.sat_hi);
+            t.note_if(r < x, Flag::ClampedHigh);
+            t.note_if(r > x, Flag::ClampedLow);
+            r
+        } else {
+            tmp
+        };
+        match tail {
+            PLAIN => {
+                t.note_if(outside(r, 32, dsig), Flag::Wrapped);
+                r as u64 & M32
+            }
+            SEC_ADD => {
+                let word_only = prim == ADD || prim == SUB || (shift && sat);
+                let seen = if word_only { sext32(r) } else { r };
+                let out = (seen as u64).wrapping_add(c) & M32;
+                let cx = if dsig { sext32(c as i64) } else { c as i64 };
+                t.note_if(outside(r.wrapping_add(cx), 32, dsig), Flag::Wrapped);
+                out
+            }
+            _ => {
+                let word_only = prim == ADD || prim == SUB || (shift && sat);
+                let seen = if word_only { sext32(r) } else { r };
+                let pick_r = if dsig {
+                    let cs = sext32(c as i64);
+                    if self.is_max {
+                        seen >= cs
+                    } else {
+                        seen <= cs
+                    }
+                } else {
+                    let ru = seen as u64;
+                    if self.is_max {
+                        ru >= c
+                    } else {
+                        ru <= c
+                    }
+                };
+                let out = if pick_r { seen as u64 & M32 } else { c };
+                t.note_if(out == r as u64 & M32 && outside(r, 32, dsig), Flag::Wrapped);
+                out
+            }
+        }
+    }
+
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
+        let (sat, tail) = (self.sat, self.tail);
+        match self.prim {
+            ADD => pick_p::<N, ADD>(sat, tail),
+            SUB => pick_p::<N, SUB>(sat, tail),
+            ABSDIFF => pick_p::<N, ABSDIFF>(sat, tail),
+            MIN => pick_p::<N, MIN>(sat, tail),
+            MAX => pick_p::<N, MAX>(sat, tail),
+            SHL => pick_p::<N, SHL>(sat, tail),
+            SHR => pick_p::<N, SHR>(sat, tail),
+            _ => pick_p::<N, SET>(sat, tail),
+        }
+    }
+}
+
+/// Without vector instructions (wasm32 here) specialising on `.sat` and the tail gains little
+/// and costs code size: one loop per primary operation reads them from the plan.
+#[cfg(target_arch = "wasm32")]
+fn pick_p<N: Notes, const P: u8>(_sat: bool, _tail: u8) -> BatchFn {
+    scalar_batch_op::<N, P>
+}
+
+#[cfg(target_arch = "wasm32")]
+fn scalar_batch_op<N: Notes, const P: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Scalar(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, P, k.sat, k.tail));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn pick_p<N: Notes, const P: u8>(sat: bool, tail: u8) -> BatchFn {
+    match (sat, tail) {
+        (false, PLAIN) => scalar_batch::<N, P, false, PLAIN>,
+        (false, SEC_ADD) => scalar_batch::<N, P, false, SEC_ADD>,
+        (false, SEC_MINMAX) => scalar_batch::<N, P, false, SEC_MINMAX>,
+        (false, _) => scalar_batch::<N, P, false, MERGE>,
+        (true, PLAIN) => scalar_batch::<N, P, true, PLAIN>,
+        (true, SEC_ADD) => scalar_batch::<N, P, true, SEC_ADD>,
+        (true, SEC_MINMAX) => scalar_batch::<N, P, true, SEC_MINMAX>,
+        (true, _) => scalar_batch::<N, P, true, MERGE>,
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Scalar(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL));
+    }
+}
+
+/// `vmad`, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Vmad {
+    /// The operands as the product reads them: signed 32-bit words.
+    a: Field,
+    b: Field,
+    /// XOR-ed into the product (all ones: negated product, complemented).
+    p_not: i64,
+    /// XOR-ed into `c` (a negated `c`, complemented).
+    c_not: u64,
+    /// One added to the sum (`.po`, or completing a negation).
+    lsb: i64,
+    /// `.shr7` / `.shr15`, or 0.
+    k: u32,
+    signed_final: bool,
+    sat: bool,
+}
+
+impl Vmad {
+    pub(crate) fn new(insn: &Instruction) -> Vmad {
+        let f = &insn.form;
+        let asig = f.ty(1).is_signed();
+        let bsig = f.ty(2).is_signed();
+        let neg = |i: usize| insn.srcs.get(i).is_some_and(|o| o.neg);
+        let (na, nb, nc) = (neg(0), neg(1), neg(2));
+        let negp = na ^ nb;
+        let signed_final = asig || bsig || negp || nc;
+        let (alo, aw) = part(src_sel(insn, 0));
+        let (blo, bw) = part(src_sel(insn, 1));
+        // A whole word multiplies as a signed 32-bit number whatever its type.
+        let p_not = if !f.po && negp { -1 } else { 0 };
+        let c_not = if !f.po && !negp && nc { M32 } else { 0 };
+        Vmad {
+            a: Field::new(alo, aw, asig || aw == 32),
+            b: Field::new(blo, bw, bsig || bw == 32),
+            p_not,
+            c_not,
+            lsb: i64::from(f.po || negp || nc),
+            k: match f.scale {
+                None => 0,
+                Some(Scale::Shr7) => 7,
+                Some(Scale::Shr15) => 15,
+            },
+            signed_final,
+            sat: f.sat,
+        }
+    }
+
+    #[inline(always)]
+    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool) -> u64 {
+        let ma = self.a.get(v[0]);
+        let mb = self.b.get(v[1]);
+        let p = ma.wrapping_mul(mb) ^ self.p_not;
+        let cx = sext32(((v[2] & M32) ^ self.c_not) as i64);
+        let sum = p.wrapping_add(cx).wrapping_add(self.lsb);
+        let scaled = if sf {
+            sum >> self.k
+        } else {
+            ((sum as u64) >> self.k) as i64
+        };
+        if sat {
+            let (lo, hi) = if sf { (S32_MIN, S32_MAX) } else { (0, U32_MAX) };
+            let r = scaled.clamp(lo, hi);
+            t.note_if(r < scaled, Flag::ClampedHigh);
+            t.note_if(r > scaled, Flag::ClampedLow);
+            r as u64 & M32
+        } else {
+            t.note_if(outside(scaled, 32, sf), Flag::Wrapped);
+            scaled as u64 & M32
+        }
+    }
+
+    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
+        match (self.sat, self.signed_final) {
+            (false, false) => vmad_batch::<N, false, false>,
+            (false, true) => vmad_batch::<N, false, true>,
+            (true, false) => vmad_batch::<N, true, false>,
+            (true, true) => vmad_batch::<N, true, true>,
+        }
+    }
+}
+
+fn vmad_batch<N: Notes, const SAT: bool, const SF: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Vmad(k) = k {
+        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, SAT, SF));
+    }
+}

@@ -1,0 +1,1054 @@
+//! Programs: several lines of straight-line PTX over a register file, run one step at a time.
+//!
+//! ```
+//! use ptxlab_core::program::{parse_program, Machine};
+//!
+//! let prog = parse_program("
+//!     .reg .b32 %r<4>;
+//!     xor.b32 %r3, %r1, %r2;          // bits that differ
+//!     prmt.b32 %r3, %r3, 0, 0xba98;   // each byte's sign bit, replicated over the byte
+//! ").unwrap();
+//! let mut m = Machine::new(prog, &[("%r1".into(), 0x80ff_0001), ("%r2".into(), 0x0000_0001)]).unwrap();
+//! m.run();
+//! assert_eq!(m.value("%r3"), Some(0xffff_0000));
+//! m.step_back();
+//! assert_eq!(m.value("%r3"), Some(0x80ff_0000));
+//! ```
+//!
+//! Registers are named as people write them (`%r1`, `%rd2`, `%p1`, `$x`, `_t`); a register's
+//! width comes from its `.reg` declaration or else from its first use, and every register the
+//! user does not set starts at 0. Guards (`@%p1`, `@!%p1`), comments, blank lines, labels and
+//! `{ }` scopes are accepted. Branches, loads, stores and instructions outside the table are
+//! refused with a message naming the line.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ast::{Instruction, OperandKind};
+use crate::eval::{evaluate_traced, widths, Inputs};
+use crate::trace::Trace;
+
+pub mod ops;
+
+pub use ops::{parse_op, OpInsn, POp};
+
+/// A problem with a program, at a line (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramError {
+    /// Line (1-based) of the problem.
+    pub line: usize,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ProgramError {}
+
+fn perr(line: usize, message: impl Into<String>) -> ProgramError {
+    ProgramError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// What a statement runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body {
+    /// One of the 47 video and integer arithmetic instructions of the opcode table.
+    Table(Box<Instruction>),
+    /// One of the program instructions of [`ops`].
+    Op(Box<OpInsn>),
+}
+
+/// One instruction of a program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statement {
+    /// Line (1-based) where it starts.
+    pub line: usize,
+    /// The text as written, without the guard and comments.
+    pub text: String,
+    /// `@p` (false) or `@!p` (true).
+    pub guard: Option<(bool, String)>,
+    /// What it runs.
+    pub body: Body,
+}
+
+/// A register of the program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Register {
+    /// The name as written (`%r1`, `$x`).
+    pub name: String,
+    /// 1 for a predicate.
+    pub bits: u32,
+    /// Line of its `.reg` declaration, if any.
+    pub declared: Option<usize>,
+}
+
+/// A parsed program: its statements and every register it names, in order of appearance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Program {
+    /// The instructions in order.
+    pub statements: Vec<Statement>,
+    /// Every register named, declared or used, in order of appearance.
+    pub registers: Vec<Register>,
+}
+
+/// Instructions that would leave straight-line code.
+const BRANCHES: &[&str] = &[
+    "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "bar", "barrier", "bssy", "bsync",
+];
+/// Instructions that touch memory.
+const MEMORY: &[&str] = &[
+    "ld",
+    "ldu",
+    "st",
+    "atom",
+    "red",
+    "cp",
+    "prefetch",
+    "prefetchu",
+    "tex",
+    "tld4",
+    "suld",
+    "sust",
+    "sured",
+    "cvta",
+    "isspacep",
+    "ldmatrix",
+    "stmatrix",
+    "mbarrier",
+    "cp.async",
+    "multimem",
+    "discard",
+    "applypriority",
+    "createpolicy",
+];
+
+/// Every opcode a program may use.
+pub fn supported_opcodes() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = crate::isa::OPCODES.iter().map(|o| o.name).collect();
+    v.extend(POp::ALL.iter().map(|o| o.name()));
+    v
+}
+
+/// Check one instruction text as ptxas would: the program instructions of [`ops`] and the 47 of
+/// the opcode table alike (an optional guard is read and not judged).
+pub fn check_any(text: &str) -> Result<(), crate::error::Diagnostic> {
+    let t = text.trim_start();
+    let body = match t.strip_prefix('@') {
+        Some(g) => {
+            let g = g.trim_start();
+            let g = g.strip_prefix('!').unwrap_or(g);
+            let end = g.find(char::is_whitespace).unwrap_or(g.len());
+            &g[end..]
+        }
+        None => t,
+    };
+    let word: String = body
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if ops::is_op_name(&word) {
+        let off = text.len() - body.trim_start().len();
+        let insn = parse_op(body.trim_start()).map_err(|mut d| {
+            d.span = d.span.start + off..d.span.end + off;
+            d
+        })?;
+        // One name is one register: its uses must agree in width (as its declaration would).
+        let mut seen: Vec<(String, u32)> = Vec::new();
+        for (name, bits) in op_uses_written(&insn) {
+            match seen.iter().find(|s| s.0 == name) {
+                None => seen.push((name, bits)),
+                Some(&(_, first)) => {
+                    if !width_fits(first, bits, insn.op == POp::Cvt) {
+                        return Err(crate::error::Diagnostic::new(
+                            0..text.len(),
+                            format!(
+                                "{name} is used as {} and as {}: one register cannot be both",
+                                width_name(first),
+                                width_name(bits)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    } else {
+        crate::check(text).map(|_| ())
+    }
+}
+
+/// Read starting register values written as `NAME=VALUE` separated by spaces, commas or line
+/// breaks: hex (`0x1f`), binary (`0b101`), decimal (`42`, `-5`, two's complement) or
+/// `true`/`false`.
+pub fn parse_assignments(text: &str) -> Result<Vec<(String, u64)>, String> {
+    let mut out = Vec::new();
+    for item in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+        if item.is_empty() {
+            continue;
+        }
+        let Some((name, v)) = item.split_once('=') else {
+            return Err(format!("'{item}' is not NAME=VALUE (e.g. %r1=0x1234)"));
+        };
+        if !is_reg_name(name) {
+            return Err(format!("'{name}' is not a register name"));
+        }
+        out.push((
+            name.to_string(),
+            parse_number(v).map_err(|e| format!("{name}: {e}"))?,
+        ));
+    }
+    Ok(out)
+}
+
+fn parse_number(s: &str) -> Result<u64, String> {
+    match s {
+        "true" => Ok(1),
+        "false" => Ok(0),
+        _ => crate::value::parse_value(s, 64, None),
+    }
+}
+
+/// Parse the text of a program.
+pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
+    if text.len() > 1 << 20 {
+        return Err(perr(1, "a program of more than 1 MiB is not accepted"));
+    }
+    let clean = strip_comments(text);
+    let mut statements = Vec::new();
+    let mut regs = RegTable::default();
+    let mut cur = String::new();
+    let mut cur_line = 0;
+    for (i, raw_line) in clean.lines().enumerate() {
+        let n = i + 1;
+        let mut rest = raw_line;
+        loop {
+            if cur.trim().is_empty() {
+                cur.clear();
+                let t = rest.trim_start();
+                if let Some(r) = t.strip_prefix('{').or_else(|| t.strip_prefix('}')) {
+                    rest = r;
+                    continue;
+                }
+                if let Some((label, after)) = label_split(t) {
+                    let _ = label;
+                    rest = after;
+                    continue;
+                }
+                if t.is_empty() {
+                    break;
+                }
+                cur_line = n;
+                rest = t;
+            }
+            match rest.find(';') {
+                Some(k) => {
+                    cur.push_str(&rest[..k]);
+                    let stmt = std::mem::take(&mut cur);
+                    if let Some(s) = statement(stmt.trim(), cur_line, &mut regs)? {
+                        statements.push(s);
+                    }
+                    rest = &rest[k + 1..];
+                }
+                None => {
+                    cur.push_str(rest);
+                    cur.push(' ');
+                    break;
+                }
+            }
+        }
+    }
+    if !cur.trim().is_empty() {
+        // The last statement may omit its ';'.
+        if let Some(s) = statement(cur.trim(), cur_line, &mut regs)? {
+            statements.push(s);
+        }
+    }
+    if statements.is_empty() {
+        return Err(perr(
+            1,
+            "the program has no instructions: write one per line, e.g. add.s32 %r3, %r1, %r2;",
+        ));
+    }
+    Ok(Program {
+        statements,
+        registers: regs.list,
+    })
+}
+
+/// `name:` at the start of a statement.
+fn label_split(t: &str) -> Option<(&str, &str)> {
+    let end = t
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '%'))
+        .map(|(k, _)| k)?;
+    if end > 0 && t[end..].starts_with(':') {
+        Some((&t[..end], &t[end + 1..]))
+    } else {
+        None
+    }
+}
+
+/// Remove `//` and `/* */` comments, keeping line breaks.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut block = false;
+    let mut line_comment = false;
+    while let Some(c) = chars.next() {
+        if block {
+            if c == '*' && chars.peek() == Some(&'/') {
+                chars.next();
+                block = false;
+            } else if c == '\n' {
+                out.push('\n');
+            }
+            continue;
+        }
+        if line_comment {
+            if c == '\n' {
+                line_comment = false;
+                out.push('\n');
+            }
+            continue;
+        }
+        if c == '/' && chars.peek() == Some(&'/') {
+            line_comment = true;
+            continue;
+        }
+        if c == '/' && chars.peek() == Some(&'*') {
+            chars.next();
+            block = true;
+            out.push(' ');
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[derive(Default)]
+struct RegTable {
+    list: Vec<Register>,
+    index: BTreeMap<String, usize>,
+    /// Line where each register's width was fixed by a use.
+    fixed_at: BTreeMap<String, usize>,
+}
+
+fn width_name(bits: u32) -> String {
+    if bits == 1 {
+        "a predicate".to_string()
+    } else {
+        format!("{bits} bits wide")
+    }
+}
+
+impl RegTable {
+    fn declare(&mut self, name: &str, bits: u32, line: usize) -> Result<(), ProgramError> {
+        if let Some(&k) = self.index.get(name) {
+            let r = &self.list[k];
+            return Err(perr(
+                line,
+                match r.declared {
+                    Some(l) => format!("{name} is declared a second time (first on line {l})"),
+                    None => format!(
+                        "{name} is declared after its first use on line {}; declare registers before using them",
+                        self.fixed_at.get(name).copied().unwrap_or(0)
+                    ),
+                },
+            ));
+        }
+        self.index.insert(name.to_string(), self.list.len());
+        self.list.push(Register {
+            name: name.to_string(),
+            bits,
+            declared: Some(line),
+        });
+        Ok(())
+    }
+
+    /// A use of `name` as `bits` wide (`dst`: written).
+    fn use_reg(
+        &mut self,
+        name: &str,
+        bits: u32,
+        loose: bool,
+        line: usize,
+        text: &str,
+    ) -> Result<(), ProgramError> {
+        match self.index.get(name) {
+            None => {
+                // cvt's 8-bit types live in 16-bit registers, as compilers emit them.
+                let bits = if loose && bits == 8 { 16 } else { bits };
+                self.index.insert(name.to_string(), self.list.len());
+                self.fixed_at.insert(name.to_string(), line);
+                self.list.push(Register {
+                    name: name.to_string(),
+                    bits,
+                    declared: None,
+                });
+                Ok(())
+            }
+            Some(&k) => {
+                let r = &self.list[k];
+                let from = match r.declared {
+                    Some(l) => format!("declared on line {l}"),
+                    None => format!(
+                        "from its first use on line {}",
+                        self.fixed_at.get(name).copied().unwrap_or(line)
+                    ),
+                };
+                if (r.bits == 1) != (bits == 1) {
+                    return Err(perr(
+                        line,
+                        format!(
+                            "{name} is {} ({from}), but '{text}' uses it as {}",
+                            width_name(r.bits),
+                            width_name(bits)
+                        ),
+                    ));
+                }
+                if !width_fits(r.bits, bits, loose) {
+                    return Err(perr(
+                        line,
+                        format!(
+                            "{name} is {} bits wide ({from}), but '{text}' reads or writes {bits} bits there; registers must match the instruction's width (only cvt takes wider ones)",
+                            r.bits
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A `.reg` line: `.reg .b32 %r1, %r2;` or `.reg .b32 %r<5>;` (registers %r0 .. %r4).
+fn declaration(t: &str, line: usize, regs: &mut RegTable) -> Result<(), ProgramError> {
+    let rest = t.strip_prefix(".reg").unwrap_or(t).trim_start();
+    let Some(rest) = rest.strip_prefix('.') else {
+        return Err(perr(
+            line,
+            "a .reg declaration names a type: .reg .b32 %r1;",
+        ));
+    };
+    let tend = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+    let tname = &rest[..tend];
+    let ty = ops::PType::from_name(tname).filter(|t| *t != ops::PType::B128);
+    let Some(ty) = ty else {
+        return Err(perr(
+            line,
+            format!(
+                "'.{tname}' is not a register type: use .pred, .b16, .b32, .b64, .u32, .s32 ..."
+            ),
+        ));
+    };
+    let bits = ty.bits();
+    let names = rest[tend..].trim();
+    if names.is_empty() {
+        return Err(perr(line, format!(".reg .{tname} needs register names")));
+    }
+    for part in names.split(',') {
+        let p = part.trim();
+        if let Some((base, count)) = p.strip_suffix('>').and_then(|x| x.split_once('<')) {
+            let n: usize = count
+                .trim()
+                .parse()
+                .map_err(|_| perr(line, format!("'{p}': the count in <N> must be a number")))?;
+            if n > 4096 {
+                return Err(perr(line, format!("'{p}': at most 4096 registers at once")));
+            }
+            for k in 0..n {
+                regs.declare(&format!("{}{k}", base.trim()), bits, line)?;
+            }
+        } else if is_reg_name(p) {
+            regs.declare(p, bits, line)?;
+        } else {
+            return Err(perr(line, format!("'{p}' is not a register name")));
+        }
+    }
+    Ok(())
+}
+
+fn is_reg_name(s: &str) -> bool {
+    let mut it = s.chars();
+    matches!(it.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$')
+        && it.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        && s != "_"
+}
+
+fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Statement>, ProgramError> {
+    if t.starts_with(".reg") {
+        declaration(t, line, regs)?;
+        return Ok(None);
+    }
+    if let Some(d) = t.strip_prefix('.') {
+        let w: String = d
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if matches!(w.as_str(), "version" | "target" | "address_size") {
+            return Ok(None);
+        }
+        return Err(perr(
+            line,
+            format!(
+                "'.{w}' is not supported here: a program is instructions and .reg declarations"
+            ),
+        ));
+    }
+    // Guard.
+    let (guard, body) = if let Some(g) = t.strip_prefix('@') {
+        let g = g.trim_start();
+        let (neg, g) = match g.strip_prefix('!') {
+            Some(x) => (true, x.trim_start()),
+            None => (false, g),
+        };
+        let end = g
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '%'))
+            .unwrap_or(g.len());
+        let name = &g[..end];
+        if !is_reg_name(name) || g[end..].starts_with('.') {
+            return Err(perr(
+                line,
+                "'@' must be followed by a predicate register, e.g. @%p1 or @!%p1",
+            ));
+        }
+        (Some((neg, name.to_string())), g[end..].trim_start())
+    } else {
+        (None, t)
+    };
+    let word: String = body
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let opname = word.as_str();
+    let text = body.to_string();
+    let with_semicolon = format!("{body};");
+    let stmt = if ops::is_op_name(opname) {
+        let insn = parse_op(&with_semicolon).map_err(|d| perr(line, format!("{d} in '{body}'")))?;
+        Statement {
+            line,
+            text,
+            guard,
+            body: Body::Op(Box::new(insn)),
+        }
+    } else if crate::isa::Opcode::from_name(opname).is_some() {
+        let insn =
+            crate::check(&with_semicolon).map_err(|d| perr(line, format!("{d} in '{body}'")))?;
+        Statement {
+            line,
+            text,
+            guard,
+            body: Body::Table(Box::new(insn)),
+        }
+    } else if BRANCHES.contains(&opname) {
+        return Err(perr(
+            line,
+            format!(
+                "'{opname}' is not supported: programs are straight-line code (no branches, calls or returns); use @%p guards or selp instead"
+            ),
+        ));
+    } else if MEMORY.contains(&opname) {
+        return Err(perr(
+            line,
+            format!(
+                "'{opname}' is not supported: programs do not load or store memory; give the values as initial registers instead"
+            ),
+        ));
+    } else if opname.is_empty() {
+        return Err(perr(line, format!("expected an instruction at '{body}'")));
+    } else {
+        return Err(perr(
+            line,
+            format!(
+                "unknown instruction '{opname}'; programs may use {}",
+                supported_opcodes().join(" ")
+            ),
+        ));
+    };
+    // Register widths, from declarations or first use.
+    if let Some((_, g)) = &stmt.guard {
+        regs.use_reg(g, 1, false, line, body)?;
+    }
+    let loose = matches!(&stmt.body, Body::Op(o) if o.op == POp::Cvt);
+    for (name, bits) in uses(&stmt) {
+        regs.use_reg(&name, bits, loose, line, body)?;
+    }
+    Ok(Some(stmt))
+}
+
+/// The registers of one of [`ops`]' instructions in written order (destinations first).
+fn op_uses_written(insn: &OpInsn) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, d) in insn.dsts.iter().enumerate() {
+        if let ops::Dst::Reg(r) = d {
+            out.push((r.clone(), insn.dst_bits(i)));
+        }
+    }
+    for (i, x) in insn.srcs.iter().enumerate() {
+        if let ops::Src::Reg { name, .. } = x {
+            out.push((name.clone(), insn.src_bits(i)));
+        }
+    }
+    out
+}
+
+/// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or for
+/// `cvt` (`loose`) any wider data register, as ptxas decides.
+fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
+    if (reg == 1) != (bits == 1) {
+        return false;
+    }
+    if loose {
+        reg >= bits
+    } else {
+        reg == bits
+    }
+}
+
+/// Every register a statement names with the width it reads or writes, in written order.
+fn uses(s: &Statement) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    match &s.body {
+        Body::Table(insn) => {
+            let w = widths(insn);
+            if let OperandKind::Reg(r) = &insn.dst.kind {
+                out.push((r.clone(), w.dst));
+            }
+            for (i, o) in insn.srcs.iter().enumerate().take(4) {
+                if let OperandKind::Reg(r) = &o.kind {
+                    out.push((r.clone(), w.src[i]));
+                }
+            }
+        }
+        Body::Op(insn) => out = op_uses_written(insn),
+    }
+    out
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// A value written into a register `reg_bits` wide by an instruction writing `bits` bits:
+/// extended by sign for signed types, by zeros otherwise.
+fn extend(v: u64, bits: u32, signed: bool, reg_bits: u32) -> u64 {
+    let v = v & mask(bits);
+    let x = if signed && bits < 64 && bits > 1 && (v >> (bits - 1)) & 1 == 1 {
+        v | !mask(bits)
+    } else {
+        v
+    };
+    x & mask(reg_bits)
+}
+
+/// One register changed by a step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Write {
+    /// The register written.
+    pub reg: String,
+    /// Its width in bits.
+    pub bits: u32,
+    /// Its value before the step.
+    pub old: u64,
+    /// Its value after the step.
+    pub new: u64,
+    /// The statement that had written it before (index), for stepping back.
+    pub old_writer: Option<usize>,
+}
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// Index of the statement in [`Program::statements`].
+    pub index: usize,
+    /// The line (1-based) the statement starts on.
+    pub line: usize,
+    /// False when its guard was false: nothing was written.
+    pub executed: bool,
+    /// The instruction's stages (None when the guard was false).
+    pub trace: Option<Trace>,
+    /// The registers it wrote.
+    pub writes: Vec<Write>,
+}
+
+/// A register and its current value, for display.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegView {
+    /// The register name.
+    pub name: String,
+    /// Its width in bits (1 for a predicate).
+    pub bits: u32,
+    /// Its current value.
+    pub value: u64,
+    /// Whether the last step wrote it.
+    pub changed: bool,
+    /// Line of the statement that last wrote it (None: still its initial value).
+    pub written_by: Option<usize>,
+    /// Whether the user gave its starting value.
+    pub initial: bool,
+}
+
+/// A program being run: the register file, the next statement, and the steps taken.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Machine {
+    /// The program being run.
+    pub program: Program,
+    start: Vec<u64>,
+    given: Vec<bool>,
+    values: Vec<u64>,
+    writer: Vec<Option<usize>>,
+    index: BTreeMap<String, usize>,
+    history: Vec<Step>,
+}
+
+impl Machine {
+    /// Start a program with the given register values; every other register is 0. A value
+    /// wider than its register is refused.
+    pub fn new(program: Program, initial: &[(String, u64)]) -> Result<Machine, String> {
+        let index: BTreeMap<String, usize> = program
+            .registers
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.name.clone(), i))
+            .collect();
+        let n = program.registers.len();
+        let mut start = vec![0u64; n];
+        let mut given = vec![false; n];
+        for (name, v) in initial {
+            let Some(&k) = index.get(name) else {
+                let names: Vec<&str> = program.registers.iter().map(|r| r.name.as_str()).collect();
+                return Err(format!(
+                    "{name} is not a register of the program (it uses {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(" ")
+                    }
+                ));
+            };
+            let bits = program.registers[k].bits;
+            let fits = *v & !mask(bits) == 0
+                || (bits < 64
+                    && (*v as i64) < 0
+                    && (*v as i64) >= -(1i64 << (bits - 1))
+                    && bits > 1);
+            if !fits {
+                return Err(format!(
+                    "{name} is {}, too narrow for 0x{v:x}",
+                    width_name(bits)
+                ));
+            }
+            start[k] = *v & mask(bits);
+            given[k] = true;
+        }
+        Ok(Machine {
+            values: start.clone(),
+            writer: vec![None; n],
+            start,
+            given,
+            index,
+            history: Vec::new(),
+            program,
+        })
+    }
+
+    /// Index of the next statement to run (equal to the number of statements at the end).
+    pub fn pc(&self) -> usize {
+        self.history.len()
+    }
+    /// Whether every statement has run.
+    pub fn at_end(&self) -> bool {
+        self.pc() >= self.program.statements.len()
+    }
+    /// The steps taken so far.
+    pub fn history(&self) -> &[Step] {
+        &self.history
+    }
+    /// The current value of a register.
+    pub fn value(&self, name: &str) -> Option<u64> {
+        self.index.get(name).map(|&k| self.values[k])
+    }
+    /// Every register with its value.
+    pub fn registers(&self) -> Vec<RegView> {
+        let last: Vec<&str> = self
+            .history
+            .last()
+            .map(|s| s.writes.iter().map(|w| w.reg.as_str()).collect())
+            .unwrap_or_default();
+        self.program
+            .registers
+            .iter()
+            .enumerate()
+            .map(|(k, r)| RegView {
+                name: r.name.clone(),
+                bits: r.bits,
+                value: self.values[k],
+                changed: last.contains(&r.name.as_str()),
+                written_by: self.writer[k].map(|i| self.program.statements[i].line),
+                initial: self.given[k],
+            })
+            .collect()
+    }
+    /// Registers written by any step so far, in order of first write.
+    pub fn written(&self) -> Vec<(String, u32, u64)> {
+        let mut seen: Vec<String> = Vec::new();
+        for s in &self.history {
+            for w in &s.writes {
+                if !seen.contains(&w.reg) {
+                    seen.push(w.reg.clone());
+                }
+            }
+        }
+        seen.into_iter()
+            .map(|n| {
+                let k = self.index[&n];
+                (n, self.program.registers[k].bits, self.values[k])
+            })
+            .collect()
+    }
+
+    fn read(&self, name: &str, bits: u32) -> u64 {
+        self.index.get(name).map_or(0, |&k| self.values[k]) & mask(bits)
+    }
+
+    /// Run the next statement; None at the end.
+    pub fn step(&mut self) -> Option<&Step> {
+        let i = self.pc();
+        let s = self.program.statements.get(i)?.clone();
+        let go = match &s.guard {
+            None => true,
+            Some((neg, g)) => (self.read(g, 1) != 0) != *neg,
+        };
+        let mut step = Step {
+            index: i,
+            line: s.line,
+            executed: go,
+            trace: None,
+            writes: Vec::new(),
+        };
+        if go {
+            let mut out: Vec<(String, u64, u32, bool)> = Vec::new();
+            match &s.body {
+                Body::Table(insn) => {
+                    let w = widths(insn);
+                    let mut v = [0u64; 4];
+                    for (k, o) in insn.srcs.iter().enumerate().take(4) {
+                        if let OperandKind::Reg(r) = &o.kind {
+                            v[k] = self.read(r, w.src[k]);
+                        }
+                    }
+                    let t = evaluate_traced(insn, &Inputs::new(v[0], v[1], v[2], v[3]));
+                    if let OperandKind::Reg(r) = &insn.dst.kind {
+                        let signed = insn.form.ty(0).is_signed();
+                        out.push((r.clone(), t.result.raw() as u64, w.dst, signed));
+                    }
+                    step.trace = Some(t);
+                }
+                Body::Op(insn) => {
+                    let src: Vec<u64> = insn
+                        .srcs
+                        .iter()
+                        .enumerate()
+                        .map(|(k, x)| match x {
+                            ops::Src::Reg { name, .. } => self.read(name, insn.src_bits(k)),
+                            ops::Src::Imm(v) => insn.imm_value(k, *v),
+                            ops::Src::Float(f) => f.value(insn.src_bits(k), insn.src_is_float(k)),
+                            ops::Src::Sink => 0,
+                        })
+                        .collect();
+                    let o = insn.eval(&src);
+                    for (k, (d, val)) in insn.dsts.iter().zip(&o.values).enumerate() {
+                        if let (ops::Dst::Reg(r), Some(v)) = (d, val) {
+                            out.push((r.clone(), *v, insn.dst_bits(k), insn.dst_signed(k)));
+                        }
+                    }
+                    step.trace = Some(o.trace);
+                }
+            }
+            for (r, v, bits, signed) in out {
+                let k = self.index[&r];
+                let rb = self.program.registers[k].bits;
+                let new = extend(v, bits, signed, rb);
+                step.writes.push(Write {
+                    reg: r,
+                    bits: rb,
+                    old: self.values[k],
+                    new,
+                    old_writer: self.writer[k],
+                });
+                self.values[k] = new;
+                self.writer[k] = Some(i);
+            }
+        }
+        self.history.push(step);
+        self.history.last()
+    }
+
+    /// Undo the last step; false at the start.
+    pub fn step_back(&mut self) -> bool {
+        let Some(s) = self.history.pop() else {
+            return false;
+        };
+        for w in s.writes.iter().rev() {
+            let k = self.index[&w.reg];
+            self.values[k] = w.old;
+            self.writer[k] = w.old_writer;
+        }
+        true
+    }
+
+    /// Run to the end; the number of steps taken.
+    pub fn run(&mut self) -> usize {
+        let mut n = 0;
+        while self.step().is_some() {
+            n += 1;
+        }
+        n
+    }
+
+    /// Back to the first statement and the starting values.
+    pub fn restart(&mut self) {
+        self.values = self.start.clone();
+        self.writer = vec![None; self.values.len()];
+        self.history.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, init: &[(&str, u64)]) -> Machine {
+        let p = parse_program(text).unwrap_or_else(|e| panic!("{e}"));
+        let init: Vec<(String, u64)> = init.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let mut m = Machine::new(p, &init).unwrap();
+        m.run();
+        m
+    }
+
+    #[test]
+    fn scopes_labels_comments_and_multiline_statements() {
+        let m = run(
+            "{ .reg .b16 lo, hi; /* two\n halves */ mov.b32 {lo, hi}, %r1; }\nL1:\n add.u16 lo,\n   lo, hi; // sum\n",
+            &[("%r1", 0x0002_0003)],
+        );
+        assert_eq!(m.value("lo"), Some(5));
+        assert_eq!(m.program.statements[1].line, 4);
+    }
+
+    #[test]
+    fn declarations_fix_widths_and_counts_expand() {
+        let p = parse_program(".reg .b64 %rd<3>;\n.reg .pred %p1;\nmov.b64 %rd2, 5;").unwrap();
+        let names: Vec<(&str, u32)> = p
+            .registers
+            .iter()
+            .map(|r| (r.name.as_str(), r.bits))
+            .collect();
+        assert_eq!(
+            names,
+            [("%rd0", 64), ("%rd1", 64), ("%rd2", 64), ("%p1", 1)]
+        );
+        let e = parse_program(".reg .b64 %rd1;\nmov.b32 %rd1, 5;").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("declared on line 1"), "{e}");
+        let e = parse_program("mov.b32 %r1, 1;\nsetp.eq.u32 %p1, %p1, 0;").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = parse_program(".reg .b32 %r1;\n.reg .b32 %r1;").unwrap_err();
+        assert!(e.message.contains("second time"), "{e}");
+    }
+
+    #[test]
+    fn refusals_name_the_line_and_what_is_supported() {
+        for (text, line, words) in [
+            ("mov.b32 %r1, 1;\nbra L;", 2, "straight-line"),
+            ("\n\nst.global.u32 [%rd1], %r1;", 3, "do not load or store"),
+            ("fma.rn.f32 %f1, %f2, %f3, %f4;", 1, "programs may use"),
+            ("add.u32 %r1, %r2;", 1, "add"),
+            (".global .u32 x;", 1, "not supported here"),
+            ("// nothing\n", 1, "no instructions"),
+            ("@ add.u32 %r1, %r2, %r3;", 1, "predicate register"),
+        ] {
+            let e = parse_program(text).unwrap_err();
+            assert_eq!(e.line, line, "{text}: {e}");
+            assert!(e.message.contains(words), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn step_back_restores_every_register_and_writer() {
+        let text = "setp.lt.s32 %p1, %r1, 0;\n@%p1 neg.s32 %r1, %r1;\ncvt.sat.s8.s32 %rs1, %r1;\nmov.b32 {%h1, %h2}, %r1;";
+        let p = parse_program(text).unwrap();
+        let mut m = Machine::new(p, &[("%r1".into(), (-300i64) as u64)]).unwrap();
+        let mut states = vec![m.registers()];
+        while m.step().is_some() {
+            states.push(m.registers());
+        }
+        assert_eq!(m.value("%rs1"), Some(0x7f));
+        assert_eq!(m.value("%r1"), Some(300));
+        let last = m.registers();
+        assert!(last
+            .iter()
+            .any(|r| r.name == "%h1" && r.changed && r.written_by == Some(4)));
+        while m.step_back() {
+            states.pop();
+            let want: Vec<(String, u64, Option<usize>)> = states
+                .last()
+                .unwrap()
+                .iter()
+                .map(|r| (r.name.clone(), r.value, r.written_by))
+                .collect();
+            let got: Vec<(String, u64, Option<usize>)> = m
+                .registers()
+                .iter()
+                .map(|r| (r.name.clone(), r.value, r.written_by))
+                .collect();
+            assert_eq!(got, want);
+        }
+        assert_eq!(m.pc(), 0);
+        m.run();
+        m.restart();
+        assert_eq!(m.value("%r1"), Some((-300i64) as u64 & 0xffff_ffff));
+        assert!(m.registers().iter().all(|r| !r.changed));
+    }
+
+    #[test]
+    fn assignments() {
+        assert_eq!(
+            parse_assignments("%r1=0x10, %p1=true\n$x=-1 _y=0b11").unwrap(),
+            [
+                ("%r1".to_string(), 16),
+                ("%p1".to_string(), 1),
+                ("$x".to_string(), u64::MAX),
+                ("_y".to_string(), 3)
+            ]
+        );
+        assert!(parse_assignments("%r1").is_err());
+        assert!(parse_assignments("%r1=zz").is_err());
+        assert!(parse_assignments("1x=3").is_err());
+    }
+
+    #[test]
+    fn check_any_reads_both_kinds_and_one_register_one_width() {
+        assert!(check_any("vadd.u32.u32.u32 d, a, b;").is_ok());
+        assert!(check_any("@p lop3.b32 d, a, b, c, 0xca;").is_ok());
+        assert!(check_any("selp.b32 d, c, b, c;").is_err());
+        assert!(check_any("cvt.u32.u16 d, d;").is_ok());
+        let e = check_any("  setp.lo.s32 p, a, b;").unwrap_err();
+        assert_eq!(&"  setp.lo.s32 p, a, b;"[e.span.clone()], ".lo");
+    }
+}

@@ -1,0 +1,2396 @@
+//! The instructions programs use around the video and integer arithmetic ones: `mov` (with
+//! vector packing), `and or xor not cnot`, `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `selp` and
+//! integer `cvt`.
+//!
+//! One entry point per concern, so the forms can move into the opcode table as rows:
+//! [`parse_op`] reads and validates one statement exactly as ptxas 13.5 does for sm_90 (PTX ISA
+//! 8.0; `tests/data/ptxas-programs.jsonl` holds its decisions), [`OpInsn::eval`] computes every
+//! destination and a stage [`Trace`]. The semantics follow the PTX ISA text; none of these
+//! instructions has been measured on an H100 yet.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ast::Span;
+use crate::error::Diagnostic;
+use crate::isa::{Family, PTX_DOC_BASE};
+use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
+
+/// The opcodes of this module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum POp {
+    Mov,
+    And,
+    Or,
+    Xor,
+    Not,
+    Cnot,
+    Lop3,
+    Shf,
+    Shl,
+    Shr,
+    Prmt,
+    Setp,
+    Selp,
+    Cvt,
+}
+
+impl POp {
+    /// Every opcode of this module.
+    pub const ALL: [POp; 14] = [
+        POp::Mov,
+        POp::And,
+        POp::Or,
+        POp::Xor,
+        POp::Not,
+        POp::Cnot,
+        POp::Lop3,
+        POp::Shf,
+        POp::Shl,
+        POp::Shr,
+        POp::Prmt,
+        POp::Setp,
+        POp::Selp,
+        POp::Cvt,
+    ];
+    /// The opcode as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            POp::Mov => "mov",
+            POp::And => "and",
+            POp::Or => "or",
+            POp::Xor => "xor",
+            POp::Not => "not",
+            POp::Cnot => "cnot",
+            POp::Lop3 => "lop3",
+            POp::Shf => "shf",
+            POp::Shl => "shl",
+            POp::Shr => "shr",
+            POp::Prmt => "prmt",
+            POp::Setp => "setp",
+            POp::Selp => "selp",
+            POp::Cvt => "cvt",
+        }
+    }
+    /// The opcode named `s`, if it is one of this module.
+    pub fn from_name(s: &str) -> Option<POp> {
+        POp::ALL.into_iter().find(|o| o.name() == s)
+    }
+    /// Anchor of the instruction's section in NVIDIA's PTX documentation.
+    pub fn doc_anchor(self) -> &'static str {
+        match self {
+            POp::Mov => "data-movement-and-conversion-instructions-mov",
+            POp::Prmt => "data-movement-and-conversion-instructions-prmt",
+            POp::Cvt => "data-movement-and-conversion-instructions-cvt",
+            POp::Setp => "comparison-and-selection-instructions-setp",
+            POp::Selp => "comparison-and-selection-instructions-selp",
+            POp::And => "logic-and-shift-instructions-and",
+            POp::Or => "logic-and-shift-instructions-or",
+            POp::Xor => "logic-and-shift-instructions-xor",
+            POp::Not => "logic-and-shift-instructions-not",
+            POp::Cnot => "logic-and-shift-instructions-cnot",
+            POp::Lop3 => "logic-and-shift-instructions-lop3",
+            POp::Shf => "logic-and-shift-instructions-shf",
+            POp::Shl => "logic-and-shift-instructions-shl",
+            POp::Shr => "logic-and-shift-instructions-shr",
+        }
+    }
+    /// Link to the section of NVIDIA's PTX documentation.
+    pub fn doc_url(self) -> String {
+        format!("{PTX_DOC_BASE}#{}", self.doc_anchor())
+    }
+    /// What it computes, in a sentence of our own.
+    pub fn summary(self) -> &'static str {
+        match self {
+            POp::Mov => "Copies a register or a value; with braces, packs parts into one register or splits one into parts.",
+            POp::And => "Bitwise and (logical and for predicates).",
+            POp::Or => "Bitwise or (logical or for predicates).",
+            POp::Xor => "Bitwise exclusive or (for predicates: true when exactly one is).",
+            POp::Not => "Flips every bit (negates a predicate).",
+            POp::Cnot => "1 when a is zero, else 0, like C's !a.",
+            POp::Lop3 => "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.",
+            POp::Shf => "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.",
+            POp::Shl => "Shift left; amounts of the width or more give 0.",
+            POp::Shr => "Shift right, filling with the sign for .s types and zeros otherwise.",
+            POp::Prmt => "Builds a word from four of the eight bytes of b:a, each chosen by a selector nibble that may also replicate the byte's sign.",
+            POp::Setp => "Compares a with b and writes the result, optionally combined with a predicate c, to p and its complement to q.",
+            POp::Selp => "a when the predicate c is true, else b.",
+            POp::Cvt => "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.",
+        }
+    }
+}
+
+/// Types a modifier may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum PType {
+    B8,
+    B16,
+    B32,
+    B64,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    Pred,
+    F16,
+    F32,
+    F64,
+    U16x2,
+    S16x2,
+    B128,
+}
+
+impl PType {
+    /// Every type name the parser knows.
+    pub const ALL: [PType; 19] = [
+        PType::B8,
+        PType::B16,
+        PType::B32,
+        PType::B64,
+        PType::U8,
+        PType::U16,
+        PType::U32,
+        PType::U64,
+        PType::S8,
+        PType::S16,
+        PType::S32,
+        PType::S64,
+        PType::Pred,
+        PType::F16,
+        PType::F32,
+        PType::F64,
+        PType::U16x2,
+        PType::S16x2,
+        PType::B128,
+    ];
+    /// The type as written, without the dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            PType::B8 => "b8",
+            PType::B16 => "b16",
+            PType::B32 => "b32",
+            PType::B64 => "b64",
+            PType::U8 => "u8",
+            PType::U16 => "u16",
+            PType::U32 => "u32",
+            PType::U64 => "u64",
+            PType::S8 => "s8",
+            PType::S16 => "s16",
+            PType::S32 => "s32",
+            PType::S64 => "s64",
+            PType::Pred => "pred",
+            PType::F16 => "f16",
+            PType::F32 => "f32",
+            PType::F64 => "f64",
+            PType::U16x2 => "u16x2",
+            PType::S16x2 => "s16x2",
+            PType::B128 => "b128",
+        }
+    }
+    /// The type named `s`.
+    pub fn from_name(s: &str) -> Option<PType> {
+        PType::ALL.into_iter().find(|t| t.name() == s)
+    }
+    /// Width in bits (1 for a predicate).
+    pub fn bits(self) -> u32 {
+        match self {
+            PType::Pred => 1,
+            PType::B8 | PType::U8 | PType::S8 => 8,
+            PType::B16 | PType::U16 | PType::S16 | PType::F16 => 16,
+            PType::B32 | PType::U32 | PType::S32 | PType::F32 | PType::U16x2 | PType::S16x2 => 32,
+            PType::B64 | PType::U64 | PType::S64 | PType::F64 => 64,
+            PType::B128 => 128,
+        }
+    }
+    /// A signed integer type (`.s8` ... `.s64`).
+    pub fn signed(self) -> bool {
+        matches!(self, PType::S8 | PType::S16 | PType::S32 | PType::S64)
+    }
+    /// A bit type (`.b8` ... `.b64`).
+    pub fn is_bits(self) -> bool {
+        matches!(self, PType::B8 | PType::B16 | PType::B32 | PType::B64)
+    }
+    /// An unsigned integer type (`.u8` ... `.u64`).
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, PType::U8 | PType::U16 | PType::U32 | PType::U64)
+    }
+    /// A floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, PType::F16 | PType::F32 | PType::F64)
+    }
+}
+
+/// Comparison of `setp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Lo,
+    Ls,
+    Hi,
+    Hs,
+    Equ,
+    Neu,
+    Ltu,
+    Leu,
+    Gtu,
+    Geu,
+    Num,
+    Nan,
+}
+
+impl CmpOp {
+    /// Every comparison, integer ones first.
+    pub const ALL: [CmpOp; 18] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+        CmpOp::Lo,
+        CmpOp::Ls,
+        CmpOp::Hi,
+        CmpOp::Hs,
+        CmpOp::Equ,
+        CmpOp::Neu,
+        CmpOp::Ltu,
+        CmpOp::Leu,
+        CmpOp::Gtu,
+        CmpOp::Geu,
+        CmpOp::Num,
+        CmpOp::Nan,
+    ];
+    /// The comparison as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+            CmpOp::Lo => "lo",
+            CmpOp::Ls => "ls",
+            CmpOp::Hi => "hi",
+            CmpOp::Hs => "hs",
+            CmpOp::Equ => "equ",
+            CmpOp::Neu => "neu",
+            CmpOp::Ltu => "ltu",
+            CmpOp::Leu => "leu",
+            CmpOp::Gtu => "gtu",
+            CmpOp::Geu => "geu",
+            CmpOp::Num => "num",
+            CmpOp::Nan => "nan",
+        }
+    }
+    fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq | CmpOp::Equ => "==",
+            CmpOp::Ne | CmpOp::Neu => "!=",
+            CmpOp::Lt | CmpOp::Lo | CmpOp::Ltu => "<",
+            CmpOp::Le | CmpOp::Ls | CmpOp::Leu => "<=",
+            CmpOp::Gt | CmpOp::Hi | CmpOp::Gtu => ">",
+            CmpOp::Ge | CmpOp::Hs | CmpOp::Geu => ">=",
+            CmpOp::Num => "both numbers",
+            CmpOp::Nan => "either NaN",
+        }
+    }
+    /// Which comparisons a type takes (as ptxas for sm_90 decides).
+    fn allowed_for(t: PType) -> &'static [CmpOp] {
+        use CmpOp::*;
+        if t.is_float() {
+            &[
+                Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+            ]
+        } else if t.is_unsigned() {
+            &[Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs]
+        } else if t.signed() {
+            &[Eq, Ne, Lt, Le, Gt, Ge]
+        } else {
+            &[Eq, Ne]
+        }
+    }
+}
+
+/// `.and .or .xor` of `setp` (and `lop3`'s predicate form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+impl BoolOp {
+    /// The operation as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoolOp::And => "and",
+            BoolOp::Or => "or",
+            BoolOp::Xor => "xor",
+        }
+    }
+    fn apply(self, x: bool, y: bool) -> bool {
+        match self {
+            BoolOp::And => x && y,
+            BoolOp::Or => x || y,
+            BoolOp::Xor => x ^ y,
+        }
+    }
+}
+
+/// The modes of `prmt` (none is the generic form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum PrmtMode {
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
+}
+
+impl PrmtMode {
+    /// Every mode.
+    pub const ALL: [PrmtMode; 6] = [
+        PrmtMode::F4e,
+        PrmtMode::B4e,
+        PrmtMode::Rc8,
+        PrmtMode::Ecl,
+        PrmtMode::Ecr,
+        PrmtMode::Rc16,
+    ];
+    /// The mode as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            PrmtMode::F4e => "f4e",
+            PrmtMode::B4e => "b4e",
+            PrmtMode::Rc8 => "rc8",
+            PrmtMode::Ecl => "ecl",
+            PrmtMode::Ecr => "ecr",
+            PrmtMode::Rc16 => "rc16",
+        }
+    }
+    /// Source byte for d.b0 .. d.b3 (least significant first) when `c & 3 == k`.
+    pub fn picks(self, k: u32) -> [u8; 4] {
+        // Written as in the ISA's table: d.b3 d.b2 d.b1 d.b0.
+        let row: [u8; 4] = match (self, k & 3) {
+            (PrmtMode::F4e, 0) => [3, 2, 1, 0],
+            (PrmtMode::F4e, 1) => [4, 3, 2, 1],
+            (PrmtMode::F4e, 2) => [5, 4, 3, 2],
+            (PrmtMode::F4e, _) => [6, 5, 4, 3],
+            (PrmtMode::B4e, 0) => [5, 6, 7, 0],
+            (PrmtMode::B4e, 1) => [6, 7, 0, 1],
+            (PrmtMode::B4e, 2) => [7, 0, 1, 2],
+            (PrmtMode::B4e, _) => [0, 1, 2, 3],
+            (PrmtMode::Rc8, k) => [k as u8; 4],
+            (PrmtMode::Ecl, 0) => [3, 2, 1, 0],
+            (PrmtMode::Ecl, 1) => [3, 2, 1, 1],
+            (PrmtMode::Ecl, 2) => [3, 2, 2, 2],
+            (PrmtMode::Ecl, _) => [3, 3, 3, 3],
+            (PrmtMode::Ecr, 0) => [0, 0, 0, 0],
+            (PrmtMode::Ecr, 1) => [1, 1, 1, 0],
+            (PrmtMode::Ecr, 2) => [2, 2, 1, 0],
+            (PrmtMode::Ecr, _) => [3, 2, 1, 0],
+            (PrmtMode::Rc16, 0) | (PrmtMode::Rc16, 2) => [1, 0, 1, 0],
+            (PrmtMode::Rc16, _) => [3, 2, 3, 2],
+        };
+        [row[3], row[2], row[1], row[0]]
+    }
+}
+
+/// `.wrap` / `.clamp` of `shf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum ShfMode {
+    Wrap,
+    Clamp,
+}
+
+/// One modifier token as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum M {
+    Ty(PType),
+    Cmp(CmpOp),
+    Bool(BoolOp),
+    Prmt(PrmtMode),
+    Left,
+    Right,
+    Mode(ShfMode),
+    Sat,
+    Ftz,
+    Cc,
+    Relu,
+    Round,
+}
+
+fn modifier(s: &str) -> Option<M> {
+    if let Some(t) = PType::from_name(s) {
+        return Some(M::Ty(t));
+    }
+    if let Some(c) = CmpOp::ALL.into_iter().find(|c| c.name() == s) {
+        return Some(M::Cmp(c));
+    }
+    if let Some(p) = PrmtMode::ALL.into_iter().find(|p| p.name() == s) {
+        return Some(M::Prmt(p));
+    }
+    Some(match s {
+        "and" => M::Bool(BoolOp::And),
+        "or" => M::Bool(BoolOp::Or),
+        "xor" => M::Bool(BoolOp::Xor),
+        "l" => M::Left,
+        "r" => M::Right,
+        "wrap" => M::Mode(ShfMode::Wrap),
+        "clamp" => M::Mode(ShfMode::Clamp),
+        "sat" => M::Sat,
+        "ftz" => M::Ftz,
+        "cc" => M::Cc,
+        "relu" => M::Relu,
+        "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna" | "rs" => M::Round,
+        _ => return None,
+    })
+}
+
+/// An operand as written, before the instruction gives it a meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Raw {
+    Reg(String),
+    Imm(i64),
+    /// A floating-point literal (`0f3f800000`, `0d3ff0000000000000`, `1.5`).
+    Float(FloatLit),
+    Sink,
+    Vector(Vec<RawArg>),
+    Pair(Box<RawArg>, Box<RawArg>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RawArg {
+    raw: Raw,
+    /// `-x`
+    neg: bool,
+    /// `!p`
+    not: bool,
+    /// A `.b0`-like suffix.
+    sel: bool,
+    span: Span,
+}
+
+/// A floating-point literal as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FloatLit {
+    /// `0f` and 8 hex digits: the bits of an f32.
+    F32(u32),
+    /// `0d` and 16 hex digits: the bits of an f64.
+    F64(u64),
+    /// A decimal number such as `1.5` or `-2e3`, as the bits of an f64.
+    Dec(u64),
+}
+
+impl FloatLit {
+    /// The bits an operand of `bits` bits receives; `float`: the operand is a float (the value
+    /// is converted), else the literal's bits are taken as they are.
+    pub fn value(self, bits: u32, float: bool) -> u64 {
+        let as_f64 = match self {
+            FloatLit::F32(b) => f32::from_bits(b) as f64,
+            FloatLit::F64(b) | FloatLit::Dec(b) => f64::from_bits(b),
+        };
+        if float {
+            if bits == 32 {
+                (as_f64 as f32).to_bits() as u64
+            } else {
+                as_f64.to_bits()
+            }
+        } else {
+            let raw = match self {
+                FloatLit::F32(b) => b as u64,
+                FloatLit::F64(b) | FloatLit::Dec(b) => b,
+            };
+            raw & mask(bits)
+        }
+    }
+    fn text(self) -> String {
+        match self {
+            FloatLit::F32(b) => format!("0f{b:08x}"),
+            FloatLit::F64(b) => format!("0d{b:016x}"),
+            FloatLit::Dec(b) => format!("{:?}", f64::from_bits(b)),
+        }
+    }
+}
+
+/// A destination of a validated instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Dst {
+    /// A register, by name.
+    Reg(String),
+    /// `_`: the value is dropped.
+    Sink,
+}
+
+/// A source of a validated instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Src {
+    /// A register; `not` is `!p` (predicates only).
+    /// A register, by name; `not` is `!p` (predicates only).
+    Reg {
+        /// The register's name.
+        name: String,
+        /// Written `!p`: the predicate is negated.
+        not: bool,
+    },
+    /// An integer immediate as written.
+    Imm(i64),
+    /// A floating-point literal.
+    Float(FloatLit),
+    /// A sink standing for a vector element (read as 0).
+    Sink,
+}
+
+/// One validated instruction of this module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpInsn {
+    /// The opcode.
+    pub op: POp,
+    /// The instruction type (for `cvt`, the destination type).
+    pub ty: PType,
+    /// `cvt`'s source type.
+    pub src_ty: Option<PType>,
+    /// `setp`'s comparison.
+    pub cmp: Option<CmpOp>,
+    /// `setp`'s Boolean operation with `c`.
+    pub bool_op: Option<BoolOp>,
+    /// `prmt`'s mode (None: the generic form).
+    pub prmt: Option<PrmtMode>,
+    /// `shf.l` (true) or `shf.r`.
+    pub left: bool,
+    /// `shf`'s `.wrap` or `.clamp`.
+    pub mode: Option<ShfMode>,
+    /// `cvt.sat`: clamp to the destination's range.
+    pub sat: bool,
+    /// `setp.ftz`: subnormal floats read as zero.
+    pub ftz: bool,
+    /// Destinations in order: `d`; `p`, `q` for setp; the elements of an unpacking `mov`.
+    pub dsts: Vec<Dst>,
+    /// Sources in order; the elements of a packing `mov`.
+    pub srcs: Vec<Src>,
+    /// `mov` with braces on the left (unpack) or right (pack).
+    pub unpack: bool,
+    /// `mov` with braces on the right: the parts are packed into `d`.
+    pub pack: bool,
+}
+
+fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(span, msg)
+}
+
+struct P<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+fn ident_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$'
+}
+fn ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<char> {
+        self.s[self.i..].chars().next()
+    }
+    fn bump(&mut self) {
+        if let Some(c) = self.peek() {
+            self.i += c.len_utf8();
+        }
+    }
+    fn ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn word(&mut self) -> &'a str {
+        let st = self.i;
+        while self.peek().is_some_and(ident_char) {
+            self.bump();
+        }
+        &self.s[st..self.i]
+    }
+    fn here(&self) -> Span {
+        let rest = &self.s[self.i..];
+        let n = rest
+            .char_indices()
+            .find(|&(_, c)| c.is_whitespace() || ",;{}|".contains(c))
+            .map(|(k, _)| k)
+            .unwrap_or(rest.len())
+            .max(rest.chars().next().map_or(0, char::len_utf8));
+        self.i..self.i + n
+    }
+
+    fn number(&mut self, neg: bool) -> Result<Raw, Diagnostic> {
+        let st = self.i;
+        let w = self.word();
+        let span = st..self.i;
+        if !neg {
+            for (p, n) in [("0f", 8), ("0F", 8), ("0d", 16), ("0D", 16)] {
+                if let Some(h) = w.strip_prefix(p) {
+                    if h.len() == n {
+                        if let Ok(v) = u64::from_str_radix(h, 16) {
+                            return Ok(Raw::Float(if n == 8 {
+                                FloatLit::F32(v as u32)
+                            } else {
+                                FloatLit::F64(v)
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        // A decimal float: digits with a fraction and/or an exponent.
+        let is_dec = w
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == 'e' || c == 'E');
+        let frac = is_dec
+            && self.peek() == Some('.')
+            && self.s[self.i + 1..].starts_with(|c: char| c.is_ascii_digit());
+        let expo = is_dec && w.contains(['e', 'E']);
+        if frac || expo {
+            if frac {
+                self.bump();
+                self.word();
+            }
+            if self.s[..self.i].ends_with(['e', 'E'])
+                && self.peek().is_some_and(|c| c == '+' || c == '-')
+            {
+                self.bump();
+                self.word();
+            }
+            let t = &self.s[st..self.i];
+            return match t.parse::<f64>() {
+                Ok(x) => Ok(Raw::Float(FloatLit::Dec(
+                    (if neg { -x } else { x }).to_bits(),
+                ))),
+                Err(_) => Err(err(st..self.i, format!("'{t}' is not a number"))),
+            };
+        }
+        let body = w.strip_suffix('U').unwrap_or(w);
+        let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()
+        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            u64::from_str_radix(b, 2).ok()
+        } else if body.len() > 1 && body.starts_with('0') {
+            u64::from_str_radix(&body[1..], 8).ok()
+        } else {
+            body.parse::<u64>().ok()
+        };
+        match v {
+            Some(v) if !neg => Ok(Raw::Imm(v as i64)),
+            Some(v) if v <= 1 << 63 => Ok(Raw::Imm((v as i64).wrapping_neg())),
+            Some(_) => Err(err(span, format!("'{w}' does not fit in 64 bits"))),
+            None => Err(err(
+                span,
+                format!("'{w}' is not a number: write decimal (42, -5), hex (0x2a), binary (0b101) or octal (052)"),
+            )),
+        }
+    }
+
+    /// A register, number, sink; with `!`, `-` and a selector suffix.
+    fn simple(&mut self) -> Result<RawArg, Diagnostic> {
+        let st = self.i;
+        let mut neg = false;
+        let mut not = false;
+        if self.eat('!') {
+            not = true;
+            self.ws();
+        } else if self.eat('-') {
+            self.ws();
+            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                let raw = self.number(true)?;
+                return self.suffix(raw, false, false, st);
+            }
+            neg = true;
+        }
+        let raw = match self.peek() {
+            Some(c) if c.is_ascii_digit() => self.number(false)?,
+            Some('_') if !self.s[self.i + 1..].starts_with(ident_char) => {
+                self.bump();
+                Raw::Sink
+            }
+            Some(c) if ident_start(c) => {
+                let s0 = self.i;
+                self.bump();
+                self.word();
+                Raw::Reg(self.s[s0..self.i].to_string())
+            }
+            _ => {
+                let sp = self.here();
+                let msg = if sp.is_empty() {
+                    "expected an operand, found the end of the statement".to_string()
+                } else {
+                    format!(
+                        "expected an operand (a register, a number or '_') at '{}'",
+                        &self.s[sp.clone()]
+                    )
+                };
+                return Err(err(sp, msg));
+            }
+        };
+        self.suffix(raw, neg, not, st)
+    }
+
+    fn suffix(&mut self, raw: Raw, neg: bool, not: bool, st: usize) -> Result<RawArg, Diagnostic> {
+        let mut sel = false;
+        if self.peek() == Some('.') {
+            self.bump();
+            self.word();
+            sel = true;
+        }
+        Ok(RawArg {
+            raw,
+            neg,
+            not,
+            sel,
+            span: st..self.i,
+        })
+    }
+
+    fn operand(&mut self) -> Result<RawArg, Diagnostic> {
+        let st = self.i;
+        if self.eat('{') {
+            let mut elems = Vec::new();
+            loop {
+                self.ws();
+                elems.push(self.simple()?);
+                self.ws();
+                if self.eat(',') {
+                    continue;
+                }
+                if self.eat('}') {
+                    break;
+                }
+                let sp = self.here();
+                return Err(err(
+                    sp,
+                    "a vector's elements are separated by ',' and closed with '}'",
+                ));
+            }
+            return Ok(RawArg {
+                raw: Raw::Vector(elems),
+                neg: false,
+                not: false,
+                sel: false,
+                span: st..self.i,
+            });
+        }
+        let first = self.simple()?;
+        self.ws();
+        if self.eat('|') {
+            self.ws();
+            let second = self.simple()?;
+            return Ok(RawArg {
+                raw: Raw::Pair(Box::new(first), Box::new(second)),
+                neg: false,
+                not: false,
+                sel: false,
+                span: st..self.i,
+            });
+        }
+        Ok(first)
+    }
+}
+
+/// Whether `name` (the word before the first dot) is an opcode of this module.
+pub fn is_op_name(name: &str) -> bool {
+    POp::from_name(name).is_some()
+}
+
+/// Parse and validate one statement (an optional guard is not part of it; see
+/// [`crate::program`]). Errors point into `text`.
+pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
+    let mut p = P { s: text, i: 0 };
+    p.ws();
+    let op_start = p.i;
+    let name = p.word();
+    let op_span = op_start..p.i;
+    let op = POp::from_name(name).ok_or_else(|| {
+        err(
+            op_span.clone(),
+            format!("'{name}' is not one of {}", names_list()),
+        )
+    })?;
+    let mut mods: Vec<(M, Span, &str)> = Vec::new();
+    while p.peek() == Some('.') {
+        let st = p.i;
+        p.bump();
+        let w = p.word();
+        let sp = st..p.i;
+        if w.is_empty() {
+            return Err(err(
+                sp,
+                format!("'.' after '{name}' must be followed by a modifier"),
+            ));
+        }
+        let m = modifier(w)
+            .ok_or_else(|| err(sp.clone(), format!("unknown modifier '.{w}' on '{name}'")))?;
+        mods.push((m, sp, w));
+    }
+    if p.peek().is_some_and(|c| !c.is_whitespace() && c != ';') {
+        let sp = p.here();
+        return Err(err(
+            sp.clone(),
+            format!(
+                "unexpected '{}' after '{name}' and its modifiers",
+                &text[sp]
+            ),
+        ));
+    }
+    p.ws();
+    let mut ops = Vec::new();
+    if p.peek().is_some() && p.peek() != Some(';') {
+        loop {
+            ops.push(p.operand()?);
+            p.ws();
+            if p.eat(',') {
+                p.ws();
+                continue;
+            }
+            break;
+        }
+    }
+    p.ws();
+    p.eat(';');
+    p.ws();
+    if p.i < text.len() {
+        let sp = p.here();
+        return Err(err(
+            sp.clone(),
+            format!(
+                "unexpected '{}' after the operands; separate operands with ',' and end with ';'",
+                &text[sp]
+            ),
+        ));
+    }
+    Validator {
+        op,
+        name,
+        op_span,
+        mods,
+        ops,
+        end: text.len(),
+    }
+    .run()
+}
+
+fn names_list() -> String {
+    POp::ALL.map(|o| o.name()).join(", ")
+}
+
+struct Validator<'a> {
+    op: POp,
+    name: &'a str,
+    op_span: Span,
+    mods: Vec<(M, Span, &'a str)>,
+    ops: Vec<RawArg>,
+    end: usize,
+}
+
+/// The types each opcode takes.
+fn types_for(op: POp) -> Vec<PType> {
+    use PType::*;
+    match op {
+        POp::And | POp::Or | POp::Xor | POp::Not => vec![B16, B32, B64, Pred],
+        POp::Cnot => vec![B16, B32, B64],
+        POp::Lop3 | POp::Prmt | POp::Shf => vec![B32],
+        POp::Shl => vec![B16, B32, B64],
+        POp::Shr => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64],
+        POp::Setp => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64],
+        POp::Selp => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64],
+        POp::Mov => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64],
+        POp::Cvt => vec![U8, U16, U32, U64, S8, S16, S32, S64],
+    }
+}
+
+/// The range of integer type `t` as (min, max).
+fn range(t: PType) -> (i128, i128) {
+    let b = t.bits();
+    if t.signed() {
+        (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+    } else {
+        (0, (1i128 << b) - 1)
+    }
+}
+
+impl Validator<'_> {
+    fn run(self) -> Result<OpInsn, Diagnostic> {
+        let op = self.op;
+        let name = self.name;
+        // Modifiers: each kind at most once, and only the kinds the opcode takes.
+        let mut types: Vec<(PType, Span)> = Vec::new();
+        let mut cmp = None;
+        let mut bool_op = None;
+        let mut prmt = None;
+        let mut dir: Option<bool> = None;
+        let mut mode = None;
+        let (mut sat, mut ftz) = (false, false);
+        for (k, (m, sp, w)) in self.mods.iter().enumerate() {
+            let dup = |what: &str| {
+                err(
+                    sp.clone(),
+                    format!("'{name}' takes one {what}; '.{w}' is a second one"),
+                )
+            };
+            let refuse = |why: &str| {
+                err(
+                    sp.clone(),
+                    format!("'.{w}' does not apply to '{name}'{why}"),
+                )
+            };
+            match *m {
+                M::Ty(t) => types.push((t, sp.clone())),
+                M::Cmp(c) if op == POp::Setp => {
+                    if cmp.replace(c).is_some() {
+                        return Err(dup("comparison"));
+                    }
+                }
+                M::Bool(b) if op == POp::Setp => {
+                    if bool_op.replace(b).is_some() {
+                        return Err(dup("Boolean operation"));
+                    }
+                }
+                M::Bool(_) if op == POp::Lop3 => {
+                    return Err(err(
+                        sp.clone(),
+                        "lop3 with a Boolean operation and a predicate result needs PTX ISA 8.2; ptxlab follows PTX ISA 8.0 (sm_90) here",
+                    ))
+                }
+                M::Prmt(pm) if op == POp::Prmt => {
+                    if prmt.replace(pm).is_some() {
+                        return Err(dup("mode"));
+                    }
+                }
+                M::Left | M::Right if op == POp::Shf => {
+                    if k != 0 || dir.is_some() {
+                        return Err(err(
+                            sp.clone(),
+                            "shf's direction comes first and once: shf.l.MODE.b32 or shf.r.MODE.b32",
+                        ));
+                    }
+                    dir = Some(*m == M::Left);
+                }
+                M::Mode(md) if op == POp::Shf => {
+                    if mode.replace(md).is_some() {
+                        return Err(dup("mode (.wrap or .clamp)"));
+                    }
+                }
+                // ptxas reads a repeated .sat as one.
+                M::Sat if op == POp::Cvt => sat = true,
+                M::Ftz if op == POp::Setp => ftz = true,
+                M::Round if op == POp::Cvt => {
+                    return Err(refuse(": conversions between integer types take no rounding modifier"))
+                }
+                _ => return Err(refuse("")),
+            }
+        }
+        if op == POp::Shf {
+            if dir.is_none() {
+                return Err(err(
+                    self.op_span.clone(),
+                    "shf needs a direction and a mode: shf.l.wrap.b32, shf.l.clamp.b32, shf.r.wrap.b32 or shf.r.clamp.b32",
+                ));
+            }
+            if mode.is_none() {
+                return Err(err(
+                    self.op_span.start..self.end.min(self.op_span.end + 2),
+                    "shf needs a mode: .wrap (amount mod 32) or .clamp (amount at most 32)",
+                )
+                .allowed(["wrap", "clamp"]));
+            }
+        }
+        if op == POp::Setp && cmp.is_none() {
+            return Err(err(
+                self.op_span.clone(),
+                "setp needs a comparison, e.g. setp.lt.s32",
+            )
+            .allowed(CmpOp::ALL.map(|c| c.name())));
+        }
+        // Types.
+        let allowed = types_for(op);
+        let want_types = if op == POp::Cvt { 2 } else { 1 };
+        if types.len() != want_types {
+            let sp = types
+                .get(want_types)
+                .map_or(self.op_span.clone(), |t| t.1.clone());
+            let what = if op == POp::Cvt {
+                "a destination and a source type, e.g. cvt.u32.u16".to_string()
+            } else {
+                format!("one type, e.g. {name}.{}", allowed[0].name())
+            };
+            return Err(
+                err(sp, format!("'{name}' takes {what}")).allowed(allowed.iter().map(|t| t.name()))
+            );
+        }
+        for (t, sp) in &types {
+            if !allowed.contains(t) {
+                return Err(
+                    err(sp.clone(), format!("'{name}' does not take .{}", t.name()))
+                        .allowed(allowed.iter().map(|t| t.name())),
+                );
+            }
+        }
+        let ty = types[0].0;
+        let src_ty = (op == POp::Cvt).then(|| types[1].0);
+        if let (Some(c), POp::Setp) = (cmp, op) {
+            if !CmpOp::allowed_for(ty).contains(&c) {
+                let sp = self
+                    .mods
+                    .iter()
+                    .find(|m| m.0 == M::Cmp(c))
+                    .map_or(self.op_span.clone(), |m| m.1.clone());
+                let kinds = if ty.is_bits() {
+                    "bit types compare only for equality"
+                } else if ty.signed() {
+                    "signed types take eq ne lt le gt ge (lo ls hi hs are for unsigned types)"
+                } else if ty.is_float() {
+                    "lo ls hi hs compare unsigned integers; floats take lt le gt ge and the unordered forms"
+                } else {
+                    "integer types take no unordered or NaN comparisons"
+                };
+                return Err(err(sp, format!("setp.{}.{}: {kinds}", c.name(), ty.name()))
+                    .allowed(CmpOp::allowed_for(ty).iter().map(|c| c.name())));
+            }
+        }
+        if ftz && !ty.is_float() {
+            let sp = self
+                .mods
+                .iter()
+                .find(|m| m.0 == M::Ftz)
+                .map_or(self.op_span.clone(), |m| m.1.clone());
+            return Err(err(
+                sp,
+                ".ftz applies only to floating-point comparisons (.f32)",
+            ));
+        }
+        if sat {
+            let (s, d) = (range(src_ty.unwrap_or(ty)), range(ty));
+            if s.0 >= d.0 && s.1 <= d.1 {
+                let sp = self
+                    .mods
+                    .iter()
+                    .find(|m| m.0 == M::Sat)
+                    .map_or(self.op_span.clone(), |m| m.1.clone());
+                return Err(err(
+                    sp,
+                    format!(
+                        "cvt.sat.{}.{}: every .{} value fits in .{}, so there is nothing to saturate",
+                        ty.name(),
+                        src_ty.unwrap_or(ty).name(),
+                        src_ty.unwrap_or(ty).name(),
+                        ty.name()
+                    ),
+                ));
+            }
+        }
+        let mut insn = OpInsn {
+            op,
+            ty,
+            src_ty,
+            cmp,
+            bool_op,
+            prmt,
+            left: dir.unwrap_or(false),
+            mode,
+            sat,
+            ftz,
+            dsts: Vec::new(),
+            srcs: Vec::new(),
+            unpack: false,
+            pack: false,
+        };
+        self.operands(&mut insn)?;
+        Ok(insn)
+    }
+
+    fn count(&self, n: usize, form: &str) -> Result<(), Diagnostic> {
+        if self.ops.len() == n {
+            return Ok(());
+        }
+        let sp = if self.ops.len() > n {
+            self.ops[n].span.clone()
+        } else {
+            self.end..self.end
+        };
+        Err(err(
+            sp,
+            format!(
+                "'{}' takes {n} operands ({form}), not {}",
+                self.name,
+                self.ops.len()
+            ),
+        ))
+    }
+
+    fn dst(&self, a: &RawArg, pred: bool, sink_ok: bool) -> Result<Dst, Diagnostic> {
+        if a.sel {
+            return Err(err(
+                a.span.clone(),
+                format!("'{}' takes no selector on its destination", self.name),
+            ));
+        }
+        if a.neg || a.not {
+            return Err(err(a.span.clone(), "a destination cannot be negated"));
+        }
+        match &a.raw {
+            Raw::Reg(r) => Ok(Dst::Reg(r.clone())),
+            Raw::Sink if sink_ok => Ok(Dst::Sink),
+            Raw::Sink => Err(err(
+                a.span.clone(),
+                format!(
+                    "'{}' cannot drop its result: write a register, not '_'",
+                    self.name
+                ),
+            )),
+            _ => Err(err(
+                a.span.clone(),
+                format!(
+                    "the destination of '{}' must be a {}register",
+                    self.name,
+                    if pred { "predicate " } else { "" }
+                ),
+            )),
+        }
+    }
+
+    /// A source: register or immediate; `!` only where `pred`; floats take no integer immediate.
+    /// Whether a float literal may stand where a source is read: any for a float operand, `0f..`
+    /// for a .b32 operand, `0d..` for a .b64 one, either as an element of a packing mov
+    /// (`bw` is the operand's width when its type is a bit type, 1 for a vector element).
+    fn float_ok(&self, f: FloatLit, float: bool, bw: u32) -> bool {
+        float
+            || matches!(
+                (f, bw),
+                (FloatLit::F32(_), 32)
+                    | (FloatLit::F64(_), 64)
+                    | (FloatLit::F32(_) | FloatLit::F64(_), 1)
+            )
+    }
+
+    /// A source: register or immediate; `!` only where `pred`; float operands take no integer
+    /// immediate. `bw`: see [`Validator::float_ok`].
+    fn src(
+        &self,
+        a: &RawArg,
+        pred: bool,
+        float: bool,
+        imm_ok: bool,
+        bw: u32,
+    ) -> Result<Src, Diagnostic> {
+        if a.sel {
+            return Err(err(
+                a.span.clone(),
+                format!(
+                    "'{}' takes no selector (.b0, .h1 ...) on its sources",
+                    self.name
+                ),
+            ));
+        }
+        if a.neg {
+            return Err(err(
+                a.span.clone(),
+                format!("'{}' takes no negated operand", self.name),
+            ));
+        }
+        match &a.raw {
+            Raw::Reg(r) => {
+                if a.not && !pred {
+                    return Err(err(a.span.clone(), "'!' negates only predicates"));
+                }
+                Ok(Src::Reg {
+                    name: r.clone(),
+                    not: a.not,
+                })
+            }
+            _ if a.not => Err(err(a.span.clone(), "'!' negates only a predicate register")),
+            Raw::Imm(v) if imm_ok && !float => Ok(Src::Imm(*v)),
+            Raw::Imm(_) if float => Err(err(
+                a.span.clone(),
+                "a floating-point operand takes a float literal (0f3f800000), not an integer",
+            )),
+            Raw::Float(f) if imm_ok && self.float_ok(*f, float, bw) => Ok(Src::Float(*f)),
+            Raw::Float(_) => Err(err(
+                a.span.clone(),
+                format!(
+                    "'{}' takes a floating-point literal only where it reads a float (or 0f.. for .b32, 0d.. for .b64)",
+                    self.name
+                ),
+            )),
+            Raw::Imm(_) => Err(err(
+                a.span.clone(),
+                format!("this operand of '{}' must be a register", self.name),
+            )),
+            Raw::Sink => Err(err(a.span.clone(), "'_' (no value) cannot be a source")),
+            Raw::Vector(_) => Err(err(
+                a.span.clone(),
+                format!("'{}' takes no vector operand; braces belong to mov.bN", self.name),
+            )),
+            Raw::Pair(..) => Err(err(
+                a.span.clone(),
+                "'|' pairs two predicate destinations of setp",
+            )),
+        }
+    }
+
+    fn operands(&self, insn: &mut OpInsn) -> Result<(), Diagnostic> {
+        let ops = &self.ops;
+        let ty = insn.ty;
+        let pred = ty == PType::Pred;
+        let float = ty.is_float();
+        let bw = if ty.is_bits() { ty.bits() } else { 0 };
+        match self.op {
+            POp::And | POp::Or | POp::Xor => {
+                self.count(3, "d, a, b")?;
+                insn.dsts.push(self.dst(&ops[0], pred, false)?);
+                for a in &ops[1..] {
+                    insn.srcs.push(self.src(a, pred, false, true, bw)?);
+                }
+            }
+            POp::Not | POp::Cnot => {
+                self.count(2, "d, a")?;
+                insn.dsts.push(self.dst(&ops[0], pred, false)?);
+                insn.srcs.push(self.src(&ops[1], pred, false, true, bw)?);
+            }
+            POp::Lop3 => {
+                if ops.len() == 6 {
+                    return Err(err(
+                        ops[5].span.clone(),
+                        "lop3 with a predicate result needs .and/.or and PTX ISA 8.2; ptxlab follows PTX ISA 8.0 (sm_90) here",
+                    ));
+                }
+                self.count(5, "d, a, b, c, immLut")?;
+                // ptxas lets lop3 (alone here) drop its result.
+                insn.dsts.push(self.dst(&ops[0], false, true)?);
+                for a in &ops[1..4] {
+                    insn.srcs.push(self.src(a, false, false, true, 32)?);
+                }
+                match self.src(&ops[4], false, false, true, 0)? {
+                    s @ Src::Imm(_) => insn.srcs.push(s),
+                    _ => return Err(err(
+                        ops[4].span.clone(),
+                        "lop3's immLut must be a number (the truth table, e.g. 0xca for a ? b : c)",
+                    )),
+                }
+            }
+            POp::Shf | POp::Prmt => {
+                self.count(4, "d, a, b, c")?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                for a in &ops[1..] {
+                    insn.srcs.push(self.src(a, false, false, true, 32)?);
+                }
+            }
+            POp::Shl | POp::Shr => {
+                self.count(3, "d, a, b")?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                for a in &ops[1..] {
+                    insn.srcs.push(self.src(
+                        a,
+                        false,
+                        false,
+                        true,
+                        if std::ptr::eq(a, &ops[1]) { bw } else { 0 },
+                    )?);
+                }
+            }
+            POp::Setp => {
+                let n = if insn.bool_op.is_some() { 4 } else { 3 };
+                if ops.len() == 4 && insn.bool_op.is_none() {
+                    return Err(err(
+                        ops[3].span.clone(),
+                        "a fourth operand (predicate c) needs a Boolean operation: setp.CMP.and/.or/.xor",
+                    ));
+                }
+                self.count(
+                    n,
+                    if n == 4 {
+                        "p[|q], a, b, c"
+                    } else {
+                        "p[|q], a, b"
+                    },
+                )?;
+                match &ops[0].raw {
+                    Raw::Pair(p, q) => {
+                        let pp = self.dst(p, true, true)?;
+                        let qq = self.dst(q, true, true)?;
+                        if pp == Dst::Sink && qq == Dst::Sink {
+                            return Err(err(ops[0].span.clone(), "at most one of p|q may be '_'"));
+                        }
+                        insn.dsts.push(pp);
+                        insn.dsts.push(qq);
+                    }
+                    _ => insn.dsts.push(self.dst(&ops[0], true, true)?),
+                }
+                for a in &ops[1..3] {
+                    insn.srcs.push(self.src(a, false, float, true, bw)?);
+                }
+                if n == 4 {
+                    insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
+                }
+            }
+            POp::Selp => {
+                self.count(4, "d, a, b, c")?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                for a in &ops[1..3] {
+                    insn.srcs.push(self.src(a, false, float, true, bw)?);
+                }
+                insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
+            }
+            POp::Cvt => {
+                self.count(2, "d, a")?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                insn.srcs.push(self.src(&ops[1], false, false, true, 0)?);
+            }
+            POp::Mov => self.mov(insn)?,
+        }
+        Ok(())
+    }
+
+    fn mov(&self, insn: &mut OpInsn) -> Result<(), Diagnostic> {
+        let ops = &self.ops;
+        self.count(2, "d, a")?;
+        let ty = insn.ty;
+        let bw = if ty.is_bits() { ty.bits() } else { 0 };
+        let is_vec = |a: &RawArg| matches!(a.raw, Raw::Vector(_));
+        let (dv, sv) = (is_vec(&ops[0]), is_vec(&ops[1]));
+        if dv && sv {
+            return Err(err(
+                ops[1].span.clone(),
+                "mov packs a vector into a register or splits a register into a vector, not both",
+            ));
+        }
+        if !dv && !sv {
+            insn.dsts.push(self.dst(&ops[0], ty == PType::Pred, false)?);
+            insn.srcs
+                .push(self.src(&ops[1], ty == PType::Pred, ty.is_float(), true, bw)?);
+            return Ok(());
+        }
+        let vec_arg = if dv { &ops[0] } else { &ops[1] };
+        let Raw::Vector(elems) = &vec_arg.raw else {
+            unreachable!("checked above")
+        };
+        if !ty.is_bits() {
+            return Err(err(
+                vec_arg.span.clone(),
+                format!(
+                    "packing and unpacking need a bit type: mov.b{} (not .{})",
+                    ty.bits(),
+                    ty.name()
+                ),
+            )
+            .allowed(["b16", "b32", "b64"]));
+        }
+        let n = elems.len() as u32;
+        if !matches!(n, 1 | 2 | 4) || ty.bits() / n < 8 {
+            return Err(err(
+                vec_arg.span.clone(),
+                format!(
+                    "mov.{} packs 1, 2{} elements of {} bits, not {n}",
+                    ty.name(),
+                    if ty.bits() >= 32 { " or 4" } else { "" },
+                    if ty.bits() >= 32 {
+                        format!("{}, {} or {}", ty.bits(), ty.bits() / 2, ty.bits() / 4)
+                    } else {
+                        format!("{} or {}", ty.bits(), ty.bits() / 2)
+                    }
+                ),
+            ));
+        }
+        if elems.iter().all(|e| e.raw == Raw::Sink) {
+            return Err(err(
+                vec_arg.span.clone(),
+                "every element is '_': name at least one register",
+            ));
+        }
+        if dv {
+            insn.unpack = true;
+            for e in elems {
+                insn.dsts.push(self.dst(e, false, true)?);
+            }
+            insn.srcs
+                .push(self.src(&ops[1], false, false, true, ty.bits())?);
+        } else {
+            insn.pack = true;
+            insn.dsts.push(self.dst(&ops[0], false, false)?);
+            for e in elems {
+                if e.raw == Raw::Sink {
+                    // ptxas 13.5 takes a sink inside a source vector for mov.b32 only.
+                    if ty != PType::B32 {
+                        return Err(err(e.span.clone(), "'_' (no value) cannot be a source"));
+                    }
+                    insn.srcs.push(Src::Sink);
+                } else {
+                    insn.srcs.push(self.src(e, false, false, true, 1)?);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Evaluation
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let sh = 64 - bits;
+        ((v << sh) as i64) >> sh
+    }
+}
+
+/// What one evaluation wrote: a value per destination (None for `_`), and the trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The value of each destination in order (None for `_`).
+    pub values: Vec<Option<u64>>,
+    /// The stages of the evaluation.
+    pub trace: Trace,
+}
+
+impl OpInsn {
+    /// Width in bits of destination `i` as the instruction writes it.
+    pub fn dst_bits(&self, _i: usize) -> u32 {
+        match self.op {
+            POp::Setp => 1,
+            POp::Mov if self.unpack => self.ty.bits() / self.dsts.len().max(1) as u32,
+            _ => self.ty.bits(),
+        }
+    }
+    /// Whether destination `i` is written as a signed value (extended by sign into a wider
+    /// register).
+    pub fn dst_signed(&self, _i: usize) -> bool {
+        self.op != POp::Setp && self.ty.signed()
+    }
+    /// Width in bits of source `i` as the instruction reads it.
+    pub fn src_bits(&self, i: usize) -> u32 {
+        match self.op {
+            POp::Shl | POp::Shr if i == 1 => 32,
+            POp::Setp if i == 2 => 1,
+            POp::Selp if i == 2 => 1,
+            POp::Lop3 if i == 3 => 8,
+            POp::Cvt => self.src_ty.unwrap_or(self.ty).bits(),
+            POp::Mov if self.pack => self.ty.bits() / self.srcs.len().max(1) as u32,
+            _ => self.ty.bits(),
+        }
+    }
+    /// Names of the source roles, for traces.
+    fn src_name(&self, i: usize) -> String {
+        match self.op {
+            POp::Mov if self.pack => format!("a{i}"),
+            POp::Lop3 if i == 3 => "immLut".into(),
+            _ => ["a", "b", "c", "e"]
+                .get(i)
+                .copied()
+                .unwrap_or("x")
+                .to_string(),
+        }
+    }
+
+    /// Canonical text: modifiers in a fixed order, single spaces.
+    pub fn canonical(&self) -> String {
+        let mut s = self.op.name().to_string();
+        if self.op == POp::Shf {
+            s.push_str(if self.left { ".l" } else { ".r" });
+            if let Some(m) = self.mode {
+                s.push_str(if m == ShfMode::Wrap {
+                    ".wrap"
+                } else {
+                    ".clamp"
+                });
+            }
+        }
+        if let Some(c) = self.cmp {
+            s.push('.');
+            s.push_str(c.name());
+        }
+        if let Some(b) = self.bool_op {
+            s.push('.');
+            s.push_str(b.name());
+        }
+        if self.ftz {
+            s.push_str(".ftz");
+        }
+        if self.sat {
+            s.push_str(".sat");
+        }
+        s.push('.');
+        s.push_str(self.ty.name());
+        if let Some(t) = self.src_ty {
+            s.push('.');
+            s.push_str(t.name());
+        }
+        if let Some(m) = self.prmt {
+            s.push('.');
+            s.push_str(m.name());
+        }
+        let dst = |d: &Dst| match d {
+            Dst::Reg(r) => r.clone(),
+            Dst::Sink => "_".into(),
+        };
+        let src = |x: &Src| match x {
+            Src::Reg { name, not } => format!("{}{name}", if *not { "!" } else { "" }),
+            Src::Imm(v) if *v < 0 => v.to_string(),
+            Src::Imm(v) if *v > 9 => format!("0x{v:x}"),
+            Src::Imm(v) => v.to_string(),
+            Src::Float(f) => f.text(),
+            Src::Sink => "_".into(),
+        };
+        let ds: Vec<String> = self.dsts.iter().map(dst).collect();
+        let ss: Vec<String> = self.srcs.iter().map(src).collect();
+        let d = if self.unpack {
+            format!("{{{}}}", ds.join(", "))
+        } else {
+            ds.join("|")
+        };
+        let a = if self.pack {
+            format!("{{{}}}", ss.join(", "))
+        } else {
+            ss.join(", ")
+        };
+        format!("{s} {d}, {a};")
+    }
+
+    /// The value an immediate source has as the instruction reads it.
+    /// Whether source `i` is read as a floating-point value.
+    pub fn src_is_float(&self, i: usize) -> bool {
+        self.ty.is_float() && matches!((self.op, i), (POp::Setp | POp::Selp, 0 | 1) | (POp::Mov, 0))
+    }
+
+    /// The value immediate `v` has as source `i` reads it (non-zero is true for a predicate).
+    pub fn imm_value(&self, i: usize, v: i64) -> u64 {
+        let b = self.src_bits(i);
+        if b == 1 {
+            (v != 0) as u64
+        } else {
+            v as u64 & mask(b)
+        }
+    }
+
+    /// Evaluate with the source values as read (each already cut to [`OpInsn::src_bits`];
+    /// `!p` not yet applied): every destination's value and the stages.
+    pub fn eval(&self, src: &[u64]) -> Outcome {
+        let mut st: Vec<Stage> = Vec::new();
+        let v: Vec<u64> = (0..self.srcs.len())
+            .map(|i| src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i)))
+            .collect();
+        let sources: Vec<Val> = v
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| Val::reg(self.src_name(i), self.src_bits(i), x))
+            .collect();
+        for s in &sources {
+            st.push(Stage::new(
+                StageKind::Read,
+                format!("{} as read", s.name),
+                s.clone(),
+            ));
+        }
+        // `!p` sources.
+        let mut v = v;
+        for (i, s) in self.srcs.iter().enumerate() {
+            if let Src::Reg { not: true, name } = s {
+                v[i] ^= 1;
+                st.push(
+                    Stage::new(
+                        StageKind::Adjust,
+                        format!("!{name}: the predicate negated"),
+                        Val::reg(format!("!{}", self.src_name(i)), 1, v[i]),
+                    )
+                    .op(format!("!{}", self.src_name(i)))
+                    .input(sources[i].clone())
+                    .flag(Flag::Negated),
+                );
+            }
+        }
+        let w = self.ty.bits();
+        let values: Vec<Option<u64>> = match self.op {
+            POp::And | POp::Or | POp::Xor => {
+                let (sym, r) = match self.op {
+                    POp::And => ("&", v[0] & v[1]),
+                    POp::Or => ("|", v[0] | v[1]),
+                    _ => ("^", v[0] ^ v[1]),
+                };
+                st.push(
+                    Stage::new(
+                        StageKind::Operate,
+                        format!("a {sym} b, bit by bit"),
+                        Val::reg("d", w, r),
+                    )
+                    .op(format!("a {sym} b"))
+                    .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])]),
+                );
+                vec![Some(r)]
+            }
+            POp::Not => {
+                let r = !v[0] & mask(w);
+                st.push(
+                    Stage::new(
+                        StageKind::Operate,
+                        "every bit of a flipped",
+                        Val::reg("d", w, r),
+                    )
+                    .op("~a")
+                    .input(Val::reg("a", w, v[0])),
+                );
+                vec![Some(r)]
+            }
+            POp::Cnot => {
+                let r = (v[0] == 0) as u64;
+                st.push(
+                    Stage::new(
+                        StageKind::Compare,
+                        "1 when a is zero, else 0",
+                        Val::reg("d", w, r),
+                    )
+                    .op("a == 0 ? 1 : 0")
+                    .input(Val::reg("a", w, v[0])),
+                );
+                vec![Some(r)]
+            }
+            POp::Lop3 => vec![Some(self.lop3(&v, &mut st))],
+            POp::Shf => vec![Some(self.shf(&v, &mut st))],
+            POp::Shl | POp::Shr => vec![Some(self.shift(&v, &mut st))],
+            POp::Prmt => vec![Some(self.prmt_eval(&v, &mut st))],
+            POp::Setp => self.setp(&v, &mut st),
+            POp::Selp => {
+                let r = if v[2] != 0 { v[0] } else { v[1] };
+                st.push(
+                    Stage::new(
+                        StageKind::Operate,
+                        format!(
+                            "c is {}, so {} is taken",
+                            v[2] != 0,
+                            if v[2] != 0 { "a" } else { "b" }
+                        ),
+                        Val::reg("d", w, r),
+                    )
+                    .op("c ? a : b")
+                    .inputs([
+                        Val::reg("a", w, v[0]),
+                        Val::reg("b", w, v[1]),
+                        Val::reg("c", 1, v[2]),
+                    ]),
+                );
+                vec![Some(r)]
+            }
+            POp::Cvt => vec![Some(self.cvt(&v, &mut st))],
+            POp::Mov => self.mov_eval(&v, &mut st),
+        };
+        // The result stages and the trace's result (the first destination written).
+        let mut result = None;
+        for (i, (d, val)) in self.dsts.iter().zip(&values).enumerate() {
+            let bits = self.dst_bits(i);
+            let label = match d {
+                Dst::Reg(r) => format!("written to {r}"),
+                Dst::Sink => "dropped (_)".to_string(),
+            };
+            let name = if self.dsts.len() == 1 {
+                "d".to_string()
+            } else {
+                match self.op {
+                    POp::Setp => ["p", "q"][i.min(1)].to_string(),
+                    _ => format!("d{i}"),
+                }
+            };
+            let out = Val::reg(name, bits, val.unwrap_or(0));
+            if result.is_none() && val.is_some() {
+                result = Some(out.clone());
+            }
+            st.push(Stage::new(StageKind::Result, label, out));
+        }
+        let result = result.unwrap_or_else(|| Val::reg("d", self.dst_bits(0), 0));
+        let views = Views::of(result.raw() as u64, result.bits);
+        Outcome {
+            values,
+            trace: Trace {
+                instruction: self.canonical(),
+                opcode: self.op.name().to_string(),
+                family: Family::Integer,
+                sources,
+                stages: st,
+                result,
+                views,
+                doc_url: self.op.doc_url(),
+                reading: crate::readings::Reading::Hardware,
+            },
+        }
+    }
+
+    fn lop3(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+        let lut = v[3] & 0xff;
+        let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
+        let mut rows = Vec::with_capacity(32);
+        let mut d = 0u32;
+        for i in 0..32 {
+            let row = (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
+            rows.push(row as u8);
+            d |= ((lut as u32 >> row) & 1) << i;
+        }
+        let table: Vec<u64> = (0..8).map(|r| (lut >> r) & 1).collect();
+        st.push(
+            Stage::new(
+                StageKind::Operate,
+                format!(
+                    "each bit of d is bit a·4 + b·2 + c of immLut 0x{lut:02x}: its row of the truth table"
+                ),
+                Val::reg("d", 32, d as u64),
+            )
+            .op("immLut >> (a·4 + b·2 + c) & 1, per bit")
+            .inputs([
+                Val::reg("a", 32, a as u64),
+                Val::reg("b", 32, b as u64),
+                Val::reg("c", 32, c as u64),
+                Val::reg("immLut", 8, lut),
+            ])
+            .detail(Detail::Pool {
+                lane_bits: 1,
+                entries: table,
+                picks_a: rows,
+                picks_b: Vec::new(),
+            }),
+        );
+        d as u64
+    }
+
+    fn shf(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+        let (a, b, c) = (v[0], v[1], v[2] as u32);
+        let clamp = self.mode == Some(ShfMode::Clamp);
+        let n = if clamp { c.min(32) } else { c & 31 };
+        let funnel = (b << 32) | a;
+        st.push(
+            Stage::new(
+                StageKind::Pool,
+                "the 64-bit funnel b:a (b in bits 63-32, a in bits 31-0)",
+                Val::reg("b:a", 64, funnel),
+            )
+            .op("b << 32 | a")
+            .inputs([Val::reg("a", 32, a), Val::reg("b", 32, b)]),
+        );
+        st.push(
+            Stage::new(
+                StageKind::Clamp,
+                if clamp {
+                    format!("amount c = {c} limited to at most 32: {n}")
+                } else {
+                    format!("amount c = {c} taken modulo 32: {n}")
+                },
+                Val::reg("n", 32, n as u64),
+            )
+            .op(if clamp { "min(c, 32)" } else { "c & 31" })
+            .input(Val::reg("c", 32, c as u64))
+            .flag_if(clamp && c > 32, Flag::AmountClamped)
+            .flag_if(!clamp && c > 31, Flag::AmountWrapped),
+        );
+        // shf.l keeps bits 63-n .. 32-n of b:a, shf.r keeps bits n+31 .. n.
+        let lo = if self.left { 32 - n } else { n };
+        let d = (funnel >> lo) & 0xffff_ffff;
+        st.push(
+            Stage::new(
+                StageKind::Field,
+                format!(
+                    "{} by {n}: the 32 bits {}..{} of b:a",
+                    if self.left {
+                        "shifted left"
+                    } else {
+                        "shifted right"
+                    },
+                    lo + 31,
+                    lo
+                ),
+                Val::reg("d", 32, d),
+            )
+            .op(if self.left {
+                "(b:a << n) >> 32"
+            } else {
+                "(b:a >> n) & 0xffffffff"
+            })
+            .input(Val::reg("b:a", 64, funnel))
+            .detail(Detail::Field {
+                source: funnel,
+                source_bits: 64,
+                lo,
+                width: 32,
+                signed: false,
+                out_bits: 32,
+            }),
+        );
+        d
+    }
+
+    fn shift(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+        let w = self.ty.bits();
+        let (a, b) = (v[0], v[1] as u32);
+        let n = b.min(w);
+        st.push(
+            Stage::new(
+                StageKind::Clamp,
+                format!("amount b = {b} limited to the width {w}: {n}"),
+                Val::reg("n", 32, n as u64),
+            )
+            .op(format!("min(b, {w})"))
+            .input(Val::reg("b", 32, b as u64))
+            .flag_if(b > w, Flag::AmountClamped),
+        );
+        let signed = self.ty.signed();
+        let d = if self.op == POp::Shl {
+            if n >= w {
+                0
+            } else {
+                (a << n) & mask(w)
+            }
+        } else if signed {
+            let s = sext(a, w);
+            (s >> n.min(63)) as u64 & mask(w)
+        } else if n >= w {
+            0
+        } else {
+            a >> n
+        };
+        let label = match (self.op, signed) {
+            (POp::Shl, _) => format!("a shifted left by {n}, zeros in"),
+            (_, true) => format!("a shifted right by {n}, copies of the sign bit in"),
+            _ => format!("a shifted right by {n}, zeros in"),
+        };
+        st.push(
+            Stage::new(StageKind::Operate, label, Val::reg("d", w, d))
+                .op(if self.op == POp::Shl {
+                    "a << n"
+                } else {
+                    "a >> n"
+                })
+                .input(Val::new(
+                    "a",
+                    w,
+                    signed,
+                    if signed {
+                        sext(a, w) as i128
+                    } else {
+                        a as i128
+                    },
+                ))
+                .flag_if(signed && self.op == POp::Shr, Flag::SignExtended),
+        );
+        d
+    }
+
+    fn prmt_eval(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+        let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
+        let pool64 = ((b as u64) << 32) | a as u64;
+        let bytes: Vec<u64> = (0..8).map(|i| (pool64 >> (8 * i)) & 0xff).collect();
+        // For each byte of d: the pool byte, and whether its sign is replicated.
+        let picks: [(u8, bool); 4] = match self.prmt {
+            None => std::array::from_fn(|i| {
+                let nib = (c >> (4 * i)) & 0xf;
+                ((nib & 7) as u8, nib & 8 != 0)
+            }),
+            Some(m) => {
+                let p = m.picks(c & 3);
+                std::array::from_fn(|i| (p[i], false))
+            }
+        };
+        st.push(
+            Stage::new(
+                StageKind::Pool,
+                match self.prmt {
+                    None => "the 8-byte pool b:a (bytes 0-3 from a, 4-7 from b); each nibble of c picks one".to_string(),
+                    Some(m) => format!(
+                        "the 8-byte pool b:a; mode .{} with c & 3 = {} picks the bytes",
+                        m.name(),
+                        c & 3
+                    ),
+                },
+                Val::reg("b:a", 64, pool64),
+            )
+            .op("b << 32 | a")
+            .inputs([Val::reg("a", 32, a as u64), Val::reg("b", 32, b as u64), Val::reg("c", 32, c as u64)])
+            .detail(Detail::Pool {
+                lane_bits: 8,
+                entries: bytes.clone(),
+                picks_a: picks.iter().map(|p| p.0).collect(),
+                picks_b: Vec::new(),
+            }),
+        );
+        let mut d = 0u32;
+        for (i, &(k, rep)) in picks.iter().enumerate() {
+            let byte = bytes[k as usize] as u32;
+            let out = if rep {
+                if byte & 0x80 != 0 {
+                    0xff
+                } else {
+                    0
+                }
+            } else {
+                byte
+            };
+            d |= out << (8 * i);
+            let label = match self.prmt {
+                None => format!(
+                    "d.b{i}: selector nibble 0x{:x} = byte {k}{}",
+                    (c >> (4 * i)) & 0xf,
+                    if rep {
+                        format!(", its sign bit ({}) replicated over 8 bits", byte >> 7)
+                    } else {
+                        " copied".to_string()
+                    }
+                ),
+                Some(_) => format!("d.b{i}: byte {k} copied"),
+            };
+            st.push(
+                Stage::new(
+                    StageKind::Extract,
+                    label,
+                    Val::reg(format!("d.b{i}"), 8, out as u64),
+                )
+                .lane(i as u8)
+                .op(if rep {
+                    "pool[k] & 0x80 ? 0xff : 0"
+                } else {
+                    "pool[k]"
+                })
+                .input(Val::reg(format!("pool[{k}]"), 8, byte as u64))
+                .flag_if(rep, Flag::SignExtended)
+                .detail(Detail::Field {
+                    source: pool64,
+                    source_bits: 64,
+                    lo: 8 * k as u32 + if rep { 7 } else { 0 },
+                    width: if rep { 1 } else { 8 },
+                    signed: rep,
+                    out_bits: 8,
+                }),
+            );
+        }
+        d as u64
+    }
+
+    fn compare(&self, a: u64, b: u64) -> bool {
+        let t = self.ty;
+        let c = self.cmp.unwrap_or(CmpOp::Eq);
+        if t.is_float() {
+            let (x, y) = if t == PType::F32 {
+                let f = |v: u64| {
+                    let bits = v as u32;
+                    let mut x = f32::from_bits(bits);
+                    if self.ftz && x.is_subnormal() {
+                        x = if bits >> 31 != 0 { -0.0 } else { 0.0 };
+                    }
+                    x as f64
+                };
+                (f(a), f(b))
+            } else {
+                (f64::from_bits(a), f64::from_bits(b))
+            };
+            let nan = x.is_nan() || y.is_nan();
+            return match c {
+                CmpOp::Eq => !nan && x == y,
+                CmpOp::Ne => !nan && x != y,
+                CmpOp::Lt | CmpOp::Lo => !nan && x < y,
+                CmpOp::Le | CmpOp::Ls => !nan && x <= y,
+                CmpOp::Gt | CmpOp::Hi => !nan && x > y,
+                CmpOp::Ge | CmpOp::Hs => !nan && x >= y,
+                CmpOp::Equ => nan || x == y,
+                CmpOp::Neu => nan || x != y,
+                CmpOp::Ltu => nan || x < y,
+                CmpOp::Leu => nan || x <= y,
+                CmpOp::Gtu => nan || x > y,
+                CmpOp::Geu => nan || x >= y,
+                CmpOp::Num => !nan,
+                CmpOp::Nan => nan,
+            };
+        }
+        let w = t.bits();
+        let (sa, sb) = (sext(a, w), sext(b, w));
+        let signed = t.signed();
+        match c {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => {
+                if signed {
+                    sa < sb
+                } else {
+                    a < b
+                }
+            }
+            CmpOp::Le => {
+                if signed {
+                    sa <= sb
+                } else {
+                    a <= b
+                }
+            }
+            CmpOp::Gt => {
+                if signed {
+                    sa > sb
+                } else {
+                    a > b
+                }
+            }
+            CmpOp::Ge => {
+                if signed {
+                    sa >= sb
+                } else {
+                    a >= b
+                }
+            }
+            CmpOp::Lo => a < b,
+            CmpOp::Ls => a <= b,
+            CmpOp::Hi => a > b,
+            CmpOp::Hs => a >= b,
+            _ => false,
+        }
+    }
+
+    fn setp(&self, v: &[u64], st: &mut Vec<Stage>) -> Vec<Option<u64>> {
+        let w = self.ty.bits();
+        let c = self.cmp.unwrap_or(CmpOp::Eq);
+        let t = self.compare(v[0], v[1]);
+        let show = |n: &str, x: u64| {
+            if self.ty.signed() {
+                Val::new(n, w, true, sext(x, w) as i128)
+            } else {
+                Val::reg(n, w, x)
+            }
+        };
+        st.push(
+            Stage::new(
+                StageKind::Compare,
+                format!("a {} b read as .{}: {t}", c.symbol(), self.ty.name()),
+                Val::reg("t", 1, t as u64),
+            )
+            .op(format!("a {} b", c.symbol()))
+            .inputs([show("a", v[0]), show("b", v[1])]),
+        );
+        let (p, q) = match self.bool_op {
+            None => (t, !t),
+            Some(bo) => {
+                let cc = v[2] != 0;
+                let p = bo.apply(t, cc);
+                let q = bo.apply(!t, cc);
+                st.push(
+                    Stage::new(
+                        StageKind::Secondary,
+                        format!("p = t {0} c, q = !t {0} c", bo.name()),
+                        Val::reg("p", 1, p as u64),
+                    )
+                    .op(format!("t {} c", bo.name()))
+                    .inputs([Val::reg("t", 1, t as u64), Val::reg("c", 1, cc as u64)]),
+                );
+                (p, q)
+            }
+        };
+        let mut out = Vec::new();
+        for (i, d) in self.dsts.iter().enumerate() {
+            let val = if i == 0 { p } else { q } as u64;
+            out.push(if *d == Dst::Sink { None } else { Some(val) });
+        }
+        out
+    }
+
+    fn cvt(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+        let at = self.src_ty.unwrap_or(self.ty);
+        let dt = self.ty;
+        let x: i128 = if at.signed() {
+            sext(v[0], at.bits()) as i128
+        } else {
+            (v[0] & mask(at.bits())) as i128
+        };
+        st.push(
+            Stage::new(
+                StageKind::Extract,
+                format!(
+                    "a read as .{} ({} bits, {})",
+                    at.name(),
+                    at.bits(),
+                    if at.signed() { "signed" } else { "unsigned" }
+                ),
+                Val::new("a", at.bits(), at.signed(), x),
+            )
+            .input(Val::reg("a", at.bits(), v[0])),
+        );
+        let (lo, hi) = range(dt);
+        let d = if self.sat {
+            let y = x.clamp(lo, hi);
+            st.push(
+                Stage::new(
+                    StageKind::Clamp,
+                    format!("clamped to the range of .{}", dt.name()),
+                    Val::new("d", dt.bits(), dt.signed(), y),
+                )
+                .op(format!("clamp(a, {lo}, {hi})"))
+                .input(Val::new("a", at.bits(), at.signed(), x))
+                .flag_if(x > hi, Flag::ClampedHigh)
+                .flag_if(x < lo, Flag::ClampedLow)
+                .detail(Detail::Range { min: lo, max: hi }),
+            );
+            y as u64 & mask(dt.bits())
+        } else {
+            let y = x as u64 & mask(dt.bits());
+            let kept = dt.bits() < at.bits();
+            st.push(
+                Stage::new(
+                    if kept {
+                        StageKind::Truncate
+                    } else {
+                        StageKind::Operate
+                    },
+                    if kept {
+                        format!("the low {} bits kept", dt.bits())
+                    } else {
+                        format!(
+                            "{}-extended to {} bits",
+                            if at.signed() { "sign" } else { "zero" },
+                            dt.bits()
+                        )
+                    },
+                    Val::new(
+                        "d",
+                        dt.bits(),
+                        dt.signed(),
+                        if dt.signed() {
+                            sext(y, dt.bits()) as i128
+                        } else {
+                            y as i128
+                        },
+                    ),
+                )
+                .input(Val::new("a", at.bits(), at.signed(), x))
+                .flag_if(
+                    kept && (y as i128) != x && (sext(y, dt.bits()) as i128) != x,
+                    Flag::Wrapped,
+                )
+                .flag_if(!kept && at.signed(), Flag::SignExtended)
+                .flag_if(!kept && !at.signed(), Flag::ZeroExtended),
+            );
+            y
+        };
+        d
+    }
+
+    fn mov_eval(&self, v: &[u64], st: &mut Vec<Stage>) -> Vec<Option<u64>> {
+        let w = self.ty.bits();
+        if self.pack {
+            let n = self.srcs.len() as u32;
+            let ew = w / n;
+            let mut d = 0u64;
+            for (i, x) in v.iter().enumerate() {
+                d |= (x & mask(ew)) << (ew * i as u32);
+            }
+            st.push(
+                Stage::new(
+                    StageKind::Merge,
+                    format!("{n} parts of {ew} bits packed, the first in the lowest bits"),
+                    Val::reg("d", w, d),
+                )
+                .op(format!(
+                    "{{{}}}",
+                    (0..n)
+                        .map(|i| format!("a{i}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .inputs(
+                    v.iter()
+                        .enumerate()
+                        .map(|(i, &x)| Val::reg(format!("a{i}"), ew, x)),
+                )
+                .detail(Detail::Merge {
+                    lane_bits: ew,
+                    from_result: vec![true; n as usize],
+                    other: String::new(),
+                }),
+            );
+            vec![Some(d)]
+        } else if self.unpack {
+            let n = self.dsts.len() as u32;
+            let ew = w / n;
+            let mut out = Vec::new();
+            for (i, d) in self.dsts.iter().enumerate() {
+                let part = (v[0] >> (ew * i as u32)) & mask(ew);
+                st.push(
+                    Stage::new(
+                        StageKind::Extract,
+                        format!("bits {}..{} of a", ew * (i as u32 + 1) - 1, ew * i as u32),
+                        Val::reg(format!("d{i}"), ew, part),
+                    )
+                    .lane(i as u8)
+                    .input(Val::reg("a", w, v[0]))
+                    .detail(Detail::Field {
+                        source: v[0],
+                        source_bits: w,
+                        lo: ew * i as u32,
+                        width: ew,
+                        signed: false,
+                        out_bits: ew,
+                    }),
+                );
+                out.push(if *d == Dst::Sink { None } else { Some(part) });
+            }
+            out
+        } else {
+            st.push(
+                Stage::new(StageKind::Operate, "a copied", Val::reg("d", w, v[0]))
+                    .op("a")
+                    .input(Val::reg("a", w, v[0])),
+            );
+            vec![Some(v[0])]
+        }
+    }
+}
+
+impl OpInsn {
+    /// A CUDA inline-assembly statement that runs the instruction, with C variables named as
+    /// the roles (`d`, `a`, `b`, `c`, and `p`, `q` for setp's results; `d0`, `d1`... and
+    /// `a0`, `a1`... for the parts of a vector). Predicates cannot be asm operands, so each
+    /// lives in a `.reg .pred` of its own scope, set from or read into an integer (0 or 1).
+    pub fn asm_statement(&self) -> String {
+        use crate::cuda::constraint;
+        let mut outs: Vec<String> = Vec::new();
+        let mut ins: Vec<String> = Vec::new();
+        let mut preds: Vec<String> = Vec::new();
+        let mut pre = String::new();
+        let mut post = String::new();
+        // Operand numbers: outputs first, then inputs; fixed after both lists are known.
+        let dst_names: Vec<String> = self
+            .dsts
+            .iter()
+            .enumerate()
+            .map(|(i, _)| match (self.op, self.dsts.len()) {
+                (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
+                (_, 1) => "d".to_string(),
+                _ => format!("d{i}"),
+            })
+            .collect();
+        let n_out = self.dsts.iter().filter(|d| **d != Dst::Sink).count();
+        let mut dst_text = Vec::new();
+        for (i, d) in self.dsts.iter().enumerate() {
+            if *d == Dst::Sink {
+                dst_text.push("_".to_string());
+                continue;
+            }
+            let k = outs.len();
+            let bits = self.dst_bits(i);
+            if bits == 1 {
+                let p = format!("p{i}");
+                preds.push(p.clone());
+                post.push_str(&format!(" selp.u32 %{k}, 1, 0, {p};"));
+                outs.push(format!("\"=r\"({})", dst_names[i]));
+                dst_text.push(p);
+            } else {
+                outs.push(format!("\"={}\"({})", constraint(bits), dst_names[i]));
+                dst_text.push(format!("%{k}"));
+            }
+        }
+        let mut src_text = Vec::new();
+        for (i, s) in self.srcs.iter().enumerate() {
+            let name = self.src_name(i);
+            match s {
+                Src::Reg { not, .. } => {
+                    let k = n_out + ins.len();
+                    let bits = self.src_bits(i);
+                    if bits == 1 {
+                        let p = format!("c{i}");
+                        preds.push(p.clone());
+                        pre.push_str(&format!(" setp.ne.u32 {p}, %{k}, 0;"));
+                        ins.push(format!("\"r\"({name})"));
+                        src_text.push(format!("{}{p}", if *not { "!" } else { "" }));
+                    } else {
+                        ins.push(format!("\"{}\"({name})", constraint(bits)));
+                        src_text.push(format!("%{k}"));
+                    }
+                }
+                Src::Imm(v) => src_text.push(v.to_string()),
+                Src::Float(f) => src_text.push(f.text()),
+                Src::Sink => src_text.push("_".to_string()),
+            }
+        }
+        let head = self.canonical();
+        let head = head.split(' ').next().unwrap_or("");
+        let d = if self.unpack {
+            format!("{{{}}}", dst_text.join(", "))
+        } else {
+            dst_text.join("|")
+        };
+        let a = if self.pack {
+            format!("{{{}}}", src_text.join(", "))
+        } else {
+            src_text.join(", ")
+        };
+        let body = format!("{head} {d}, {a};");
+        let text = if preds.is_empty() {
+            body
+        } else {
+            format!("{{ .reg .pred {};{pre} {body}{post} }}", preds.join(", "))
+        };
+        format!(
+            "asm(\"{text}\" : {} : {});",
+            outs.join(", "),
+            ins.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn asm_statements() {
+        let s = |t: &str| parse_op(t).unwrap().asm_statement();
+        assert_eq!(
+            s("lop3.b32 d, a, b, c, 0xca;"),
+            r#"asm("lop3.b32 %0, %1, %2, %3, 202;" : "=r"(d) : "r"(a), "r"(b), "r"(c));"#
+        );
+        assert_eq!(
+            s("mov.b32 {lo, hi}, a;"),
+            r#"asm("mov.b32 {%0, %1}, %2;" : "=h"(d0), "=h"(d1) : "r"(a));"#
+        );
+        assert_eq!(
+            s("setp.lt.and.s32 p|q, a, b, !c;"),
+            r#"asm("{ .reg .pred p0, p1, c2; setp.ne.u32 c2, %4, 0; setp.lt.and.s32 p0|p1, %2, %3, !c2; selp.u32 %0, 1, 0, p0; selp.u32 %1, 1, 0, p1; }" : "=r"(p), "=r"(q) : "r"(a), "r"(b), "r"(c));"#
+        );
+        assert_eq!(
+            s("selp.b64 d, a, 5, c;"),
+            r#"asm("{ .reg .pred c2; setp.ne.u32 c2, %2, 0; selp.b64 %0, %1, 5, c2; }" : "=l"(d) : "l"(a), "r"(c));"#
+        );
+    }
+}

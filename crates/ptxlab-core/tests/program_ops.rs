@@ -1,0 +1,279 @@
+//! The program instructions against an independent model of the ISA text
+//! (`tests/support/isa_text.rs`), over random values and every type and modifier; and the
+//! ptxas decisions in `tests/data/ptxas-programs.jsonl`, compared one by one.
+
+mod support;
+
+use proptest::prelude::*;
+use ptxlab_core::program::{check_any, parse_op};
+use support::isa_text as isa;
+
+/// Evaluate one statement with its sources as values.
+fn eval(text: &str, src: &[u64]) -> Vec<Option<u64>> {
+    let insn = parse_op(text).unwrap_or_else(|d| panic!("{text}: {d}"));
+    let src: Vec<u64> = src
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v & isa::mask(insn.src_bits(i)))
+        .collect();
+    let out = insn.eval(&src);
+    // The trace ends with one result stage per destination, agreeing with the values.
+    let results: Vec<u64> = out
+        .trace
+        .stages
+        .iter()
+        .filter(|s| s.kind == ptxlab_core::StageKind::Result)
+        .map(|s| s.output.raw() as u64)
+        .collect();
+    assert_eq!(results.len(), out.values.len(), "{text}");
+    for (r, v) in results.iter().zip(&out.values) {
+        if let Some(v) = v {
+            assert_eq!(r, v, "{text}: the trace's result stage");
+        }
+    }
+    out.values
+}
+
+fn one(text: &str, src: &[u64]) -> u64 {
+    eval(text, src)[0].expect("a value")
+}
+
+/// Values biased to the edges, as the measured cases are.
+fn value() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        any::<u64>(),
+        Just(0u64),
+        Just(1),
+        Just(0x7f),
+        Just(0x80),
+        Just(0xff),
+        Just(0x7fff),
+        Just(0x8000),
+        Just(0xffff),
+        Just(0x7fff_ffff),
+        Just(0x8000_0000),
+        Just(0xffff_ffff),
+        Just(u64::MAX),
+        Just(1 << 63),
+        0u64..80,
+    ]
+}
+
+const WIDTHS: [u32; 3] = [16, 32, 64];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn logic(a in value(), b in value()) {
+        for w in WIDTHS {
+            let m = isa::mask(w);
+            prop_assert_eq!(one(&format!("and.b{w} d, a, b;"), &[a, b]), isa::and(w, a & m, b & m));
+            prop_assert_eq!(one(&format!("or.b{w} d, a, b;"), &[a, b]), isa::or(w, a & m, b & m));
+            prop_assert_eq!(one(&format!("xor.b{w} d, a, b;"), &[a, b]), isa::xor(w, a & m, b & m));
+            prop_assert_eq!(one(&format!("not.b{w} d, a;"), &[a]), isa::not(w, a & m));
+            prop_assert_eq!(one(&format!("cnot.b{w} d, a;"), &[a]), isa::cnot(w, a & m));
+        }
+        let (p, q) = (a & 1, b & 1);
+        prop_assert_eq!(one("and.pred d, a, b;", &[p, q]), p & q);
+        prop_assert_eq!(one("or.pred d, a, b;", &[p, q]), p | q);
+        prop_assert_eq!(one("xor.pred d, a, b;", &[p, q]), p ^ q);
+        prop_assert_eq!(one("not.pred d, a;", &[p]), 1 - p);
+        prop_assert_eq!(one("and.pred d, !a, b;", &[p, q]), (1 - p) & q);
+    }
+
+    #[test]
+    fn lop3_every_table(a in any::<u32>(), b in any::<u32>(), c in any::<u32>()) {
+        for lut in 0..=255u8 {
+            let got = one(&format!("lop3.b32 d, a, b, c, {lut};"), &[a as u64, b as u64, c as u64, lut as u64]);
+            prop_assert_eq!(got, isa::lop3(a, b, c, lut) as u64, "immLut {}", lut);
+        }
+    }
+
+    #[test]
+    fn shf_funnel(a in any::<u32>(), b in any::<u32>(), c in prop_oneof![0u32..70, any::<u32>()]) {
+        for (dir, left) in [("l", true), ("r", false)] {
+            for (mode, clamp) in [("wrap", false), ("clamp", true)] {
+                let got = one(&format!("shf.{dir}.{mode}.b32 d, a, b, c;"), &[a as u64, b as u64, c as u64]);
+                prop_assert_eq!(got, isa::shf(left, clamp, a, b, c) as u64, "shf.{}.{} c={}", dir, mode, c);
+            }
+        }
+    }
+
+    #[test]
+    fn shifts(a in value(), b in prop_oneof![0u32..70, any::<u32>()]) {
+        for w in WIDTHS {
+            let m = isa::mask(w);
+            prop_assert_eq!(one(&format!("shl.b{w} d, a, b;"), &[a, b as u64]), isa::shl(w, a & m, b));
+            for k in ['b', 'u', 's'] {
+                let got = one(&format!("shr.{k}{w} d, a, b;"), &[a, b as u64]);
+                prop_assert_eq!(got, isa::shr(w, k == 's', a & m, b), "shr.{}{} by {}", k, w, b);
+            }
+        }
+    }
+
+    #[test]
+    fn prmt_every_mode(a in any::<u32>(), b in any::<u32>(), c in any::<u32>()) {
+        let src = [a as u64, b as u64, c as u64];
+        prop_assert_eq!(one("prmt.b32 d, a, b, c;", &src), isa::prmt(None, a, b, c) as u64);
+        for m in ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"] {
+            prop_assert_eq!(one(&format!("prmt.b32.{m} d, a, b, c;"), &src), isa::prmt(Some(m), a, b, c) as u64, "{}", m);
+        }
+    }
+
+    #[test]
+    fn setp_every_comparison(a in value(), b in value(), c in any::<bool>()) {
+        let cmps: [(&str, &[char]); 10] = [
+            ("eq", &['b', 'u', 's']), ("ne", &['b', 'u', 's']),
+            ("lt", &['u', 's']), ("le", &['u', 's']), ("gt", &['u', 's']), ("ge", &['u', 's']),
+            ("lo", &['u']), ("ls", &['u']), ("hi", &['u']), ("hs", &['u']),
+        ];
+        for w in WIDTHS {
+            for (cmp, kinds) in cmps {
+                for &k in kinds {
+                    let t = isa::compare(cmp, k, w, a, b);
+                    for bop in [None, Some("and"), Some("or"), Some("xor")] {
+                        let text = match bop {
+                            None => format!("setp.{cmp}.{k}{w} p|q, a, b;"),
+                            Some(o) => format!("setp.{cmp}.{o}.{k}{w} p|q, a, b, c;"),
+                        };
+                        let got = eval(&text, &[a, b, c as u64]);
+                        let (p, q) = isa::setp(t, bop, c);
+                        prop_assert_eq!(got, vec![Some(p as u64), Some(q as u64)], "{}", text);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn selp_and_mov(a in value(), b in value(), c in any::<bool>()) {
+        for w in WIDTHS {
+            let m = isa::mask(w);
+            for k in ['b', 'u', 's'] {
+                prop_assert_eq!(one(&format!("selp.{k}{w} d, a, b, c;"), &[a, b, c as u64]), isa::selp(a & m, b & m, c));
+                prop_assert_eq!(one(&format!("mov.{k}{w} d, a;"), &[a]), a & m);
+            }
+            for n in [1u32, 2, 4] {
+                let ew = w / n;
+                if ew < 8 || (w == 16 && n == 4) {
+                    continue;
+                }
+                let names: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+                let elems: Vec<u64> = (0..n as u64).map(|i| a.rotate_left(13 * i as u32) ^ b).collect();
+                let packed = one(&format!("mov.b{w} d, {{{}}};", names.join(", ")), &elems);
+                prop_assert_eq!(packed, isa::pack(ew, &elems));
+                let parts = eval(&format!("mov.b{w} {{{}}}, a;", names.join(", ")), &[a]);
+                let want: Vec<Option<u64>> = isa::unpack(ew, n, a & m).into_iter().map(Some).collect();
+                prop_assert_eq!(parts, want);
+            }
+        }
+    }
+
+    #[test]
+    fn cvt_every_pair(a in value()) {
+        let ints = [(8u32, false), (16, false), (32, false), (64, false), (8, true), (16, true), (32, true), (64, true)];
+        let name = |(w, s): (u32, bool)| format!("{}{w}", if s { 's' } else { 'u' });
+        for d in ints {
+            for s in ints {
+                let got = one(&format!("cvt.{}.{} d, a;", name(d), name(s)), &[a]);
+                prop_assert_eq!(got, isa::cvt(d.0, d.1, s.0, s.1, false, a));
+                let text = format!("cvt.sat.{}.{} d, a;", name(d), name(s));
+                if let Ok(insn) = parse_op(&text) {
+                    let got = insn.eval(&[a & isa::mask(s.0)]).values[0].unwrap();
+                    prop_assert_eq!(got, isa::cvt(d.0, d.1, s.0, s.1, true, a), "{}", text);
+                }
+            }
+        }
+    }
+
+    /// Any text: an answer, never a panic.
+    #[test]
+    fn parse_never_panics(s in "\\PC{0,60}") {
+        let _ = parse_op(&s);
+        let _ = check_any(&s);
+    }
+
+    #[test]
+    fn program_text_never_panics(s in "[ -~\\n]{0,200}") {
+        if let Ok(p) = ptxlab_core::program::parse_program(&s) {
+            let mut m = ptxlab_core::program::Machine::new(p, &[]).unwrap();
+            m.run();
+            while m.step_back() {}
+        }
+    }
+
+    /// Mutations of valid statements read as programs: an answer, never a panic.
+    #[test]
+    fn program_mutations_never_panic(i in 0usize..PROGRAM_SEEDS.len(), cut in 0usize..200, ins in "[ -~]{0,4}") {
+        let base = PROGRAM_SEEDS[i];
+        let cut = cut.min(base.len());
+        let cut = (0..=cut).rev().find(|&k| base.is_char_boundary(k)).unwrap_or(0);
+        let text = format!("{}{}{}", &base[..cut], ins, &base[cut..]);
+        if let Ok(p) = ptxlab_core::program::parse_program(&text) {
+            if let Ok(mut m) = ptxlab_core::program::Machine::new(p, &[]) {
+                m.run();
+            }
+        }
+    }
+}
+
+const PROGRAM_SEEDS: &[&str] = &[
+    ".reg .b32 %r<4>;\nmov.b32 {%rs1, %rs2}, %r1;\nadd.s16x2 %r2, %r1, %r3;",
+    "setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p3;\n@%p1 selp.b32 %r3, 1, 0, %p2;",
+    "{ lop3.b32 %r1, %r2, %r3, %r4, 0xca; prmt.b32 %r5, %r1, 0, 0xba98; }",
+    "shf.l.wrap.b32 %r1, %r2, %r2, 5; // rotate\ncvt.sat.u8.s32 %rs1, %r1;",
+];
+
+#[test]
+fn prmt_sign_replication_by_hand() {
+    // Bytes 0x80 and 0x7f of a: nibble 8 replicates byte 0's sign, 9 byte 1's.
+    assert_eq!(
+        one("prmt.b32 d, a, b, 0x9898;", &[0x7f80, 0, 0x9898]),
+        0x00ff_00ff
+    );
+    assert_eq!(
+        one("prmt.b32 d, a, b, c;", &[0x1234_5678, 0x9abc_def0, 0x3210]),
+        0x1234_5678
+    );
+    assert_eq!(
+        one("prmt.b32 d, a, b, c;", &[0x1234_5678, 0x9abc_def0, 0x7654]),
+        0x9abc_def0
+    );
+}
+
+#[test]
+fn ptxas_decisions_one_by_one() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/ptxas-programs.jsonl"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut n, mut acc) = (0, 0);
+    let mut bad = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let ptx = v["ptx"].as_str().expect("ptx");
+        let accepted = v["accepted"].as_bool().expect("accepted");
+        n += 1;
+        acc += accepted as usize;
+        let ours = check_any(ptx);
+        if ours.is_ok() != accepted {
+            bad.push(format!(
+                "{ptx}  ptxas: {}  ours: {:?}",
+                v["ptxas"],
+                ours.err().map(|d| d.to_string())
+            ));
+        }
+    }
+    assert!(
+        n > 5000 && acc > 1500 && n - acc > 1500,
+        "{n} decisions, {acc} accepted"
+    );
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+}

@@ -1,0 +1,636 @@
+//! The Program view's whole state and the pure function that moves it: the program text, the
+//! starting values typed per register, the step reached and the register picked. Nothing here
+//! touches the browser, so it is tested natively.
+//!
+//! Every value shown comes from `ptxlab_core::program` (the parser, the machine and each step's
+//! trace) and every number is written by `ptxlab_core::value::format`; this module only
+//! decides which program to run, from which values, and how far.
+
+use std::rc::Rc;
+
+use ptxlab_core::program::{parse_assignments, parse_program, Machine, Program, Step};
+use ptxlab_core::trace::Trace;
+
+use crate::num::{self, View};
+use crate::query;
+
+/// The program shown first: `__vcmpgtu4` written out the way compilers do.
+pub const EXAMPLE: &str = "\
+// a byte of %r1 above the byte of %r2: 0xff, else 0x00 (__vcmpgtu4)
+not.b32 %r3, %r2;
+and.b32 %r4, %r1, 0x7f7f7f7f;
+and.b32 %r5, %r3, 0x7f7f7f7f;
+add.u32 %r6, %r4, %r5;
+lop3.b32 %r7, %r1, %r3, %r6, 0xe8;   // majority: carry out of bit 7
+and.b32 %r8, %r7, 0x80808080;
+prmt.b32 %r9, %r8, 0, 0xba98;        // replicate each byte's sign
+setp.ne.u32 %p1, %r9, 0;
+@%p1 vset4.u32.u32.gt %r10, %r1, %r2, %r0;";
+
+/// Starting values of the example, as `NAME=VALUE` items.
+pub const EXAMPLE_REGS: &str = "%r1=0x10ff7f80,%r2=0x0fff807f";
+
+/// One register's starting-value field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub bits: u32,
+    /// What was typed; empty means 0.
+    pub text: String,
+    /// Why the text is not used, if it is not.
+    pub error: Option<String>,
+}
+
+/// One row of the register file as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub name: String,
+    pub bits: u32,
+    pub hex: String,
+    pub unsigned: String,
+    pub signed: String,
+    /// Written by the last step.
+    pub changed: bool,
+    /// Line of the instruction that last wrote it.
+    pub written_by: Option<usize>,
+    /// Its starting value was given (else it started at 0).
+    pub given: bool,
+}
+
+/// One line of the listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub line: usize,
+    pub text: String,
+    /// The next instruction to run.
+    pub next: bool,
+    /// The instruction the last step ran.
+    pub last: bool,
+}
+
+/// What the figure shows: an instruction's line and text, and its trace (None: the guard was
+/// false and it did nothing).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub line: usize,
+    pub text: String,
+    pub trace: Option<Rc<Trace>>,
+    /// Shown because a register was picked: that register's name.
+    pub for_reg: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Prog {
+    pub text: String,
+    /// Starting values as typed, by register name, in the order first typed.
+    pub inputs: Vec<(String, String)>,
+    /// Steps taken (clamped to the program's length).
+    pub step: usize,
+    /// The register whose last writer the figure shows.
+    pub picked: Option<String>,
+    /// The compact widget for an iframe.
+    pub embed: bool,
+    /// What was wrong with the address, in plain words.
+    pub notes: Vec<String>,
+    /// The registers of the last program that parsed (kept while the text does not parse).
+    pub fields: Vec<Field>,
+    /// The machine after `step` steps, or the message naming the line that is refused.
+    pub run: Result<Rc<Machine>, String>,
+}
+
+impl PartialEq for Prog {
+    fn eq(&self, o: &Prog) -> bool {
+        self.text == o.text
+            && self.inputs == o.inputs
+            && self.step == o.step
+            && self.picked == o.picked
+            && self.embed == o.embed
+            && self.notes == o.notes
+            && self.fields == o.fields
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    SetText(String),
+    /// A starting value typed for a register.
+    SetReg {
+        name: String,
+        text: String,
+    },
+    Forward,
+    Back,
+    ToEnd,
+    Restart,
+    /// Show the instruction that last wrote this register (None: the last step's).
+    Pick(Option<String>),
+    /// Replace the state with the one an address query describes.
+    Load(String),
+    DismissNotes,
+}
+
+impl Default for Prog {
+    fn default() -> Prog {
+        Prog::new(EXAMPLE, EXAMPLE_REGS, 0)
+    }
+}
+
+/// Split `NAME=VALUE` items (separated by commas, semicolons or spaces) as typed.
+fn split_items(regs: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for item in regs.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+        if let Some((n, v)) = item.split_once('=') {
+            if !n.is_empty() {
+                out.retain(|(m, _)| m != n);
+                out.push((n.to_string(), v.to_string()));
+            }
+        }
+    }
+    out
+}
+
+impl Prog {
+    pub fn new(text: &str, regs: &str, step: usize) -> Prog {
+        let mut p = Prog {
+            text: text.to_string(),
+            inputs: split_items(regs),
+            step,
+            picked: None,
+            embed: false,
+            notes: Vec::new(),
+            fields: Vec::new(),
+            run: Err(String::new()),
+        };
+        p.recompute();
+        p
+    }
+
+    /// Number of instructions (0 when the text does not parse).
+    pub fn total(&self) -> usize {
+        self.run.as_ref().map_or(0, |m| m.program.statements.len())
+    }
+
+    fn input(&self, name: &str) -> &str {
+        self.inputs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// Check one register's typed value with the core: it must read as a value and fit.
+    fn read_field(program: &Program, name: &str, text: &str) -> Result<Option<u64>, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        if t.contains(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '=') {
+            return Err(format!(
+                "“{}” is one value, such as 0x1f, 42, -5 or true",
+                query::excerpt(t, 24)
+            ));
+        }
+        let v = parse_assignments(&format!("{name}={t}"))?
+            .first()
+            .map(|x| x.1)
+            .ok_or_else(|| "no value".to_string())?;
+        Machine::new(program.clone(), &[(name.to_string(), v)])?;
+        Ok(Some(v))
+    }
+
+    fn recompute(&mut self) {
+        let program = match parse_program(&self.text) {
+            Ok(p) => p,
+            Err(e) => {
+                self.run = Err(e.to_string());
+                return;
+            }
+        };
+        let mut start = Vec::new();
+        let mut fields = Vec::new();
+        for r in &program.registers {
+            let text = self.input(&r.name).to_string();
+            let error = match Prog::read_field(&program, &r.name, &text) {
+                Ok(Some(v)) => {
+                    start.push((r.name.clone(), v));
+                    None
+                }
+                Ok(None) => None,
+                Err(e) => Some(e),
+            };
+            fields.push(Field {
+                name: r.name.clone(),
+                bits: r.bits,
+                text,
+                error,
+            });
+        }
+        self.fields = fields;
+        self.run = match Machine::new(program, &start) {
+            Ok(mut m) => {
+                let n = m.program.statements.len();
+                self.step = self.step.min(n);
+                for _ in 0..self.step {
+                    m.step();
+                }
+                Ok(Rc::new(m))
+            }
+            Err(e) => Err(format!("starting registers: {e}")),
+        };
+        if let Some(p) = &self.picked {
+            if !self.fields.iter().any(|f| &f.name == p) {
+                self.picked = None;
+            }
+        }
+    }
+
+    /// Starting values typed for names the program does not use (ignored).
+    pub fn unused_inputs(&self) -> Vec<String> {
+        if self.run.is_err() {
+            return Vec::new();
+        }
+        self.inputs
+            .iter()
+            .filter(|(n, v)| !v.trim().is_empty() && !self.fields.iter().any(|f| &f.name == n))
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// The listing with the next and the last-run lines marked.
+    pub fn lines(&self) -> Vec<Line> {
+        let Ok(m) = &self.run else {
+            return Vec::new();
+        };
+        let last = m.history().last().map(|s| s.index);
+        m.program
+            .statements
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let g = s
+                    .guard
+                    .as_ref()
+                    .map(|(neg, p)| format!("@{}{p} ", if *neg { "!" } else { "" }))
+                    .unwrap_or_default();
+                Line {
+                    line: s.line,
+                    text: format!("{g}{};", s.text),
+                    next: i == m.pc(),
+                    last: Some(i) == last,
+                }
+            })
+            .collect()
+    }
+
+    /// Every register with its value in hex, unsigned and signed (predicates true/false).
+    pub fn rows(&self) -> Vec<Row> {
+        let Ok(m) = &self.run else {
+            return Vec::new();
+        };
+        m.registers()
+            .into_iter()
+            .map(|r| {
+                let (hex, unsigned, signed) = if r.bits == 1 {
+                    let b = if r.value != 0 { "true" } else { "false" };
+                    (b.to_string(), b.to_string(), b.to_string())
+                } else {
+                    (
+                        num::format(r.value, r.bits, View::Hex),
+                        num::format(r.value, r.bits, View::Unsigned),
+                        num::format(r.value, r.bits, View::Signed),
+                    )
+                };
+                Row {
+                    name: r.name,
+                    bits: r.bits,
+                    hex,
+                    unsigned,
+                    signed,
+                    changed: r.changed,
+                    written_by: r.written_by,
+                    given: r.initial,
+                }
+            })
+            .collect()
+    }
+
+    fn shown_step(m: &Machine, st: &Step, for_reg: Option<String>) -> Shown {
+        let s = &m.program.statements[st.index];
+        Shown {
+            line: s.line,
+            text: s.text.clone(),
+            trace: st.trace.clone().map(Rc::new),
+            for_reg,
+        }
+    }
+
+    /// What the figure shows: the picked register's last writer, else the last step.
+    pub fn shown(&self) -> Option<Shown> {
+        let m = self.run.as_ref().ok()?;
+        if let Some(name) = &self.picked {
+            let st = m
+                .history()
+                .iter()
+                .rev()
+                .find(|s| s.writes.iter().any(|w| &w.reg == name));
+            return st.map(|st| Prog::shown_step(m, st, Some(name.clone())));
+        }
+        m.history().last().map(|st| Prog::shown_step(m, st, None))
+    }
+
+    /// The starting values as the address writes them: `NAME=VALUE,...` in register order.
+    pub fn regs_text(&self) -> String {
+        let mut items: Vec<String> = Vec::new();
+        let mut push = |n: &str, v: &str| {
+            let v = v.trim();
+            if !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || ",;=".contains(c)) {
+                items.push(format!("{n}={v}"));
+            }
+        };
+        for f in &self.fields {
+            push(&f.name, &f.text);
+        }
+        for (n, v) in &self.inputs {
+            if !self.fields.iter().any(|f| &f.name == n) {
+                push(n, v);
+            }
+        }
+        items.join(",")
+    }
+
+    /// The query of the full playground showing this program: `?prog=..&regs=..&step=N`.
+    pub fn share_query(&self) -> String {
+        let mut q = format!("?prog={}", query::encode(&self.text));
+        let regs = self.regs_text();
+        if !regs.is_empty() {
+            q.push_str("&regs=");
+            q.push_str(&query::encode(&regs));
+        }
+        if self.step > 0 {
+            q.push_str(&format!("&step={}", self.step));
+        }
+        q
+    }
+
+    /// The address query that brings back this state, view options included.
+    pub fn to_query(&self) -> String {
+        let mut q = self.share_query();
+        if self.embed {
+            q.push_str("&embed=1");
+        }
+        q
+    }
+
+    /// The state an address describes; without `prog`, the example program.
+    pub fn from_query(q: &str) -> Prog {
+        let r = query::read(q);
+        let mut p = match &r.program {
+            Some(t) => Prog::new(t, r.regs.as_deref().unwrap_or(""), r.step.unwrap_or(0)),
+            None => Prog::default(),
+        };
+        p.embed = r.embed;
+        p.notes = r.notes;
+        p
+    }
+
+    /// The next state. Never panics, whatever the action carries.
+    pub fn apply(&self, a: Action) -> Prog {
+        let mut s = self.clone();
+        match a {
+            Action::SetText(t) => {
+                s.text = t;
+                s.step = 0;
+                s.picked = None;
+                s.recompute();
+            }
+            Action::SetReg { name, text } => {
+                s.inputs.retain(|(n, _)| n != &name);
+                s.inputs.push((name, text));
+                s.step = 0;
+                s.picked = None;
+                s.recompute();
+            }
+            Action::Forward | Action::Back | Action::ToEnd | Action::Restart => {
+                s.step = match a {
+                    Action::Forward => s.step + 1,
+                    Action::Back => s.step.saturating_sub(1),
+                    Action::ToEnd => usize::MAX,
+                    _ => 0,
+                }
+                .min(s.total());
+                s.picked = None;
+                s.recompute();
+            }
+            Action::Pick(r) => s.picked = r,
+            Action::Load(q) => {
+                s = Prog::from_query(&q);
+                s.notes.clear();
+            }
+            Action::DismissNotes => s.notes.clear(),
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row<'a>(rows: &'a [Row], name: &str) -> &'a Row {
+        rows.iter().find(|r| r.name == name).unwrap()
+    }
+
+    #[test]
+    fn example_runs_to_the_video_answer() {
+        let p = Prog::default().apply(Action::ToEnd);
+        assert_eq!(p.step, 9);
+        let rows = p.rows();
+        assert_eq!(row(&rows, "%r9").hex, "0xff0000ff");
+        assert_eq!(row(&rows, "%r10").hex, "0x01000001");
+        assert_eq!(row(&rows, "%p1").hex, "true");
+        assert!(row(&rows, "%r10").changed);
+        assert!(!row(&rows, "%r9").changed);
+        assert!(row(&rows, "%r1").given && !row(&rows, "%r3").given);
+        let lines = p.lines();
+        assert!(lines.iter().all(|l| !l.next), "at the end nothing is next");
+        assert!(lines.last().unwrap().last);
+    }
+
+    #[test]
+    fn stepping_marks_lines_and_rows() {
+        let p = Prog::default();
+        assert!(p.lines()[0].next);
+        assert!(p.shown().is_none());
+        let p = p.apply(Action::Forward).apply(Action::Forward);
+        let lines = p.lines();
+        assert!(lines[2].next && lines[1].last);
+        assert_eq!(row(&p.rows(), "%r4").hex, "0x107f7f00");
+        assert_eq!(row(&p.rows(), "%r4").written_by, Some(3));
+        let shown = p.shown().unwrap();
+        assert_eq!(
+            (shown.line, shown.text.as_str()),
+            (3, "and.b32 %r4, %r1, 0x7f7f7f7f")
+        );
+        assert!(shown.trace.is_some());
+        let b = p.apply(Action::Back);
+        assert_eq!(row(&b.rows(), "%r4").hex, "0x00000000");
+        assert_eq!(b.apply(Action::Restart).step, 0);
+        assert_eq!(b.apply(Action::Back).apply(Action::Back).step, 0);
+        // Picking a register shows its last writer; the next step shows the step again.
+        let p = p
+            .apply(Action::Forward)
+            .apply(Action::Pick(Some("%r3".into())));
+        let shown = p.shown().unwrap();
+        assert_eq!(shown.line, 2);
+        assert_eq!(shown.for_reg.as_deref(), Some("%r3"));
+        assert_eq!(p.apply(Action::Forward).shown().unwrap().line, 5);
+        // Never written: nothing to show.
+        assert!(p.apply(Action::Pick(Some("%r1".into()))).shown().is_none());
+    }
+
+    #[test]
+    fn every_register_has_a_field_and_bad_values_say_why() {
+        let p = Prog::new("setp.lt.s16 %p1, %h1, 0;\n@%p1 neg.s16 %h2, %h1;", "", 0);
+        let names: Vec<(&str, u32)> = p.fields.iter().map(|f| (f.name.as_str(), f.bits)).collect();
+        assert_eq!(names, [("%p1", 1), ("%h1", 16), ("%h2", 16)]);
+        let p = p.apply(Action::SetReg {
+            name: "%h1".into(),
+            text: "-3".into(),
+        });
+        let p = p.apply(Action::ToEnd);
+        assert_eq!(row(&p.rows(), "%h2").hex, "0x0003");
+        assert_eq!(row(&p.rows(), "%h1").signed, "-3");
+        let bad = p.apply(Action::SetReg {
+            name: "%h1".into(),
+            text: "0x12345".into(),
+        });
+        let f = bad.fields.iter().find(|f| f.name == "%h1").unwrap();
+        assert!(f.error.as_ref().unwrap().contains("too narrow"), "{f:?}");
+        assert_eq!(bad.step, 0);
+        let bad = p.apply(Action::SetReg {
+            name: "%p1".into(),
+            text: "maybe".into(),
+        });
+        assert!(bad.fields[0].error.is_some());
+        let bad = p.apply(Action::SetReg {
+            name: "%h1".into(),
+            text: "1 2".into(),
+        });
+        assert!(bad.fields[1].error.is_some());
+        assert!(bad.run.is_ok(), "a bad field leaves the register at 0");
+    }
+
+    #[test]
+    fn refused_lines_name_the_line_and_keep_the_fields() {
+        let p = Prog::default();
+        let fields = p.fields.clone();
+        let e = p.apply(Action::SetText(
+            "mov.b32 %r1, 1;\nld.global.u32 %r2, [%rd1];".into(),
+        ));
+        let msg = e.run.as_ref().unwrap_err();
+        assert!(msg.starts_with("line 2: "), "{msg}");
+        assert_eq!(e.fields, fields);
+        assert_eq!(e.total(), 0);
+        assert!(e.rows().is_empty() && e.lines().is_empty() && e.shown().is_none());
+        let e = p.apply(Action::SetText("fma.rn.f32 %f1, %f2, %f3, %f4;".into()));
+        assert!(e.run.unwrap_err().contains("line 1"));
+    }
+
+    #[test]
+    fn address_round_trip() {
+        let p = Prog::new(
+            "xor.b32 %c, %a, %b;\nand.b32 %d, %c, 0x80808080;",
+            "%a=0x01020304,%b=0x05060708",
+            1,
+        );
+        let q = p.to_query();
+        assert_eq!(
+            q,
+            "?prog=xor.b32+%25c,+%25a,+%25b;%0Aand.b32+%25d,+%25c,+0x80808080;&regs=%25a%3D0x01020304,%25b%3D0x05060708&step=1"
+        );
+        let t = Prog::from_query(&q);
+        assert_eq!(t, p);
+        assert_eq!(row(&t.rows(), "%c").hex, "0x0404040c");
+        // The Intrinsic view's links: prog and regs, each encoded with query::encode.
+        let link = format!(
+            "?prog={}&regs={}",
+            query::encode("add.u32 %r, %a, %b;"),
+            query::encode("%a=0x01020304,%b=0x05060708")
+        );
+        let t = Prog::from_query(&link).apply(Action::ToEnd);
+        assert_eq!(row(&t.rows(), "%r").hex, "0x06080a0c");
+        assert!(t.notes.is_empty(), "{:?}", t.notes);
+        // Embed and a step past the end.
+        let t = Prog::from_query(&format!("{link}&step=99&embed=1"));
+        assert!(t.embed && t.step == 1);
+        assert!(t.to_query().ends_with("&step=1&embed=1"));
+        assert!(!t.share_query().contains("embed"));
+        // No program: the example; a program of 40 lines fits in the address.
+        assert_eq!(Prog::from_query("?i=add.s32+d,+a,+b;"), Prog::default());
+        let long: String = (0..40)
+            .map(|i| {
+                format!(
+                    "lop3.b32 %r{}, %r{}, %r{}, %r{}, 0xe8;  // step {i}\n",
+                    i + 3,
+                    i + 2,
+                    i + 1,
+                    i
+                )
+            })
+            .collect();
+        let p = Prog::new(&long, "%r0=0x12345678,%r1=0x9abcdef0,%r2=0xffffffff", 40);
+        let q = p.to_query();
+        assert!(q.len() < query::MAX_QUERY, "{}", q.len());
+        let t = Prog::from_query(&q);
+        assert_eq!((t.to_query(), t.rows(), t.step), (q, p.rows(), 40));
+    }
+
+    #[test]
+    fn hostile_addresses_give_a_working_state() {
+        let huge = format!("?prog={}", "x".repeat(1 << 20));
+        for q in [
+            &huge[..],
+            "?prog=%ZZ",
+            "?prog=mov.b32+%25r1,+1;&regs=%25r1%3Dzz",
+            "?prog=mov.b32+%25r1,+1;&regs=%25q%3D1",
+            "?prog=mov.b32+%25r1,+1;&step=-1",
+            "?prog=bra+L;",
+            "?prog=%00&regs=%01",
+            "?prog=&regs=&step=",
+        ] {
+            let p = Prog::from_query(q);
+            assert!(p.notes.iter().all(|n| n.len() < 300), "{q:.40}");
+            let _ = (p.rows(), p.lines(), p.shown(), p.to_query());
+            let p = p.apply(Action::ToEnd).apply(Action::Back);
+            let _ = p.rows();
+        }
+        let p = Prog::from_query("?prog=mov.b32+%25r1,+1;&regs=%25q%3D1");
+        assert_eq!(p.unused_inputs(), ["%q"]);
+        assert!(p.regs_text().contains("%q=1"));
+    }
+
+    /// Every step of programs using each kind of instruction gives a trace the figure can lay
+    /// out (a panic there would stop the page).
+    #[test]
+    fn every_step_can_be_drawn() {
+        let programs = [
+            EXAMPLE,
+            "mov.b32 {%h1, %h2}, %r1;\nneg.s16 %h1, %h1;\nmov.b32 %r2, {%h1, %h2};\nadd.s16x2 %r3, %r2, %r1;",
+            "shf.l.wrap.b32 %r2, %r1, %r1, 8;\nshf.r.clamp.b32 %r3, %r1, %r2, 40;\nshl.b64 %rd1, %rd1, 3;\nshr.s32 %r4, %r1, 31;",
+            "cvt.sat.s8.s32 %rs1, %r1;\ncvt.u64.u32 %rd1, %r1;\nselp.b32 %r2, %r1, 7, %p1;\nsetp.gt.and.s32 %p2, %r1, 0, %p1;",
+            "or.pred %p1, %p2, %p3;\nnot.b16 %h1, %h2;\ncnot.b32 %r1, %r2;\nprmt.b32.f4e %r3, %r1, %r2, 1;",
+        ];
+        for text in programs {
+            for regs in ["%r1=0x80ff7f01", "%r1=0xffffffff", ""] {
+                let p = Prog::new(text, regs, 0);
+                assert!(p.run.is_ok(), "{text}: {:?}", p.run.as_ref().err());
+                let mut p = p;
+                for _ in 0..p.total() {
+                    p = p.apply(Action::Forward);
+                    if let Some(Shown { trace: Some(t), .. }) = p.shown() {
+                        crate::ui::figure_drawn(&t);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The Program view: several lines of PTX run step by step over a register file. The state is
+//! [`crate::program_model::Prog`]; everything shown comes from it, and through it from
+//! `ptxlab_core::program` (the machine and each step's trace).
+
+use std::rc::Rc;
+
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::program_model::{Action, Field, Prog, Row, Shown};
+
+use super::figure;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub prog: Rc<Prog>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The step keys: ArrowRight/j forward, ArrowLeft/k back, End to the end, Home restart.
+fn key_action(key: &str) -> Option<Action> {
+    Some(match key {
+        "ArrowRight" | "j" => Action::Forward,
+        "ArrowLeft" | "k" => Action::Back,
+        "End" => Action::ToEnd,
+        "Home" => Action::Restart,
+        _ => return None,
+    })
+}
+
+/// Restart, Step back, Step forward, Run to end, and where the run stands.
+fn controls(p: &Prog, dispatch: &Callback<Action>) -> Html {
+    let (cur, total) = (p.step, p.total());
+    let btn = |label: &'static str, key: &'static str, a: Action, disabled: bool| {
+        let d = dispatch.clone();
+        html! {
+            <button type="button" aria-keyshortcuts={key} disabled={disabled}
+                onclick={Callback::from(move |_| d.emit(a.clone()))}>{ label }</button>
+        }
+    };
+    let onkeydown = {
+        let d = dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if let Some(a) = key_action(&e.key()) {
+                e.prevent_default();
+                d.emit(a);
+            }
+        })
+    };
+    html! {
+        <div class="program-controls" role="toolbar" aria-label="Step through the program" tabindex="0" {onkeydown}>
+            { btn("Restart", "Home", Action::Restart, cur == 0) }
+            { btn("Step back", "ArrowLeft", Action::Back, cur == 0) }
+            { btn("Step forward", "ArrowRight", Action::Forward, cur >= total) }
+            { btn("Run to end", "End", Action::ToEnd, cur >= total) }
+            <span class="program-pos" aria-live="polite">{ format!("step {cur} of {total}") }</span>
+        </div>
+    }
+}
+
+fn field(f: &Field, dispatch: &Callback<Action>) -> Html {
+    let oninput = {
+        let d = dispatch.clone();
+        let name = f.name.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            d.emit(Action::SetReg {
+                name: name.clone(),
+                text: el.value(),
+            });
+        })
+    };
+    let id = format!(
+        "start-{}",
+        f.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+    );
+    let err_id = format!("{id}-error");
+    let kind = if f.bits == 1 {
+        "predicate".to_string()
+    } else {
+        format!("{} bits", f.bits)
+    };
+    html! {
+        <div class={classes!("start-reg", f.error.is_some().then_some("bad"))}>
+            <label for={id.clone()}><code>{ &f.name }</code><small>{ format!(" {kind}") }</small></label>
+            <input id={id} type="text" spellcheck="false" autocomplete="off"
+                aria-label={format!("{} starting value", f.name)}
+                placeholder={if f.bits == 1 { "false" } else { "0" }}
+                aria-invalid={f.error.is_some().then_some("true")}
+                aria-describedby={f.error.is_some().then_some(err_id.clone())}
+                value={f.text.clone()} {oninput} />
+            if let Some(e) = &f.error {
+                <span class="field-error" id={err_id}>{ format!("{e}; it starts at 0") }</span>
+            }
+        </div>
+    }
+}
+
+fn row(r: &Row, picked: bool, dispatch: &Callback<Action>) -> Html {
+    let onclick = {
+        let d = dispatch.clone();
+        let name = r.name.clone();
+        Callback::from(move |_| d.emit(Action::Pick(Some(name.clone()))))
+    };
+    let writer = match r.written_by {
+        Some(l) => format!("line {l}"),
+        None if r.given => "(given)".to_string(),
+        None => "(0 at start)".to_string(),
+    };
+    html! {
+        <tr class={classes!(r.changed.then_some("changed"), picked.then_some("picked"))} data-reg={r.name.clone()}>
+            <th scope="row">
+                <button type="button" class="reg-name" {onclick} aria-pressed={picked.to_string()}
+                    title="Show the instruction that last wrote it">{ &r.name }</button>
+                if r.changed { <span class="changed-mark" title="changed by the last step">{ " ●" }<span class="sr-only">{ " changed by the last step" }</span></span> }
+            </th>
+            <td class="hex"><code>{ &r.hex }</code></td>
+            <td class="unsigned">{ &r.unsigned }</td>
+            <td class="signed">{ &r.signed }</td>
+            <td class="writer">{ writer }</td>
+        </tr>
+    }
+}
+
+fn figure_of(shown: Option<Shown>, p: &Prog) -> Html {
+    let Some(s) = shown else {
+        let why = match &p.picked {
+            Some(r) => format!("{r} has not been written yet: it holds its starting value."),
+            None => "Step forward to see the instruction's stages.".to_string(),
+        };
+        return html! { <p class="muted program-figure-none">{ why }</p> };
+    };
+    let head = match &s.for_reg {
+        Some(r) => format!("line {}: {} (last wrote {r})", s.line, s.text),
+        None => format!("line {}: {}", s.line, s.text),
+    };
+    match s.trace {
+        None => html! {
+            <p class="program-skip">{ format!("{head}: skipped, its guard is false") }</p>
+        },
+        Some(t) => html! {
+            <figure class="program-figure">
+                <figcaption>{ head }</figcaption>
+                <figure::Pipeline trace={t} compact={p.embed} />
+            </figure>
+        },
+    }
+}
+
+/// The listing, the register file and the figure for the current step.
+fn run_view(p: &Prog, dispatch: &Callback<Action>) -> Html {
+    let lines = p.lines();
+    let listing = html! {
+        <ol class="program-lines" aria-label="Program lines">
+            { for lines.iter().map(|l| html! {
+                <li class={classes!(l.next.then_some("next"), l.last.then_some("done-last"))}
+                    aria-current={l.next.then_some("step")}>
+                    <span class="ln">{ l.line }</span>
+                    <code>{ &l.text }</code>
+                    if l.next { <span class="tag">{ " ← next" }</span> }
+                </li>
+            }) }
+        </ol>
+    };
+    let rows = p.rows();
+    let table = html! {
+        <div class="program-regs-wrap">
+            <table class="program-regs" aria-label="Registers">
+                <thead><tr><th scope="col">{ "register" }</th><th scope="col">{ "hex" }</th><th scope="col">{ "unsigned" }</th><th scope="col">{ "signed" }</th><th scope="col">{ "last written by" }</th></tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| row(r, p.picked.as_deref() == Some(r.name.as_str()), dispatch)) }
+                </tbody>
+            </table>
+        </div>
+    };
+    html! {
+        <div class="program-run">
+            { listing }
+            { table }
+            <div class="program-fig">{ figure_of(p.shown(), p) }</div>
+        </div>
+    }
+}
+
+/// The whole Program view (editor, controls, listing, registers, figure).
+#[function_component]
+pub fn ProgramView(props: &Props) -> Html {
+    let p = &props.prog;
+    let dispatch = &props.dispatch;
+    let on_text = {
+        let d = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: HtmlTextAreaElement = e.target_unchecked_into();
+            d.emit(Action::SetText(el.value()));
+        })
+    };
+    let unused = p.unused_inputs();
+    let body = match &p.run {
+        Err(msg) => html! { <p class="program-error" role="alert">{ msg }</p> },
+        Ok(_) => run_view(p, dispatch),
+    };
+    let rows = p.text.lines().count().clamp(6, 16);
+    html! {
+        <div class={classes!("program-view", p.embed.then_some("compact"))}>
+            if !p.embed {
+                <p class="muted">{ "Straight-line PTX over named registers (%r1, %rd2, %p1 ...): the video and integer instructions, mov, and/or/xor/not/cnot, lop3, shf, shl/shr, prmt, setp, selp and cvt." }</p>
+            }
+            <div class="program-edit">
+                <label class="program-field">{ "Program" }
+                    <textarea aria-label="Program" rows={rows.to_string()} spellcheck="false"
+                        value={p.text.clone()} oninput={on_text} />
+                </label>
+                <fieldset class="start-regs">
+                    <legend>{ "Starting registers" }</legend>
+                    <p class="muted start-note">{ "Every register left empty starts at 0 (predicates at false)." }</p>
+                    <div class="start-grid">
+                        { for p.fields.iter().map(|f| field(f, dispatch)) }
+                    </div>
+                    if !unused.is_empty() {
+                        <p class="muted">{ format!("Not used by this program, ignored: {}", unused.join(" ")) }</p>
+                    }
+                </fieldset>
+            </div>
+            { controls(p, dispatch) }
+            { body }
+        </div>
+    }
+}

@@ -1,0 +1,159 @@
+// The Program view: open it from its tab, paste a program and starting registers, step through
+// it, check the registers and the figure, step back, share the link, reload and find the same
+// state; keys, a refused line, the embed, and axe on the view. Screenshots at 1280 and 360 px.
+const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+const path = require('path');
+const { watch } = require('./page');
+
+const SHOTS = path.join(__dirname, '..', '..', 'test-results', 'screenshots');
+const AXE = require.resolve('axe-core/axe.min.js');
+
+// SWAR byte add: the low seven bits of each byte added, the top bits put back with xor, and
+// prmt replicating each byte's sign; a guard on the sign of the sum.
+const PROGRAM = [
+  '// bytes of %a plus bytes of %b, no carry between bytes',
+  'and.b32 %lo_a, %a, 0x7f7f7f7f;',
+  'and.b32 %lo_b, %b, 0x7f7f7f7f;',
+  'add.u32 %sum, %lo_a, %lo_b;',
+  'xor.b32 %top, %a, %b;',
+  'lop3.b32 %r, %sum, %top, 0x80808080, 0x78;  // sum ^ (top & 0x80808080)',
+  'prmt.b32 %sign, %r, 0, 0xba98;',
+  'setp.lt.s32 %p1, %r, 0;',
+  '@%p1 not.b32 %n, %r;',
+].join('\n');
+
+function reg(page, name) {
+  return page.locator(`.program-regs tr[data-reg="${name}"]`);
+}
+
+async function axe(page, what) {
+  await page.addScriptTag({ path: AXE });
+  const r = await page.evaluate(async () => {
+    const res = await window.axe.run(document, { resultTypes: ['violations'] });
+    return res.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(r, `${what}: axe serious or critical violations`).toEqual([]);
+}
+
+test('program view: paste, step, registers, figure, back, share, reload', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('./');
+  // The single-instruction view is the default and keeps its names.
+  await expect(page.getByRole('textbox', { name: 'Instruction' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Program' }).click();
+  await expect(page.getByRole('tab', { name: 'Program' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/\?prog=/);
+
+  const text = page.getByRole('textbox', { name: 'Program', exact: true });
+  await text.fill(PROGRAM);
+  // Every register the program uses has a starting-value field; empty ones are 0.
+  await expect(page.getByText('Every register left empty starts at 0')).toBeVisible();
+  await expect(page.getByLabel('%sum starting value')).toHaveValue('');
+  await page.getByLabel('%a starting value').fill('0x80ff7f01');
+  await page.getByLabel('%b starting value').fill('0x80017f02');
+  await expect(page.locator('.program-pos')).toHaveText('step 0 of 8');
+  await expect(page.locator('.program-lines li[aria-current="step"]')).toContainText('and.b32 %lo_a, %a, 0x7f7f7f7f;');
+  await expect(reg(page, '%sum').locator('td.hex')).toHaveText('0x00000000');
+  await expect(reg(page, '%p1').locator('td.hex')).toHaveText('false');
+
+  const forward = page.getByRole('button', { name: 'Step forward' });
+  for (let i = 0; i < 3; i++) await forward.click();
+  await expect(reg(page, '%lo_a').locator('td.hex')).toHaveText('0x007f7f01');
+  await expect(reg(page, '%sum').locator('td.hex')).toHaveText('0x0080fe03');
+  await expect(reg(page, '%sum')).toHaveClass(/changed/);
+  await expect(reg(page, '%lo_a')).not.toHaveClass(/changed/);
+  await expect(page.locator('.program-lines li[aria-current="step"]')).toContainText('xor.b32 %top, %a, %b;');
+  // The figure draws the add with its actual operands.
+  await expect(page.locator('.program-figure figcaption')).toHaveText('line 4: add.u32 %sum, %lo_a, %lo_b');
+  await expect(page.getByRole('figure', { name: 'Pipeline' })).toBeVisible();
+  await expect(page.locator('.program-figure .stage-list')).toContainText('0x0080fe03');
+
+  await forward.click();
+  await forward.click();
+  // Each byte added on its own: 80+80=00, ff+01=00, 7f+7f=fe, 01+02=03.
+  await expect(reg(page, '%r').locator('td.hex')).toHaveText('0x0000fe03');
+  await expect(reg(page, '%r').locator('td.unsigned')).toHaveText('65027');
+  await expect(page.locator('.program-figure figcaption')).toContainText('lop3.b32');
+  await page.screenshot({ path: path.join(SHOTS, 'program-1280.png'), fullPage: true });
+
+  // Step back undoes the lop3.
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await expect(reg(page, '%r').locator('td.hex')).toHaveText('0x00000000');
+  await expect(page.locator('.program-pos')).toHaveText('step 4 of 8');
+  await expect(page).toHaveURL(/step=4/);
+
+  // Share: the link carries program, registers and step; a reload shows the same state.
+  const url = page.url();
+  expect(url).toContain('regs=');
+  await page.goto(url);
+  await expect(page.getByRole('tab', { name: 'Program' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('textbox', { name: 'Program', exact: true })).toHaveValue(PROGRAM);
+  await expect(page.getByLabel('%a starting value')).toHaveValue('0x80ff7f01');
+  await expect(page.locator('.program-pos')).toHaveText('step 4 of 8');
+  await expect(reg(page, '%top').locator('td.hex')).toHaveText('0x00fe0003');
+  await page.reload();
+  await expect(page.locator('.program-pos')).toHaveText('step 4 of 8');
+
+  // Run to the end: %r's top byte is clear, so the guard is false and not.b32 is skipped.
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.locator('.program-pos')).toHaveText('step 8 of 8');
+  await expect(reg(page, '%sign').locator('td.hex')).toHaveText('0x0000ff00');
+  await expect(reg(page, '%p1').locator('td.hex')).toHaveText('false');
+  await expect(page.locator('.program-skip')).toContainText('skipped, its guard is false');
+
+  // Clicking a register shows the instruction that last wrote it.
+  await reg(page, '%sum').getByRole('button').click();
+  await expect(page.locator('.program-figure figcaption')).toHaveText('line 4: add.u32 %sum, %lo_a, %lo_b (last wrote %sum)');
+
+  // Keys on the toolbar.
+  await page.getByRole('toolbar', { name: 'Step through the program' }).focus();
+  await page.keyboard.press('Home');
+  await expect(page.locator('.program-pos')).toHaveText('step 0 of 8');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.program-pos')).toHaveText('step 2 of 8');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('.program-pos')).toHaveText('step 1 of 8');
+  await page.keyboard.press('End');
+  await expect(page.locator('.program-pos')).toHaveText('step 8 of 8');
+
+  await axe(page, 'program view');
+
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.screenshot({ path: path.join(SHOTS, 'program-360.png'), fullPage: true });
+
+  // A refused line names the line and what is supported.
+  await page.getByRole('textbox', { name: 'Program', exact: true }).fill('mov.b32 %r1, 1;\n@%p1 bra L1;');
+  await expect(page.locator('.program-error')).toContainText('line 2: ');
+  await expect(page.locator('.program-error')).toContainText('bra');
+  expect(problems).toEqual([]);
+});
+
+test('program addresses: the Intrinsic link form, the embed, back to one instruction', async ({ page }) => {
+  const problems = watch(page);
+  const enc = (s) => encodeURIComponent(s).replace(/%20/g, '+');
+  const q = `?prog=${enc('add.u32 %r, %a, %b;')}&regs=${enc('%a=0x01020304,%b=0x05060708')}`;
+  await page.goto('./' + q);
+  await expect(page.getByRole('tab', { name: 'Program' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(reg(page, '%r').locator('td.hex')).toHaveText('0x06080a0c');
+  await expect(page.locator('#address-note')).toHaveCount(0);
+
+  await page.goto('./' + q + '&step=1&embed=1');
+  await expect(page.locator('main.embed-program')).toBeVisible();
+  await expect(reg(page, '%r').locator('td.hex')).toHaveText('0x06080a0c');
+  await expect(page.getByRole('link', { name: 'Open in ptxlab' })).toHaveAttribute('href', /prog=.*step=1$/);
+
+  await page.goto('./' + q);
+  await page.getByRole('tab', { name: 'One instruction' }).click();
+  await expect(page.getByRole('textbox', { name: 'Instruction' })).toBeVisible();
+  await expect(page.getByLabel('d (hex)')).toBeVisible();
+  await expect(page).toHaveURL(/\?i=/);
+  expect(problems).toEqual([]);
+});
