@@ -14,10 +14,12 @@ const OUT = path.join(ROOT, 'test-results');
 const SHOTS = path.join(OUT, 'screenshots');
 const AXE = require.resolve('axe-core/axe.min.js');
 
-// The command-line tool: PTXLAB_BIN, else a build in target/ (release first).
+// The command-line tool: PTXLAB_BIN, else the debug build in CARGO_TARGET_DIR, else a build in
+// target/ (release first).
 function cli() {
   const candidates = [
     process.env.PTXLAB_BIN,
+    process.env.CARGO_TARGET_DIR && path.join(process.env.CARGO_TARGET_DIR, 'debug', 'ptxlab'),
     path.join(ROOT, 'target', 'release', 'ptxlab'),
     path.join(ROOT, 'target', 'debug', 'ptxlab'),
   ].filter(Boolean);
