@@ -762,30 +762,7 @@ fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
             .input(rv("base", 32, false, base))
             .flag_if(!in_range, Flag::AmountClamped)
     });
-    let d = if count < k {
-        NOT_FOUND
-    } else if k < 0 {
-        // |offset| overflowed: the search passes every bit and stops at the far end.
-        if down {
-            0
-        } else {
-            31
-        }
-    } else {
-        let mut x = window;
-        for _ in 1..k {
-            if down {
-                x &= !(1u64 << (63 - x.leading_zeros()));
-            } else {
-                x &= x.wrapping_sub(1);
-            }
-        }
-        if down {
-            (63 - x.leading_zeros()) as u64
-        } else {
-            x.trailing_zeros() as u64
-        }
-    };
+    let d = fns_search(window, count, k, down);
     t.stage(|| {
         let n = if S::TEXT {
             k.unsigned_abs()
@@ -1207,6 +1184,37 @@ fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let d = wrap_to(t, sum, 35, 32, cs, "tmp");
     result(t, 32, cs, d);
     d
+}
+
+/// `fns`'s search over the 32-bit window (as a u64): the position of the `k`th set bit counted
+/// from the base, downwards or upwards, or `0xffffffff` when the window holds fewer than `k`.
+/// A negative `k` means `|offset|` overflowed: the search passes every bit and stops at the far
+/// end. Shared by the evaluator and the plan kernel, so both search the same way.
+pub(crate) fn fns_search(window: u64, count: i64, k: i64, down: bool) -> u64 {
+    const NOT_FOUND: u64 = 0xffff_ffff;
+    if count < k {
+        NOT_FOUND
+    } else if k < 0 {
+        if down {
+            0
+        } else {
+            31
+        }
+    } else {
+        let mut x = window;
+        for _ in 1..k {
+            if down {
+                x &= !(1u64 << (63 - x.leading_zeros()));
+            } else {
+                x &= x.wrapping_sub(1);
+            }
+        }
+        if down {
+            u64::from(63 - x.leading_zeros())
+        } else {
+            u64::from(x.trailing_zeros())
+        }
+    }
 }
 
 #[cfg(test)]

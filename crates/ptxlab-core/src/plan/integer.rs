@@ -689,29 +689,7 @@ fn fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
         i64::from(offset.wrapping_abs())
     };
     let count = i64::from(window.count_ones());
-    let d = if count < k {
-        NOT_FOUND
-    } else if k < 0 {
-        if down {
-            0
-        } else {
-            31
-        }
-    } else {
-        let mut x = window;
-        for _ in 1..k {
-            if down {
-                x &= !(1u64 << (63 - x.leading_zeros()));
-            } else {
-                x &= x.wrapping_sub(1);
-            }
-        }
-        if down {
-            u64::from(63 - x.leading_zeros())
-        } else {
-            u64::from(x.trailing_zeros())
-        }
-    };
+    let d = crate::eval::integer::fns_search(window, count, k, down);
     t.note_if(d == NOT_FOUND, Flag::NotFound);
     d
 }
