@@ -6,7 +6,8 @@ use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
 pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    let (sa, sb) = (insn.signed(1), insn.signed(2));
+    let sg = insn.signs();
+    let (sa, sb) = (sg & 2 != 0, sg & 4 != 0);
     let four = insn.opcode == Opcode::Dp4a;
     let (lanes, abits, bsel) = if four {
         (4u32, 8u32, 0u32)
