@@ -33,7 +33,9 @@
 //! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
 //! 4. [`parse`](mod@parse), [`validate`](mod@validate).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
-//! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer.
+//! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer;
+//!    beside it, [`ops`]: the logic, shift, move, compare and convert instructions of
+//!    [`isa::OP_ROWS`] (parsed, validated and evaluated with a trace).
 //! 7. [`readings`]: both readings of one case and where they part; [`plan`]: an instruction
 //!    decoded once for evaluating many cases.
 //! 8. [`sweep`], [`batch`], [`cuda`], [`sass`], and what builds on them.
@@ -57,6 +59,7 @@ pub mod eval;
 pub mod gen;
 pub mod intrinsics;
 pub mod isa;
+pub mod ops;
 pub mod parse;
 pub mod plan;
 pub mod program;

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["ast", "error", "value"],
     &["parse", "validate"],
     &["trace"],
-    &["eval"],
+    &["eval", "ops"],
     &["readings", "plan"],
     &["sweep", "batch", "cuda", "sass", "gen"],
     &["provenance", "intrinsics", "program"],

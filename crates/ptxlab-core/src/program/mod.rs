@@ -30,7 +30,7 @@ use crate::ast::{Instruction, OperandKind};
 use crate::eval::{evaluate_traced, widths, Inputs};
 use crate::trace::Trace;
 
-pub mod ops;
+pub use crate::ops;
 
 pub use ops::{parse_op, OpInsn, POp};
 
@@ -134,7 +134,7 @@ const MEMORY: &[&str] = &[
 /// Every opcode a program may use.
 pub fn supported_opcodes() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = crate::isa::OPCODES.iter().map(|o| o.name).collect();
-    v.extend(POp::ALL.iter().map(|o| o.name()));
+    v.extend(POp::all().map(|o| o.name()));
     v
 }
 
