@@ -17,6 +17,7 @@
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::widths;
+use crate::insn::Insn;
 use crate::ops::{Dst, OpInsn, POp, Src};
 
 /// The constraint letter for a register of `bits` bits.
@@ -34,6 +35,15 @@ pub fn c_type(bits: u32) -> &'static str {
         0..=16 => "unsigned short",
         17..=32 => "unsigned int",
         _ => "unsigned long long",
+    }
+}
+
+/// The `asm(...)` statement for an instruction of either kind ([`asm_statement`] or
+/// [`op_asm_statement`]).
+pub fn insn_asm_statement(insn: &Insn) -> String {
+    match insn {
+        Insn::Table(i) => asm_statement(i),
+        Insn::Op { op, .. } => op_asm_statement(op),
     }
 }
 

@@ -1237,6 +1237,28 @@ impl Validator<'_> {
 // ------------------------------------------------------------------------------------------
 // Evaluation
 
+/// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or for
+/// `cvt` (`loose`) any wider data register, as ptxas decides.
+pub fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
+    if (reg == 1) != (bits == 1) {
+        return false;
+    }
+    if loose {
+        reg >= bits
+    } else {
+        reg == bits
+    }
+}
+
+/// A register width in words: "a predicate", "32 bits wide".
+pub fn width_name(bits: u32) -> String {
+    if bits == 1 {
+        "a predicate".to_string()
+    } else {
+        format!("{bits} bits wide")
+    }
+}
+
 fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
@@ -1288,6 +1310,51 @@ impl OpInsn {
             POp::Mov if self.pack => self.ty.bits() / self.srcs.len().max(1) as u32,
             _ => self.ty.bits(),
         }
+    }
+    /// Name of destination `i`'s role: `d`; `p`, `q` for setp; `d0`, `d1`... for the parts of
+    /// an unpacking `mov`.
+    pub fn dst_name(&self, i: usize) -> String {
+        match (self.op, self.dsts.len()) {
+            (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
+            (_, 1) => "d".to_string(),
+            _ => format!("d{i}"),
+        }
+    }
+    /// The registers it names in written order (destinations first), each with the width the
+    /// instruction reads or writes.
+    pub fn uses_written(&self) -> Vec<(String, u32)> {
+        let mut out = Vec::new();
+        for (i, d) in self.dsts.iter().enumerate() {
+            if let Dst::Reg(r) = d {
+                out.push((r.clone(), self.dst_bits(i)));
+            }
+        }
+        for (i, x) in self.srcs.iter().enumerate() {
+            if let Src::Reg { name, .. } = x {
+                out.push((name.clone(), self.src_bits(i)));
+            }
+        }
+        out
+    }
+    /// A register named twice must serve both uses, as one declaration would (ptxas's rule):
+    /// the message when it cannot.
+    pub fn register_conflict(&self) -> Option<String> {
+        let mut seen: Vec<(String, u32)> = Vec::new();
+        for (name, bits) in self.uses_written() {
+            match seen.iter().find(|s| s.0 == name) {
+                None => seen.push((name, bits)),
+                Some(&(_, first)) => {
+                    if !width_fits(first, bits, self.op == POp::Cvt) {
+                        return Some(format!(
+                            "{name} is used as {} and as {}: one register cannot be both",
+                            width_name(first),
+                            width_name(bits)
+                        ));
+                    }
+                }
+            }
+        }
+        None
     }
     /// Names of the source roles, for traces.
     pub fn src_name(&self, i: usize) -> String {
@@ -1500,14 +1567,7 @@ impl OpInsn {
                 Dst::Reg(r) => format!("written to {r}"),
                 Dst::Sink => "dropped (_)".to_string(),
             };
-            let name = if self.dsts.len() == 1 {
-                "d".to_string()
-            } else {
-                match self.op {
-                    POp::Setp => ["p", "q"][i.min(1)].to_string(),
-                    _ => format!("d{i}"),
-                }
-            };
+            let name = self.dst_name(i);
             let out = Val::reg(name, bits, val.unwrap_or(0));
             if result.is_none() && val.is_some() {
                 result = Some(out.clone());

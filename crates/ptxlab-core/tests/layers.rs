@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["parse", "validate"],
     &["trace"],
     &["eval", "ops"],
-    &["readings", "plan"],
+    &["readings", "plan", "insn"],
     &["sweep", "batch", "cuda", "sass", "gen"],
     &["provenance", "intrinsics", "program"],
 ];
