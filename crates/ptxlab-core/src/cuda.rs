@@ -18,7 +18,7 @@
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::widths;
 use crate::insn::Insn;
-use crate::ops::{Dst, OpInsn, POp, Src};
+use crate::ops::{Dst, OpInsn, Src};
 
 /// The constraint letter for a register of `bits` bits.
 pub fn constraint(bits: u32) -> &'static str {
@@ -102,6 +102,33 @@ pub fn declarations(insn: &Instruction) -> String {
     s
 }
 
+/// The C declarations of the variables [`op_asm_statement`] uses: a predicate travels as an
+/// `unsigned int` (0 or 1).
+pub fn op_declarations(insn: &OpInsn) -> String {
+    let ty = |bits: u32| if bits == 1 { c_type(32) } else { c_type(bits) };
+    let mut parts = Vec::new();
+    for (i, d) in insn.dsts.iter().enumerate() {
+        if *d != Dst::Sink {
+            parts.push(format!("{} {};", ty(insn.dst_bits(i)), insn.dst_name(i)));
+        }
+    }
+    for (i, x) in insn.srcs.iter().enumerate() {
+        if matches!(x, Src::Reg { .. }) {
+            parts.push(format!("{} {};", ty(insn.src_bits(i)), insn.src_name(i)));
+        }
+    }
+    parts.join(" ")
+}
+
+/// The declarations for an instruction of either kind ([`declarations`] or
+/// [`op_declarations`]).
+pub fn insn_declarations(insn: &Insn) -> String {
+    match insn {
+        Insn::Table(i) => declarations(i),
+        Insn::Op { op, .. } => op_declarations(op),
+    }
+}
+
 /// A CUDA inline-assembly statement that runs the instruction, with C variables named as
 /// the roles (`d`, `a`, `b`, `c`, and `p`, `q` for setp's results; `d0`, `d1`... and
 /// `a0`, `a1`... for the parts of a vector). Predicates cannot be asm operands, so each
@@ -113,16 +140,7 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
     let mut pre = String::new();
     let mut post = String::new();
     // Operand numbers: outputs first, then inputs; fixed after both lists are known.
-    let dst_names: Vec<String> = insn
-        .dsts
-        .iter()
-        .enumerate()
-        .map(|(i, _)| match (insn.op, insn.dsts.len()) {
-            (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
-            (_, 1) => "d".to_string(),
-            _ => format!("d{i}"),
-        })
-        .collect();
+    let dst_names: Vec<String> = (0..insn.dsts.len()).map(|i| insn.dst_name(i)).collect();
     let n_out = insn.dsts.iter().filter(|d| **d != Dst::Sink).count();
     let mut dst_text = Vec::new();
     for (i, d) in insn.dsts.iter().enumerate() {
@@ -228,6 +246,15 @@ mod tests {
         assert_eq!(
             s("setp.lt.and.s32 p|q, a, b, !c;"),
             r#"asm("{ .reg .pred p0, p1, c2; setp.ne.u32 c2, %4, 0; setp.lt.and.s32 p0|p1, %2, %3, !c2; selp.u32 %0, 1, 0, p0; selp.u32 %1, 1, 0, p1; }" : "=r"(p), "=r"(q) : "r"(a), "r"(b), "r"(c));"#
+        );
+        let decl = |t: &str| op_declarations(&crate::ops::parse_op(t).unwrap());
+        assert_eq!(
+            decl("setp.lt.and.s32 p|_, a, b, !c;"),
+            "unsigned int p; unsigned int a; unsigned int b; unsigned int c;"
+        );
+        assert_eq!(
+            decl("mov.b32 {lo, hi}, a;"),
+            "unsigned short d0; unsigned short d1; unsigned int a;"
         );
         assert_eq!(
             s("selp.b64 d, a, 5, c;"),

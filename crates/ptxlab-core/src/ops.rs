@@ -1356,6 +1356,107 @@ impl OpInsn {
         }
         None
     }
+    /// What its type and each modifier written do, in our own words (the Learn panel and
+    /// `ptxlab`'s help read these).
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let t = self.ty;
+        let kind = |t: PType| {
+            if t == PType::Pred {
+                "predicates (true or false)".to_string()
+            } else if t.signed() {
+                format!("{}-bit signed integers", t.bits())
+            } else if t.is_unsigned() {
+                format!("{}-bit unsigned integers", t.bits())
+            } else if t.is_float() {
+                format!("{}-bit floating-point numbers", t.bits())
+            } else {
+                format!("{} bits, no sign", t.bits())
+            }
+        };
+        if let Some(src) = self.src_ty {
+            out.push(format!(
+                ".{}.{}: a is read as {}, d is written as {}",
+                t.name(),
+                src.name(),
+                kind(src),
+                kind(t)
+            ));
+        } else {
+            out.push(format!(".{}: the operands are {}", t.name(), kind(t)));
+        }
+        if self.op == POp::Shf {
+            out.push(if self.left {
+                ".l: b:a moves left by the amount; d is the upper 32 bits of the result".into()
+            } else {
+                ".r: b:a moves right by the amount; d is the lower 32 bits of the result".into()
+            });
+            out.push(match self.mode {
+                Some(ShfMode::Clamp) => ".clamp: amounts above 32 count as 32".into(),
+                _ => ".wrap: only the amount's low 5 bits count (modulo 32)".into(),
+            });
+        }
+        if let Some(c) = self.cmp {
+            let how = match c {
+                CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs => "always unsigned".to_string(),
+                _ if t.is_float() => format!(".{} values", t.name()),
+                _ => format!("as .{} ({})", t.name(), kind(t)),
+            };
+            out.push(format!(
+                ".{}: p is a {} b, read {how}",
+                c.name(),
+                c.symbol()
+            ));
+        }
+        if let Some(b) = self.bool_op {
+            out.push(format!(
+                ".{0}: p is (the comparison) {0} c, q is (its negation) {0} c",
+                b.name()
+            ));
+        }
+        if self.sat {
+            out.push(format!(
+                ".sat: values outside .{}'s range become its minimum or maximum instead of losing their upper bits",
+                t.name()
+            ));
+        }
+        match (self.op, self.prmt) {
+            (POp::Prmt, None) => out.push(
+                "Each of c's four low nibbles fills one byte of d: its value 0-7 names a byte of b:a (a is bytes 0-3, b bytes 4-7); with 8 added, the byte's sign bit is copied over all 8 bits instead".into(),
+            ),
+            (POp::Prmt, Some(m)) => out.push(format!(
+                ".{}: {}; only c & 3 counts",
+                m.name(),
+                match m {
+                    PrmtMode::F4e => "four consecutive bytes of b:a from byte c & 3 upward",
+                    PrmtMode::B4e => "four consecutive bytes of b:a from byte c & 3 downward, wrapping",
+                    PrmtMode::Rc8 => "byte c & 3 of a, copied into all four bytes",
+                    PrmtMode::Ecl => "bytes of a from c & 3 up, the top one repeated (edge clamp left)",
+                    PrmtMode::Ecr => "bytes of a up to c & 3, the bottom one repeated (edge clamp right)",
+                    PrmtMode::Rc16 => "half-word c & 1 of a, copied into both halves",
+                }
+            )),
+            _ => {}
+        }
+        if self.op == POp::Lop3 {
+            out.push(
+                "immLut is a truth table: bit a·4 + b·2 + c of it is d's bit for those input bits. a alone is 0xf0, b alone 0xcc, c alone 0xaa, so the table for any expression is the same expression of those three (a & b is 0xf0 & 0xcc = 0xc0)".into(),
+            );
+        }
+        if self.pack {
+            out.push(format!(
+                "{{...}} on the right packs {} parts into d, the first in the lowest bits",
+                self.srcs.len()
+            ));
+        }
+        if self.unpack {
+            out.push(format!(
+                "{{...}} on the left splits a into {} parts, the first from the lowest bits",
+                self.dsts.len()
+            ));
+        }
+        out
+    }
     /// Names of the source roles, for traces.
     pub fn src_name(&self, i: usize) -> String {
         match self.op {
