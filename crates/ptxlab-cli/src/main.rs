@@ -224,7 +224,7 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     let [text, file] = args else {
         return Err(format!("batch needs an instruction and a file\n{USAGE}"));
     };
-    let insn = check(text).map_err(|d| d.render(text))?;
+    let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
     let mut data = String::new();
     if file == "-" {
         std::io::stdin()
@@ -233,9 +233,9 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     } else {
         data = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     }
-    let lines = batch::parse_batch(&data, &insn);
-    let rows = batch::evaluate_batch(&insn, &lines);
-    print!("{}", batch::batch_csv(&insn, &rows));
+    let lines = batch::parse_batch_insn(&data, &insn);
+    let rows = batch::evaluate_batch_insn(&insn, &lines);
+    print!("{}", batch::batch_csv_insn(&insn, &rows));
     let bad: Vec<&String> = rows.iter().filter_map(|r| r.error.as_ref()).collect();
     for e in &bad {
         eprintln!("{e}");

@@ -195,3 +195,40 @@ fn check_reads_cases_of_program_instructions() {
     assert!(out.ends_with("2 passed, 1 failed\n"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn batch_evaluates_program_instructions() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
+        .args(["batch", "setp.lt.s32 p|q, a, b;", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a=-1 b=1\n5,3\nzz 1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "line,a,b,p,p_unsigned,p_signed,q,flags,text_d,error"
+    );
+    assert_eq!(lines[1], "1,0xffffffff,0x00000001,0x1,1,1,0x0,,,");
+    assert_eq!(lines[2], "2,0x00000005,0x00000003,0x0,0,0,0x1,,,");
+    assert!(
+        lines[3].starts_with("3,,,,,,,,,\"line 3: a: 'zz' is not a number"),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an unreadable line fails the run"
+    );
+}
