@@ -1457,6 +1457,16 @@ impl OpInsn {
         }
         out
     }
+    /// Whether source `i` is read as a signed number (for display and sweeps): `cvt`'s source
+    /// of a signed type; the compared, selected, moved or shifted value of a signed type.
+    pub fn src_signed(&self, i: usize) -> bool {
+        match self.op {
+            POp::Cvt => self.src_ty.is_some_and(PType::signed),
+            POp::Setp | POp::Selp | POp::Mov => i < 2 && self.ty.signed(),
+            POp::Shr => i == 0 && self.ty.signed(),
+            _ => false,
+        }
+    }
     /// Names of the source roles, for traces.
     pub fn src_name(&self, i: usize) -> String {
         match self.op {

@@ -174,6 +174,11 @@ pub struct OpRow {
     pub mods: &'static [&'static [&'static str]],
     /// The operand form, as the ISA writes it.
     pub form: &'static str,
+    /// The source position (0 = `a`) read as a shift amount, if any (`shl`, `shr`: `b`;
+    /// `shf`: `c`).
+    pub amount: Option<usize>,
+    /// The source position whose nibbles select bytes, if any (`prmt`: `c`).
+    pub selector: Option<usize>,
     /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
     pub example: &'static str,
     /// What it computes, in a sentence of our own.
@@ -184,7 +189,8 @@ pub struct OpRow {
 
 macro_rules! op_rows {
     ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
-       $form:literal, $example:literal, $summary:literal;)*) => {
+       $form:literal $(amount $amount:literal)? $(selector $sel:literal)?, $example:literal,
+       $summary:literal;)*) => {
         /// The program instructions: logic, shift, data movement, comparison and conversion.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "lowercase")]
@@ -206,12 +212,16 @@ macro_rules! op_rows {
                 src_types: $src,
                 mods: $mods,
                 form: $form,
+                amount: op_rows!(@opt $($amount)?),
+                selector: op_rows!(@opt $($sel)?),
                 example: $example,
                 summary: $summary,
                 measured: false,
             },)*
         ];
     };
+    (@opt) => { None };
+    (@opt $v:literal) => { Some($v) };
 }
 
 use PType::{Pred, B16, B32, B64, F32, F64, S16, S32, S64, S8, U16, U32, U64, U8};
@@ -262,16 +272,16 @@ op_rows! {
         "d, a, b, c, immLut", "lop3.b32 d, a, b, c, 0xb2;",
         "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.";
     Shf "shf" Logic "logic-and-shift-instructions-shf", B32_ONLY, NONE, SHF_MODS,
-        "d, a, b, c", "shf.l.wrap.b32 d, a, b, c;",
+        "d, a, b, c" amount 2, "shf.l.wrap.b32 d, a, b, c;",
         "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.";
     Shl "shl" Logic "logic-and-shift-instructions-shl", BITS3, NONE, NO_MODS,
-        "d, a, b", "shl.b32 d, a, b;",
+        "d, a, b" amount 1, "shl.b32 d, a, b;",
         "Shift left; amounts of the width or more give 0.";
     Shr "shr" Logic "logic-and-shift-instructions-shr", SHR_TYPES, NONE, NO_MODS,
-        "d, a, b", "shr.s32 d, a, b;",
+        "d, a, b" amount 1, "shr.s32 d, a, b;",
         "Shift right, filling with the sign for .s types and zeros otherwise.";
     Prmt "prmt" Movement "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
-        PRMT_MODS, "d, a, b, c", "prmt.b32 d, a, b, c;",
+        PRMT_MODS, "d, a, b, c" selector 2, "prmt.b32 d, a, b, c;",
         "Builds a word from four of the eight bytes of b:a, each chosen by a selector nibble that may also replicate the byte's sign.";
     Setp "setp" Comparison "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
         SETP_MODS, "p[|q], a, b[, c]", "setp.lt.s32 p|q, a, b;",
