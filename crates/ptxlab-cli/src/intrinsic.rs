@@ -4,6 +4,7 @@
 use std::io::{BufRead, Write};
 
 use ptxlab_core::intrinsics::{self, Evaluation, Intrinsic};
+use ptxlab_core::program::{Machine, Step};
 use ptxlab_core::value::parse_value;
 use serde::Serialize;
 
@@ -12,7 +13,9 @@ pub const USAGE: &str = "\
                                        evaluate a CUDA intrinsic (__vcmpgtu4, __dp4a ...):
                                        prints d = 0xHEX; ARG as hex, decimal, negative or
                                        binary; --trace adds the meaning, the lanes, the PTX
-                                       nvcc emits and the machine instructions per GPU
+                                       nvcc emits, that PTX run step by step with each
+                                       instruction's stages (as ptxlab run --trace), and the
+                                       machine instructions per GPU; --json has the steps too
   ptxlab intrinsic --list              every intrinsic with its meaning in one line
   ptxlab intrinsic --search TEXT       by name or by what it does ('unsigned byte compare')
   ptxlab intrinsic --batch [FILE]      one 'NAME ARG...' a line (standard input without FILE);
@@ -102,6 +105,47 @@ pub fn call(words: &[&str]) -> Result<(&'static Intrinsic, Evaluation), String> 
     Ok((i, e))
 }
 
+/// The recorded PTX run on the call's arguments.
+pub fn run_program(i: &Intrinsic, e: &Evaluation) -> Result<Machine, String> {
+    let mut m = intrinsics::machine(i, &e.args).map_err(|e| e.to_string())?;
+    m.run();
+    Ok(m)
+}
+
+/// The `--trace` text of the program: every step with its stages, then what it left in `%d`
+/// (and the bools) beside the meaning's answer.
+pub fn render_program(i: &Intrinsic, e: &Evaluation, m: &Machine) -> String {
+    let mut s =
+        "the PTX run as a program (ptxlab run --trace), with %a %b %c the arguments:\n".to_string();
+    s += &crate::run::render_steps(m);
+    let (d, outs) = intrinsics::program_outcome(i, m);
+    let show = |v: Option<u64>, want: u64, text: String| -> String {
+        match v {
+            Some(v) if v == want => format!("{text}, as the meaning gives\n"),
+            Some(_) => format!("{text}, but the meaning gives {}\n", hex(i, want)),
+            None => "never written\n".to_string(),
+        }
+    };
+    s += &format!(
+        "program d = {}",
+        show(d, e.result, d.map_or("?".into(), |v| hex(i, v)))
+    );
+    for ((name, v), (_, want)) in outs.iter().zip(&e.outputs) {
+        s += &format!(
+            "program {name} = {}",
+            show(*v, *want, v.map_or("?".into(), |v| v.to_string()))
+        );
+    }
+    s
+}
+
+#[derive(Serialize)]
+struct JsonProgram<'a> {
+    d: Option<String>,
+    outputs: Vec<(&'static str, Option<u64>)>,
+    steps: &'a [Step],
+}
+
 #[derive(Serialize)]
 struct JsonOut<'a> {
     name: &'a str,
@@ -114,6 +158,7 @@ struct JsonOut<'a> {
     sass_sm90: &'a [&'static str],
     doc_url: &'a str,
     note: Option<&'a str>,
+    program: JsonProgram<'a>,
 }
 
 /// The `--trace` text: meaning, lanes, PTX, machine code per architecture.
@@ -189,7 +234,13 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         return Err(format!("intrinsic: name a call\nusage:\n{USAGE}"));
     }
     let (i, e) = call(&words)?;
-    if json {
+    let m = if json || trace {
+        Some(run_program(i, &e)?)
+    } else {
+        None
+    };
+    if let (true, Some(m)) = (json, &m) {
+        let (d, outputs) = intrinsics::program_outcome(i, m);
         let out = JsonOut {
             name: i.name,
             d: hex(i, e.result),
@@ -206,6 +257,11 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             sass_sm90: &i.sass_sm90,
             doc_url: i.doc_url,
             note: i.note,
+            program: JsonProgram {
+                d: d.map(|v| hex(i, v)),
+                outputs,
+                steps: m.history(),
+            },
         };
         println!(
             "{}",
@@ -216,8 +272,9 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         for (name, v) in &e.outputs {
             println!("{name} = {v}");
         }
-        if trace {
+        if let (true, Some(m)) = (trace, &m) {
             print!("{}", render_trace(i, &e));
+            print!("{}", render_program(i, &e, m));
         }
     }
     Ok(true)

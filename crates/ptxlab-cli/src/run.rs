@@ -72,32 +72,12 @@ pub fn run(args: &[String]) -> Result<String, String> {
     };
     let prog = parse_program(&text).map_err(|e| e.to_string())?;
     let mut m = Machine::new(prog, &init)?;
-    let mut out = String::new();
-    while let Some(step) = m.step() {
-        if !trace {
-            continue;
-        }
-        let step = step.clone();
-        let st = &m.program.statements[step.index];
-        out.push_str(&format!("line {}: {}\n", st.line, guarded(st)));
-        match &step.trace {
-            None => out.push_str("  skipped: its guard is false\n"),
-            Some(t) => {
-                for l in render_trace(t).lines().skip(1) {
-                    out.push_str(l);
-                    out.push('\n');
-                }
-            }
-        }
-        for w in &step.writes {
-            out.push_str(&format!(
-                "  {} = {} (was {})\n",
-                w.reg,
-                hex(w.new, w.bits),
-                hex(w.old, w.bits)
-            ));
-        }
-    }
+    m.run();
+    let mut out = if trace {
+        render_steps(&m)
+    } else {
+        String::new()
+    };
     if json {
         let regs: Vec<serde_json::Value> = m
             .registers()
@@ -124,6 +104,34 @@ pub fn run(args: &[String]) -> Result<String, String> {
         out.push_str(&format!("{name} = {}\n", hex(v, bits)));
     }
     Ok(out)
+}
+
+/// Every step taken so far, as `--trace` prints it: the statement with its line, the stages of
+/// the instruction (or that its guard was false), and the registers it wrote.
+pub fn render_steps(m: &Machine) -> String {
+    let mut out = String::new();
+    for step in m.history() {
+        let st = &m.program.statements[step.index];
+        out.push_str(&format!("line {}: {}\n", st.line, guarded(st)));
+        match &step.trace {
+            None => out.push_str("  skipped: its guard is false\n"),
+            Some(t) => {
+                for l in render_trace(t).lines().skip(1) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+        for w in &step.writes {
+            out.push_str(&format!(
+                "  {} = {} (was {})\n",
+                w.reg,
+                hex(w.new, w.bits),
+                hex(w.old, w.bits)
+            ));
+        }
+    }
+    out
 }
 
 fn guarded(st: &ptxlab_core::program::Statement) -> String {

@@ -174,3 +174,110 @@ fn bools_of_vibmax_are_printed() {
     assert!(ok);
     assert_eq!(out, "d = 0xffffffff\npred = 1\n");
 }
+
+/// The statement text of a PTX line as `--trace` prints it: no `;`, no spaces.
+fn squeeze(s: &str) -> String {
+    s.trim_end_matches(';')
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+#[test]
+fn trace_runs_every_ptx_statement_and_the_program_gives_d() {
+    let mut s: u64 = 0x1234_5678_9abc_def1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut checked = 0;
+    for i in ptxlab_core::intrinsics::all() {
+        let args: Vec<String> = i
+            .args
+            .iter()
+            .map(|t| {
+                let v = next();
+                format!("0x{:x}", if t.bits() == 64 { v } else { v & 0xffff_ffff })
+            })
+            .collect();
+        let mut call = vec!["intrinsic", i.name];
+        call.extend(args.iter().map(String::as_str));
+        call.push("--trace");
+        let (ok, out, err) = ptxlab(&call);
+        assert!(ok, "{}: {err}", i.name);
+        let d = out.lines().next().unwrap().strip_prefix("d = ").unwrap();
+        // Every instruction of the PTX is a step, on its own line number.
+        for (n, p) in i.ptx.iter().enumerate() {
+            let p = p.trim();
+            if p.starts_with('{') || p.starts_with('}') || p.starts_with('.') {
+                continue;
+            }
+            let want = format!("line {}: ", n + 1);
+            let step = out
+                .lines()
+                .find(|l| l.starts_with(&want))
+                .unwrap_or_else(|| panic!("{}: no step for line {}: {p}\n{out}", i.name, n + 1));
+            assert_eq!(squeeze(&step[want.len()..]), squeeze(p), "{}", i.name);
+        }
+        // ... with its stages.
+        assert!(out.contains("  Result     written to"), "{}: {out}", i.name);
+        let last = out
+            .lines()
+            .find(|l| l.starts_with("program d = "))
+            .unwrap_or_else(|| panic!("{}: no program d\n{out}", i.name));
+        assert_eq!(
+            last,
+            format!("program d = {d}, as the meaning gives"),
+            "{}",
+            i.name
+        );
+        for name in &i.outputs {
+            let want = out
+                .lines()
+                .find(|l| l.starts_with(&format!("{name} = ")))
+                .unwrap()
+                .to_string();
+            assert!(
+                out.contains(&format!("program {want}, as the meaning gives")),
+                "{}: {out}",
+                i.name
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 149);
+}
+
+#[test]
+fn json_has_the_program_steps() {
+    let (ok, out, _) = ptxlab(&[
+        "intrinsic",
+        "__vcmpgtu4",
+        "0x0180ff00",
+        "0x02800000",
+        "--json",
+    ]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["program"]["d"], v["d"]);
+    let steps = v["program"]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 6);
+    assert_eq!(steps[0]["line"], 1);
+    assert!(steps[5]["trace"]["stages"].as_array().unwrap().len() > 3);
+    let (ok, out, _) = ptxlab(&[
+        "intrinsic",
+        "__vibmax_s16x2",
+        "0x00050003",
+        "0x00050004",
+        "--json",
+    ]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["program"]["d"], "0x00050004");
+    assert_eq!(
+        v["program"]["outputs"],
+        serde_json::json!([["pred_hi", 1], ["pred_lo", 0]])
+    );
+}

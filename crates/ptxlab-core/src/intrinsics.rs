@@ -23,6 +23,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
+use crate::program::{parse_program, Machine, Program, ProgramError};
 use crate::sass::{classify, SassKind};
 use crate::value::{as_signed, mask};
 
@@ -1307,4 +1308,70 @@ pub fn evaluate(i: &Intrinsic, args: &[u64]) -> Result<Evaluation, CallError> {
         addend,
         outputs,
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The recorded PTX as a program
+
+/// The argument registers of the recorded PTX, in order.
+pub const ARG_REGISTERS: [&str; 3] = ["%a", "%b", "%c"];
+/// The result register of the recorded PTX.
+pub const RESULT_REGISTER: &str = "%d";
+
+/// The recorded PTX as a [`Program`], one statement a line (line `n` is `ptx[n - 1]`).
+pub fn program(i: &Intrinsic) -> Result<Program, ProgramError> {
+    parse_program(&i.ptx.join("\n"))
+}
+
+/// The starting registers of a call: each argument, masked to its C type, in `%a %b %c`, for
+/// the ones the program uses.
+pub fn starting_registers(i: &Intrinsic, p: &Program, args: &[u64]) -> Vec<(String, u64)> {
+    ARG_REGISTERS
+        .iter()
+        .zip(args.iter().zip(&i.args))
+        .filter(|(r, _)| p.registers.iter().any(|x| x.name == **r))
+        .map(|(r, (v, t))| (r.to_string(), v & mask(t.bits())))
+        .collect()
+}
+
+/// The recorded PTX ready to run on a call's arguments (see [`Machine`]).
+///
+/// ```
+/// use ptxlab_core::intrinsics;
+///
+/// let gt = intrinsics::find("__vcmpgtu4").unwrap();
+/// let mut m = intrinsics::machine(gt, &[0x0180_ff00, 0x0280_0000]).unwrap();
+/// m.run();
+/// let (d, _) = intrinsics::program_outcome(gt, &m);
+/// assert_eq!(d, Some(0x0000_ff00));
+/// ```
+pub fn machine(i: &Intrinsic, args: &[u64]) -> Result<Machine, CallError> {
+    if args.len() != i.args.len() {
+        return Err(CallError(format!(
+            "{} takes {} argument{}, not {}",
+            i.name,
+            i.args.len(),
+            if i.args.len() == 1 { "" } else { "s" },
+            args.len()
+        )));
+    }
+    let p = program(i).map_err(|e| CallError(format!("{}: its PTX: {e}", i.name)))?;
+    let init = starting_registers(i, &p, args);
+    Machine::new(p, &init).map_err(|e| CallError(format!("{}: its PTX: {e}", i.name)))
+}
+
+/// What the program left where [`evaluate`] puts its answers: `%d` (cut to the result's
+/// width) and each bool of [`Intrinsic::outputs`] (`%pred` ...); None for a register the
+/// program does not have.
+pub fn program_outcome(
+    i: &Intrinsic,
+    m: &Machine,
+) -> (Option<u64>, Vec<(&'static str, Option<u64>)>) {
+    let d = m.value(RESULT_REGISTER).map(|v| v & mask(i.result.bits()));
+    let outs = i
+        .outputs
+        .iter()
+        .map(|&n| (n, m.value(&format!("%{}", n.trim_start_matches('%')))))
+        .collect();
+    (d, outs)
 }

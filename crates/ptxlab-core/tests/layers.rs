@@ -29,8 +29,12 @@ fn layer_of(module: &str) -> Option<usize> {
 }
 
 /// The code of `path` up to its first `#[cfg(test)]`, without comment lines (documentation
-/// may link anywhere).
+/// may link anywhere). A file named `tests.rs` is a module of tests (declared
+/// `#[cfg(test)] mod tests;` beside the code it tests) and counts as no code at all.
 fn non_test_source(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "tests.rs") {
+        return String::new();
+    }
     let text = fs::read_to_string(path).unwrap_or_default();
     let code = match text.find("#[cfg(test)]") {
         Some(i) => &text[..i],
@@ -123,6 +127,16 @@ fn modules_use_only_lower_layers_and_form_no_circle() {
             continue;
         };
         for f in files {
+            if f.file_name().is_some_and(|n| n == "tests.rs") {
+                // Skipped as tests only if it is compiled for tests only.
+                let parent = fs::read_to_string(f.with_file_name("mod.rs")).unwrap_or_default();
+                if !parent.contains("#[cfg(test)]\nmod tests;") {
+                    problems.push(format!(
+                        "{} is not declared `#[cfg(test)] mod tests;` in its mod.rs",
+                        f.display()
+                    ));
+                }
+            }
             for used in crate_uses(&non_test_source(f)) {
                 let target = ROOT_ITEMS
                     .iter()

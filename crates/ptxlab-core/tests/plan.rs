@@ -238,3 +238,27 @@ fn batches_stop_at_the_shorter_slice() {
         64
     );
 }
+
+/// Batches longer than the chunks immediates are put in place by, with immediates in each
+/// source position of forms whose kernels read the registers as they are (SIMD video sources
+/// are registers only).
+#[test]
+fn immediates_in_long_batches() {
+    let mut r = Rng::new(0x1a3e);
+    for text in [
+        "vadd.s32.s32.s32.sat.add d, a, b, 0x7fffffff;",
+        "vsub.u32.s32.u32.sat d, -7, b.h1, c;",
+        "vmad.s32.s32.u32.sat.shr15 d, a.h1, b.b3, -5;",
+        "dp4a.s32.u32 d, a, 0x01ff80ff, c;",
+        "mad.hi.sat.s32 d, a, 0x7fffffff, c;",
+        "add.u16 d, a, 0xfff0;",
+    ] {
+        let insn = check(text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        let plan = Plan::new(&insn);
+        assert!(plan.is_specialised(), "{text}");
+        let inputs = random_inputs(&mut r, 333);
+        if let Err(e) = compare(&insn, &plan, &inputs) {
+            panic!("{e}");
+        }
+    }
+}

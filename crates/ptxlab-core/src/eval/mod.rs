@@ -16,7 +16,7 @@
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
-use crate::isa::Family;
+use crate::isa::{self, Family};
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
 /// The bit helpers, at their old path.
@@ -63,12 +63,19 @@ pub fn widths(insn: &Instruction) -> Widths {
 /// Source values with immediates substituted and each truncated to its width.
 #[inline]
 fn operand_values(insn: &Instruction, inputs: &Inputs, w: &Widths) -> [u64; 4] {
+    masked_values(insn, inputs, w.src.map(mask64))
+}
+
+/// Source values with immediates substituted and each source the instruction has masked
+/// with its entry of `masks` (the others are passed as given).
+#[inline(always)]
+fn masked_values(insn: &Instruction, inputs: &Inputs, masks: [u64; 4]) -> [u64; 4] {
     let mut v = inputs.as_array();
     for (i, o) in insn.srcs.iter().enumerate().take(4) {
         if let OperandKind::Imm(x) = o.kind {
             v[i] = x as u64;
         }
-        v[i] &= mask64(w.src[i]);
+        v[i] &= masks[i];
     }
     v
 }
@@ -109,9 +116,16 @@ pub fn run<T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
 /// Evaluate with the semantics `S` ([`Hardware`] or [`Text`]) and any tracer.
 #[inline]
 pub fn run_as<S: Semantics, T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
-    let w = widths(insn);
-    let v = operand_values(insn, inputs, &w);
-    eval_with::<S, T>(insn, &v, t) & mask64(w.dst)
+    const WORD: u64 = 0xffff_ffff;
+    let (v, dst_mask) = if isa::word_operands(insn.opcode) {
+        // Every operand is a 32-bit word whatever the form (the row says so): the widths are
+        // known without reading the form, and the masks are constants.
+        (masked_values(insn, inputs, [WORD; 4]), WORD)
+    } else {
+        let w = widths(insn);
+        (operand_values(insn, inputs, &w), mask64(w.dst))
+    };
+    eval_with::<S, T>(insn, &v, t) & dst_mask
 }
 
 /// Evaluate with either reading, chosen at run time. Allocates nothing.
@@ -157,5 +171,53 @@ pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
         views: Views::of(d, w.dst),
         doc_url: insn.opcode.doc_url(),
         reading: S::READING,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::isa::{self, Form, Type, WidthRule, OPCODES};
+
+    /// Every form of `row` the syntax allows, as far as types go (each slot's types, or none).
+    fn forms(row: &isa::Row) -> Vec<Form> {
+        let mut out = vec![Form::default()];
+        for (slot, types) in row.syntax.types.iter().enumerate().take(3) {
+            out = out
+                .into_iter()
+                .flat_map(|f| {
+                    types.iter().map(move |&ty: &Type| {
+                        let mut g = f;
+                        g.types[slot] = Some(ty);
+                        g
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// The tables the evaluator reads (word-only opcodes, signs by lookup) say what the rows
+    /// say, read rule by rule, for every row and every choice of types.
+    #[test]
+    fn lookup_tables_agree_with_the_rows() {
+        for row in OPCODES {
+            let words = row.operands.iter().all(|o| o.width == WidthRule::W32);
+            assert_eq!(isa::word_operands(row.opcode), words, "{}", row.name);
+            for form in forms(row) {
+                let mut want = 0u8;
+                for (p, o) in row.operands.iter().enumerate().take(5) {
+                    want |= u8::from(o.sign.signed(&form)) << p;
+                    if words {
+                        assert_eq!(o.width.bits(&form), 32, "{} {form:?}", row.name);
+                    }
+                }
+                assert_eq!(
+                    isa::operand_signs(row.opcode, &form),
+                    want,
+                    "{} {form:?}",
+                    row.name
+                );
+            }
+        }
     }
 }

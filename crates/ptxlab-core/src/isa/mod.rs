@@ -264,6 +264,18 @@ mod derived {
         out
     };
 
+    /// Whether every operand position of the opcode is 32 bits wide, whatever its types.
+    pub(super) const WORDS: [bool; N] = {
+        let mut out = [false; N];
+        let mut r = 0;
+        while r < N {
+            let w = WIDTH[r];
+            out[r] = w[0] == 0 && w[1] == 0 && w[2] == 0 && w[3] == 0 && w[4] == 0;
+            r += 1;
+        }
+        out
+    };
+
     /// Sign rule of each operand position `[d, a, b, c, e]` as a bit set: bit 3 always
     /// signed, bits 0..3 signed when the type written in that slot is; positions the row lacks
     /// are unsigned.
@@ -281,6 +293,30 @@ mod derived {
                     SignRule::Either(i, j) => (1 << i) | (1 << j),
                 };
                 p += 1;
+            }
+            r += 1;
+        }
+        out
+    };
+
+    /// The signed positions of each opcode (bit `p` for position `p`) for each set of signed
+    /// type slots (the index, as [`super::signed_slots`] gives it): one lookup per evaluation.
+    pub(super) const SIGNS: [[u8; 16]; N] = {
+        let mut out = [[0u8; 16]; N];
+        let mut r = 0;
+        while r < N {
+            let mut slots = 0;
+            while slots < 16 {
+                let mut bits = 0u8;
+                let mut p = 0;
+                while p < 5 {
+                    if SIGN[r][p] & slots as u8 != 0 {
+                        bits |= 1 << p;
+                    }
+                    p += 1;
+                }
+                out[r][slots] = bits;
+                slots += 1;
             }
             r += 1;
         }
@@ -317,6 +353,14 @@ pub fn widths(opcode: Opcode, form: &Form, sources: usize) -> Widths {
     }
 }
 
+/// Whether every operand of `opcode` is 32 bits wide in every form (all its width rules are
+/// [`WidthRule::W32`]): then [`widths`] is the same for every form, and the evaluator's masks
+/// are constants.
+#[inline]
+pub fn word_operands(opcode: Opcode) -> bool {
+    derived::WORDS[opcode as usize]
+}
+
 /// Whether operand position `p` (0 = `d`, 1 = `a`, ...) is read as signed.
 #[inline]
 pub fn operand_signed(opcode: Opcode, form: &Form, p: usize) -> bool {
@@ -327,13 +371,7 @@ pub fn operand_signed(opcode: Opcode, form: &Form, p: usize) -> bool {
 /// one lookup for all positions.
 #[inline]
 pub fn operand_signs(opcode: Opcode, form: &Form) -> u8 {
-    let slots = signed_slots(form);
-    let rule = &derived::SIGN[opcode as usize];
-    let mut out = 0u8;
-    for (p, r) in rule.iter().enumerate() {
-        out |= u8::from(r & slots != 0) << p;
-    }
-    out
+    derived::SIGNS[opcode as usize][usize::from(signed_slots(form) & 15)]
 }
 
 /// Suffixes ptxas reads on a register and then ignores: `.b01`, `.b12`, `.b23` (digits as

@@ -2,7 +2,7 @@
 //! type, mode and flags read once. Values of 32 bits or fewer are computed in `i64`, 64-bit ones
 //! in `i128` where the exact value needs it, as the evaluator does.
 
-use super::{drive, BatchFn, Kernel, Notes, Operands};
+use super::{drive, fns, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::eval::{mask64, Inputs};
 use crate::isa::Opcode;
@@ -541,40 +541,40 @@ impl Int {
 
     /// One loop per kind of instruction, so the match in `run` folds away inside it; the
     /// benchmarked fixed forms get loops of their own on their flags.
-    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
+    pub(crate) fn pick(&self) -> Fns {
         match *self {
-            Int::AddSub { .. } => int_batch::<N, 0>,
-            Int::X2 { .. } => int_batch::<N, 1>,
+            Int::AddSub { .. } => fns!(int_batch[0], int_one[0]),
+            Int::X2 { .. } => fns!(int_batch[1], int_one[1]),
             Int::MulMad32 {
                 n: 32,
                 s: true,
                 hi: true,
                 mad: true,
                 sat: true,
-            } => mad_hi_sat_s32_batch::<N>,
-            Int::MulMad32 { .. } => int_batch::<N, 2>,
-            Int::MulMad { .. } => int_batch::<N, 3>,
-            Int::Mul24 { .. } => int_batch::<N, 4>,
-            Int::Sad { .. } => int_batch::<N, 5>,
-            Int::DivRem { .. } => int_batch::<N, 6>,
-            Int::AbsNeg { .. } => int_batch::<N, 7>,
-            Int::MinMax { .. } => int_batch::<N, 8>,
+            } => fns!(mad_hi_sat_s32_batch[], mad_hi_sat_s32_one[]),
+            Int::MulMad32 { .. } => fns!(int_batch[2], int_one[2]),
+            Int::MulMad { .. } => fns!(int_batch[3], int_one[3]),
+            Int::Mul24 { .. } => fns!(int_batch[4], int_one[4]),
+            Int::Sad { .. } => fns!(int_batch[5], int_one[5]),
+            Int::DivRem { .. } => fns!(int_batch[6], int_one[6]),
+            Int::AbsNeg { .. } => fns!(int_batch[7], int_one[7]),
+            Int::MinMax { .. } => fns!(int_batch[8], int_one[8]),
             Int::Popc { .. } | Int::Clz { .. } | Int::Brev { .. } | Int::Bfind { .. } => {
-                int_batch::<N, 9>
+                fns!(int_batch[9], int_one[9])
             }
-            Int::Fns => fns_batch::<N>,
+            Int::Fns => fns!(fns_batch[], fns_one[]),
             Int::Bfe { .. } | Int::Bfi { .. } | Int::Szext { .. } | Int::Bmsk { .. } => {
-                int_batch::<N, 10>
+                fns!(int_batch[10], int_one[10])
             }
             Int::Dot {
                 four: true, sa, sb, ..
             } => match (sa, sb) {
-                (false, false) => dot4_batch::<N, false, false>,
-                (false, true) => dot4_batch::<N, false, true>,
-                (true, false) => dot4_batch::<N, true, false>,
-                (true, true) => dot4_batch::<N, true, true>,
+                (false, false) => fns!(dot4_batch[false, false], dot4_one[false, false]),
+                (false, true) => fns!(dot4_batch[false, true], dot4_one[false, true]),
+                (true, false) => fns!(dot4_batch[true, false], dot4_one[true, false]),
+                (true, true) => fns!(dot4_batch[true, true], dot4_one[true, true]),
             },
-            Int::Dot { .. } => int_batch::<N, 11>,
+            Int::Dot { .. } => fns!(int_batch[11], int_one[11]),
         }
     }
 }
@@ -588,9 +588,25 @@ fn int_batch<N: Notes, const K: u8>(
     fl: &mut [u16],
 ) {
     if let Kernel::Int(k) = k {
-        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t));
+        drive::<N, false>(ops, ins, out, fl, |v, t| k.run(v, t));
     }
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+fn int_one<const K: u8>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
+    match k {
+        Kernel::Int(k) => super::drive_one::<false>(ops, i, |v, t| k.run(v, t)),
+        _ => 0,
+    }
+}
+
+const MAD_HI_SAT_S32: Int = Int::MulMad32 {
+    n: 32,
+    s: true,
+    hi: true,
+    mad: true,
+    sat: true,
+};
 
 fn mad_hi_sat_s32_batch<N: Notes>(
     _: &Kernel,
@@ -599,14 +615,12 @@ fn mad_hi_sat_s32_batch<N: Notes>(
     out: &mut [u64],
     fl: &mut [u16],
 ) {
-    const K: Int = Int::MulMad32 {
-        n: 32,
-        s: true,
-        hi: true,
-        mad: true,
-        sat: true,
-    };
-    drive::<N>(ops, ins, out, fl, |v, t| K.run(v, t));
+    drive::<N, true>(ops, ins, out, fl, |v, t| MAD_HI_SAT_S32.run(v, t));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn mad_hi_sat_s32_one(_: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
+    super::drive_one::<true>(ops, i, |v, t| MAD_HI_SAT_S32.run(v, t))
 }
 
 fn fns_batch<N: Notes>(
@@ -616,7 +630,12 @@ fn fns_batch<N: Notes>(
     out: &mut [u64],
     fl: &mut [u16],
 ) {
-    drive::<N>(ops, ins, out, fl, |v, t| fns(v, t));
+    drive::<N, false>(ops, ins, out, fl, |v, t| fns(v, t));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn fns_one(_: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
+    super::drive_one::<false>(ops, i, fns)
 }
 
 fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
@@ -626,7 +645,12 @@ fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
     out: &mut [u64],
     fl: &mut [u16],
 ) {
-    drive::<N>(ops, ins, out, fl, |v, t| dot4::<N, SA, SB>(v, t));
+    drive::<N, true>(ops, ins, out, fl, |v, t| dot4::<N, SA, SB>(v, t));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn dot4_one<const SA: bool, const SB: bool>(_: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
+    super::drive_one::<true>(ops, i, dot4::<_, SA, SB>)
 }
 
 /// `dp4a` on its operand types: four byte products summed into `c`, in 32 bits (the exact sum

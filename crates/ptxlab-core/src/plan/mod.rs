@@ -77,6 +77,8 @@ pub(crate) struct Operands {
     keep: [u64; 4],
     fixed: [u64; 4],
     dst: u64,
+    /// Whether a source is an immediate.
+    imm: bool,
 }
 
 impl Operands {
@@ -98,6 +100,7 @@ impl Operands {
             keep,
             fixed,
             dst: mask64(w.dst),
+            imm: keep.contains(&0),
         }
     }
 
@@ -114,6 +117,34 @@ impl Operands {
 
 /// A batch loop of one kernel, specialised to its form: `(kernel, operands, inputs, out, flags)`.
 pub(crate) type BatchFn = fn(&Kernel, &Operands, &[Inputs], &mut [u64], &mut [u16]);
+
+/// One case of one kernel without notes (`Plan::eval`), specialised as its [`BatchFn`].
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type OneFn = fn(&Kernel, &Operands, &Inputs) -> u64;
+
+/// A kernel's entry points: its batch loop without notes and with them, and one case.
+#[derive(Clone, Copy)]
+pub(crate) struct Fns {
+    pub(crate) plain: BatchFn,
+    pub(crate) noted: BatchFn,
+    /// Native only: in wasm `Plan::eval` runs the batch loop on one case (less code).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) one: OneFn,
+}
+
+/// [`Fns`] of a kernel's batch loop `$b` (generic over the notes first) and one-case entry `$o`,
+/// each with its generic arguments in brackets.
+macro_rules! fns {
+    ($b:ident [$($p:tt),*], $o:ident [$($q:tt),*]) => {
+        $crate::plan::Fns {
+            plain: $b::<$crate::trace::NoTrace, $($p),*>,
+            noted: $b::<$crate::trace::FlagSet, $($p),*>,
+            #[cfg(not(target_arch = "wasm32"))]
+            one: $o::<$($q),*>,
+        }
+    };
+}
+pub(crate) use fns;
 
 /// The kernel a plan runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,8 +163,7 @@ pub struct Plan {
     ops: Operands,
     kernel: Kernel,
     /// The kernel's loop without notes, and with them; chosen when the plan is made.
-    plain: BatchFn,
-    noted: BatchFn,
+    fns: Fns,
 }
 
 impl std::fmt::Debug for Plan {
@@ -164,14 +194,22 @@ fn evaluator_batch<N: Notes>(
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+fn evaluator_one(k: &Kernel, _ops: &Operands, i: &Inputs) -> u64 {
+    match k {
+        Kernel::Evaluator(insn) => eval::run(insn, i, &mut NoTrace),
+        _ => 0,
+    }
+}
+
 impl Kernel {
-    fn pick<N: Notes>(&self) -> BatchFn {
+    fn pick(&self) -> Fns {
         match self {
-            Kernel::Scalar(k) => k.pick::<N>(),
-            Kernel::Vmad(k) => k.pick::<N>(),
-            Kernel::Simd(k) => k.pick::<N>(),
-            Kernel::Int(k) => k.pick::<N>(),
-            Kernel::Evaluator(_) => evaluator_batch::<N>,
+            Kernel::Scalar(k) => k.pick(),
+            Kernel::Vmad(k) => k.pick(),
+            Kernel::Simd(k) => k.pick(),
+            Kernel::Int(k) => k.pick(),
+            Kernel::Evaluator(_) => fns!(evaluator_batch[], evaluator_one[]),
         }
     }
 }
@@ -196,8 +234,7 @@ impl Plan {
         };
         Plan {
             ops,
-            plain: kernel.pick::<NoTrace>(),
-            noted: kernel.pick::<FlagSet>(),
+            fns: kernel.pick(),
             kernel,
         }
     }
@@ -216,8 +253,19 @@ impl Plan {
     /// Runs the form's own loop on one case.
     #[inline]
     pub fn eval(&self, inputs: &Inputs) -> u64 {
+        self.one(inputs)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn one(&self, inputs: &Inputs) -> u64 {
+        (self.fns.one)(&self.kernel, &self.ops, inputs)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn one(&self, inputs: &Inputs) -> u64 {
         let mut d = [0u64];
-        (self.plain)(
+        (self.fns.plain)(
             &self.kernel,
             &self.ops,
             std::slice::from_ref(inputs),
@@ -231,7 +279,7 @@ impl Plan {
     /// [`crate::eval::run`] with a [`FlagSet`] notes them.
     pub fn eval_flags(&self, inputs: &Inputs) -> (u64, u16) {
         let (mut d, mut f) = ([0u64], [0u16]);
-        (self.noted)(
+        (self.fns.noted)(
             &self.kernel,
             &self.ops,
             std::slice::from_ref(inputs),
@@ -244,7 +292,7 @@ impl Plan {
     /// Evaluate every case: `out[i]` gets `d` of `inputs[i]`. The kernel is chosen once; the
     /// loop runs on the form's own code. Only `min(inputs.len(), out.len())` cases are done.
     pub fn eval_many(&self, inputs: &[Inputs], out: &mut [u64]) {
-        (self.plain)(&self.kernel, &self.ops, inputs, out, &mut []);
+        (self.fns.plain)(&self.kernel, &self.ops, inputs, out, &mut []);
     }
 
     /// [`Plan::eval_many`] that also writes each case's notable events to `flags[i]` (a mask of
@@ -252,7 +300,7 @@ impl Plan {
     /// limited, nothing found). Only `min` of the three lengths are done.
     pub fn eval_many_flags(&self, inputs: &[Inputs], out: &mut [u64], flags: &mut [u16]) {
         let n = inputs.len().min(out.len()).min(flags.len());
-        (self.noted)(
+        (self.fns.noted)(
             &self.kernel,
             &self.ops,
             &inputs[..n],
@@ -262,36 +310,88 @@ impl Plan {
     }
 }
 
+/// How many cases [`drive`] puts immediates into at a time.
+const CHUNK: usize = 64;
+
 /// The batch loop every kernel shares: operands, the kernel, the destination mask, the flags.
+///
+/// `RAW`: the kernel reads only the bits of each source that its width keeps (it masks or
+/// extends them itself) and its result fits `d`, so register values go to it as they are, with
+/// no masking per case. Immediates are then put in place a chunk of cases at a time.
 #[inline(always)]
-pub(crate) fn drive<N: Notes>(
+pub(crate) fn drive<N: Notes, const RAW: bool>(
     ops: &Operands,
     inputs: &[Inputs],
     out: &mut [u64],
     flags: &mut [u16],
     f: impl Fn(&[u64; 4], &mut N) -> u64,
 ) {
-    let dst = ops.dst;
-    // One case (`Plan::eval`): straight to the kernel.
-    if let ([i], [o]) = (inputs, &mut *out) {
-        let mut t = N::fresh();
-        *o = f(&ops.values(i), &mut t) & dst;
-        if let Some(g) = flags.first_mut() {
-            *g = t.bits();
-        }
-        return;
+    let n = inputs.len().min(out.len());
+    // Made only for immediates (no buffer to clear on every call otherwise).
+    let mut buf: Option<[Inputs; CHUNK]> = None;
+    let mut k = 0;
+    while k < n {
+        // One call site of the loop, so one copy of it.
+        let chunk = if RAW && ops.imm {
+            let m = CHUNK.min(n - k);
+            let buf = buf.get_or_insert([Inputs::default(); CHUNK]);
+            for (b, i) in buf.iter_mut().zip(&inputs[k..k + m]) {
+                let [a, b2, c, e] = ops.values(i);
+                *b = Inputs::new(a, b2, c, e);
+            }
+            &buf[..m]
+        } else {
+            &inputs[k..n]
+        };
+        let m = chunk.len();
+        let fl = if N::KEEP {
+            &mut flags[k..k + m]
+        } else {
+            &mut []
+        };
+        run_loop::<N, RAW>(ops, chunk, &mut out[k..k + m], fl, &f);
+        k += m;
     }
+}
+
+#[inline(always)]
+fn run_loop<N: Notes, const RAW: bool>(
+    ops: &Operands,
+    inputs: &[Inputs],
+    out: &mut [u64],
+    flags: &mut [u16],
+    f: &impl Fn(&[u64; 4], &mut N) -> u64,
+) {
+    let dst = if RAW { u64::MAX } else { ops.dst };
+    let vals = |i: &Inputs| if RAW { i.as_array() } else { ops.values(i) };
     if N::KEEP {
         for ((i, o), g) in inputs.iter().zip(out.iter_mut()).zip(flags.iter_mut()) {
             let mut t = N::fresh();
-            *o = f(&ops.values(i), &mut t) & dst;
+            *o = f(&vals(i), &mut t) & dst;
             *g = t.bits();
         }
     } else {
         for (i, o) in inputs.iter().zip(out.iter_mut()) {
             let mut t = N::fresh();
-            *o = f(&ops.values(i), &mut t) & dst;
+            *o = f(&vals(i), &mut t) & dst;
         }
+    }
+}
+
+/// One case without notes (`Plan::eval`), on the kernel `f`; `RAW` as in [`drive`].
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+pub(crate) fn drive_one<const RAW: bool>(
+    ops: &Operands,
+    i: &Inputs,
+    f: impl Fn(&[u64; 4], &mut NoTrace) -> u64,
+) -> u64 {
+    if RAW && !ops.imm {
+        f(&i.as_array(), &mut NoTrace)
+    } else if RAW {
+        f(&ops.values(i), &mut NoTrace)
+    } else {
+        f(&ops.values(i), &mut NoTrace) & ops.dst
     }
 }
 
@@ -312,6 +412,15 @@ impl Field {
             sl: 64 - lo - width,
             sr: 64 - width,
             keep: if signed { -1 } else { mask64(width) as i64 },
+        }
+    }
+    /// The same extension of a whole 32-bit word (constant shifts once inlined).
+    #[inline(always)]
+    pub(crate) fn whole(self) -> Field {
+        Field {
+            sl: 32,
+            sr: 32,
+            keep: self.keep,
         }
     }
     #[inline(always)]

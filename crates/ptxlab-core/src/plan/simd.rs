@@ -2,7 +2,7 @@
 //! with the selectors turned into shift counts and the mask into a word, computed in 32-bit
 //! lanes (every lane value fits: 17 bits at most, sums of four lanes 19 bits).
 
-use super::{drive, BatchFn, CmpBits, Kernel, Notes, Operands};
+use super::{drive, fns, CmpBits, Fns, Kernel, Notes, Operands};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
 use crate::isa::{Family, Opcode};
@@ -33,6 +33,75 @@ fn picks(sel: Option<&Selector>, n: usize, base: usize) -> [u32; 4] {
     p
 }
 
+/// The integer type lanes are computed in: `i16` for byte lanes (every value and result of a
+/// byte lane fits, and 16-bit lanes vectorise twice as wide with native min and max), `i32`
+/// for half-word lanes.
+trait Lane:
+    Copy
+    + Default
+    + Ord
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+    + std::ops::BitAnd<Output = Self>
+{
+    /// `x` truncated to this type (the caller knows it fits).
+    fn of(x: i32) -> Self;
+    /// The low `bits` (8 or 16) of `w`, sign-extended.
+    fn lane(w: u64, bits: u32) -> Self;
+    fn i32(self) -> i32;
+    fn abs(self) -> Self;
+    fn test(c: CmpBits, x: Self, y: Self) -> Self;
+}
+
+impl Lane for i16 {
+    #[inline(always)]
+    fn of(x: i32) -> i16 {
+        x as i16
+    }
+    #[inline(always)]
+    fn lane(w: u64, bits: u32) -> i16 {
+        debug_assert_eq!(bits, 8);
+        i16::from(w as u8 as i8)
+    }
+    #[inline(always)]
+    fn i32(self) -> i32 {
+        i32::from(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> i16 {
+        self.abs()
+    }
+    #[inline(always)]
+    fn test(c: CmpBits, x: i16, y: i16) -> i16 {
+        c.test32(i32::from(x), i32::from(y)) as i16
+    }
+}
+
+impl Lane for i32 {
+    #[inline(always)]
+    fn of(x: i32) -> i32 {
+        x
+    }
+    #[inline(always)]
+    fn lane(w: u64, bits: u32) -> i32 {
+        debug_assert_eq!(bits, 16);
+        i32::from(w as u16 as i16)
+    }
+    #[inline(always)]
+    fn i32(self) -> i32 {
+        self
+    }
+    #[inline(always)]
+    fn abs(self) -> i32 {
+        self.abs()
+    }
+    #[inline(always)]
+    fn test(c: CmpBits, x: i32, y: i32) -> i32 {
+        c.test32(x, y)
+    }
+}
+
 /// `vop2` / `vop4`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Simd {
@@ -55,6 +124,8 @@ pub(crate) struct Simd {
     in_mask: [i32; 4],
     /// Bits of `d` that come from the result (the others from `c`).
     keep: u32,
+    /// Lane i of the result reads lane i of `a` and of `b` (the default selectors).
+    id: bool,
 }
 
 impl Simd {
@@ -129,47 +200,57 @@ impl Simd {
             mask,
             in_mask,
             keep,
+            id: (0..n).all(|i| pa[i] == i as u32 && pb[i] == (n + i) as u32),
         }
     }
 
     // Lanes are indexed in step across several arrays, as in the evaluator.
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
-    fn run<T: Tracer, const N: usize>(
+    #[allow(clippy::too_many_arguments)]
+    fn run<T: Tracer, const N: usize, L: Lane>(
         &self,
         v: &[u64; 4],
         t: &mut T,
         op: u8,
         sat: bool,
         add: bool,
+        id: bool,
     ) -> u64 {
         let lb = 32 / N as u32;
-        let s = 32 - lb;
         let pool = ((v[1] & M32) << 32) | (v[0] & M32);
         let c = (v[2] & M32) as u32;
-        let mut r = [0i32; N];
+        let (akeep, bkeep) = (L::of(self.akeep), L::of(self.bkeep));
+        let (lo, hi) = (L::of(self.lo), L::of(self.hi));
+        let mut r = [L::default(); N];
         for i in 0..N {
-            let x = ((((pool >> self.ash[i]) as u32) << s) as i32 >> s) & self.akeep;
-            let y = ((((pool >> self.bsh[i]) as u32) << s) as i32 >> s) & self.bkeep;
+            // With the default selectors the shifts are constants.
+            let (sa, sb) = if id {
+                (lb * i as u32, 32 + lb * i as u32)
+            } else {
+                (self.ash[i], self.bsh[i])
+            };
+            let x = L::lane(pool >> sa, lb) & akeep;
+            let y = L::lane(pool >> sb, lb) & bkeep;
             r[i] = match op {
                 ADD => x + y,
                 SUB => x - y,
                 AVRG => {
                     let s = x + y;
-                    (s + (s >= 0) as i32) >> 1
+                    (s + L::of((s >= L::default()) as i32)) >> 1
                 }
                 ABSDIFF => (x - y).abs(),
                 MIN => x.min(y),
                 MAX => x.max(y),
-                _ => self.cmp.test32(x, y),
+                _ => L::test(self.cmp, x, y),
             };
         }
         let mut res = r;
         if sat {
             for (i, x) in res.iter_mut().enumerate() {
-                t.note_if(r[i] > self.hi, Flag::ClampedHigh);
-                t.note_if(r[i] < self.lo, Flag::ClampedLow);
-                *x = (*x).max(self.lo).min(self.hi);
+                t.note_if(r[i] > hi, Flag::ClampedHigh);
+                t.note_if(r[i] < lo, Flag::ClampedLow);
+                *x = (*x).max(lo).min(hi);
             }
         }
         t.note_if(self.mask != (1 << N) - 1, Flag::MaskedOff);
@@ -177,7 +258,7 @@ impl Simd {
             let mut sum = c as i32;
             let mut lanes = 0i64;
             for i in 0..N {
-                let x = res[i] & self.in_mask[i];
+                let x = res[i].i32() & self.in_mask[i];
                 sum = sum.wrapping_add(x);
                 lanes += i64::from(x);
             }
@@ -198,47 +279,64 @@ impl Simd {
             let lmask = (1u32 << lb).wrapping_sub(1);
             let mut packed = 0u32;
             for (i, &x) in res.iter().enumerate() {
-                packed |= (x as u32 & lmask) << (lb * i as u32);
+                packed |= (x.i32() as u32 & lmask) << (lb * i as u32);
             }
             if !sat && op != SET {
                 for (i, &x) in res.iter().enumerate() {
-                    t.note_if(
-                        self.mask >> i & 1 != 0 && (x < self.lo || x > self.hi),
-                        Flag::Wrapped,
-                    );
+                    t.note_if(self.mask >> i & 1 != 0 && (x < lo || x > hi), Flag::Wrapped);
                 }
             }
             u64::from((packed & self.keep) | (c & !self.keep))
         }
     }
 
-    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
-        if self.lanes == 2 {
-            self.pick_n::<N, 2>()
+    /// [`Simd::run`] in the lane type of `N` lanes.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_l<T: Tracer, const N: usize>(
+        &self,
+        v: &[u64; 4],
+        t: &mut T,
+        op: u8,
+        sat: bool,
+        add: bool,
+        id: bool,
+    ) -> u64 {
+        if N == 4 {
+            self.run::<T, N, i16>(v, t, op, sat, add, id)
         } else {
-            self.pick_n::<N, 4>()
+            self.run::<T, N, i32>(v, t, op, sat, add, id)
         }
     }
 
-    fn pick_n<N: Notes, const L: usize>(&self) -> BatchFn {
-        let (sat, add) = (self.sat, self.add);
+    pub(crate) fn pick(&self) -> Fns {
+        if self.lanes == 2 {
+            self.pick_n::<2>()
+        } else {
+            self.pick_n::<4>()
+        }
+    }
+
+    fn pick_n<const L: usize>(&self) -> Fns {
+        let (sat, add, id) = (self.sat, self.add, self.id);
         match self.op {
-            ADD => pick_o::<N, L, ADD>(sat, add),
-            SUB => pick_o::<N, L, SUB>(sat, add),
-            AVRG => pick_o::<N, L, AVRG>(sat, add),
-            ABSDIFF => pick_o::<N, L, ABSDIFF>(sat, add),
-            MIN => pick_o::<N, L, MIN>(sat, add),
-            MAX => pick_o::<N, L, MAX>(sat, add),
-            _ => pick_o::<N, L, SET>(sat, add),
+            ADD => pick_o::<L, ADD>(sat, add, id),
+            SUB => pick_o::<L, SUB>(sat, add, id),
+            AVRG => pick_o::<L, AVRG>(sat, add, id),
+            ABSDIFF => pick_o::<L, ABSDIFF>(sat, add, id),
+            MIN => pick_o::<L, MIN>(sat, add, id),
+            MAX => pick_o::<L, MAX>(sat, add, id),
+            _ => pick_o::<L, SET>(sat, add, id),
         }
     }
 }
 
-/// Without vector instructions (wasm32 here) specialising on `.sat` and `.add` gains little
-/// and costs code size: one loop per operation and lane count reads them from the plan.
+/// Without vector instructions (wasm32 here) specialising on `.sat`, `.add` and the selectors
+/// gains little and costs code size: one loop per operation and lane count reads them from the
+/// plan.
 #[cfg(target_arch = "wasm32")]
-fn pick_o<N: Notes, const L: usize, const OP: u8>(_sat: bool, _add: bool) -> BatchFn {
-    simd_batch_op::<N, L, OP>
+fn pick_o<const L: usize, const OP: u8>(_sat: bool, _add: bool, _id: bool) -> Fns {
+    fns!(simd_batch_op[L, OP], simd_batch_op[L, OP])
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -250,24 +348,37 @@ fn simd_batch_op<N: Notes, const L: usize, const OP: u8>(
     fl: &mut [u16],
 ) {
     if let Kernel::Simd(k) = k {
-        drive::<N>(ops, ins, out, fl, |v, t| {
-            k.run::<N, L>(v, t, OP, k.sat, k.add)
+        drive::<N, true>(ops, ins, out, fl, |v, t| {
+            k.run_l::<N, L>(v, t, OP, k.sat, k.add, false)
         });
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn pick_o<N: Notes, const L: usize, const OP: u8>(sat: bool, add: bool) -> BatchFn {
-    match (sat, add) {
-        (false, false) => simd_batch::<N, L, OP, false, false>,
-        (false, true) => simd_batch::<N, L, OP, false, true>,
-        (true, false) => simd_batch::<N, L, OP, true, false>,
-        (true, true) => simd_batch::<N, L, OP, true, true>,
+fn pick_o<const L: usize, const OP: u8>(sat: bool, add: bool, id: bool) -> Fns {
+    macro_rules! arms {
+        ($($s:literal $a:literal $i:literal),*) => {
+            match (sat, add, id) {
+                $(($s, $a, $i) => fns!(
+                    simd_batch[L, OP, $s, $a, $i],
+                    simd_one[L, OP, $s, $a, $i]
+                ),)*
+            }
+        };
     }
+    arms!(false false false, false false true, false true false, false true true,
+          true false false, true false true, true true false, true true true)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn simd_batch<N: Notes, const L: usize, const OP: u8, const SAT: bool, const ADD: bool>(
+fn simd_batch<
+    N: Notes,
+    const L: usize,
+    const OP: u8,
+    const SAT: bool,
+    const ADD: bool,
+    const ID: bool,
+>(
     k: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
@@ -275,6 +386,22 @@ fn simd_batch<N: Notes, const L: usize, const OP: u8, const SAT: bool, const ADD
     fl: &mut [u16],
 ) {
     if let Kernel::Simd(k) = k {
-        drive::<N>(ops, ins, out, fl, |v, t| k.run::<N, L>(v, t, OP, SAT, ADD));
+        drive::<N, true>(ops, ins, out, fl, |v, t| {
+            k.run_l::<N, L>(v, t, OP, SAT, ADD, ID)
+        });
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn simd_one<const L: usize, const OP: u8, const SAT: bool, const ADD: bool, const ID: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    i: &Inputs,
+) -> u64 {
+    match k {
+        Kernel::Simd(k) => {
+            super::drive_one::<true>(ops, i, |v, t| k.run_l::<_, L>(v, t, OP, SAT, ADD, ID))
+        }
+        _ => 0,
     }
 }

@@ -1,7 +1,7 @@
 //! Plans of the scalar video instructions and `vmad`: the same stages as
 //! [`crate::eval::video`] on the hardware's reading, with the form decoded beforehand.
 
-use super::{drive, BatchFn, CmpBits, Field, Kernel, Notes, Operands};
+use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
 use crate::eval::Inputs;
 use crate::isa::Opcode;
@@ -97,6 +97,8 @@ pub(crate) struct Scalar {
     /// other unsigned results are only raised to 0).
     sat_lo: i64,
     sat_hi: i64,
+    /// Neither source has a selector (both are whole words).
+    whole: bool,
 }
 
 impl Scalar {
@@ -157,18 +159,33 @@ impl Scalar {
                 (false, true) => U32_MAX,
                 (false, false) => i64::MAX,
             },
+            whole: (alo, aw, blo, bw) == (0, 32, 0, 32),
         }
     }
 
-    /// The kernel; the last three arguments are constants in the batch loops.
+    /// The kernel; the last four arguments are constants in the batch loops.
     #[inline(always)]
-    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, prim: u8, sat: bool, tail: u8) -> u64 {
+    fn run<T: Tracer>(
+        &self,
+        v: &[u64; 4],
+        t: &mut T,
+        prim: u8,
+        sat: bool,
+        tail: u8,
+        whole: bool,
+    ) -> u64 {
         let shift = prim == SHL || prim == SHR;
         let dsig = self.dsig;
         let c = v[2] & M32;
-        let ta = self.a.get(v[0]);
+        // Whole words: constant shifts.
+        let (fa, fb) = if whole {
+            (self.a.whole(), self.b.whole())
+        } else {
+            (self.a, self.b)
+        };
+        let ta = fa.get(v[0]);
         let tb = if shift {
-            let b = self.b.get(v[1]) as u64;
+            let b = fb.get(v[1]) as u64;
             let n = if self.clamp { b.min(32) } else { b & 31 };
             let flag = if self.clamp {
                 Flag::AmountClamped
@@ -178,7 +195,7 @@ impl Scalar {
             t.note_if(n != b, flag);
             n as i64
         } else {
-            self.b.get(v[1])
+            fb.get(v[1])
         };
         let tmp = match prim {
             ADD => ta + tb,
@@ -275,26 +292,27 @@ impl Scalar {
         }
     }
 
-    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
-        let (sat, tail) = (self.sat, self.tail);
+    pub(crate) fn pick(&self) -> Fns {
+        let (sat, tail, whole) = (self.sat, self.tail, self.whole);
         match self.prim {
-            ADD => pick_p::<N, ADD>(sat, tail),
-            SUB => pick_p::<N, SUB>(sat, tail),
-            ABSDIFF => pick_p::<N, ABSDIFF>(sat, tail),
-            MIN => pick_p::<N, MIN>(sat, tail),
-            MAX => pick_p::<N, MAX>(sat, tail),
-            SHL => pick_p::<N, SHL>(sat, tail),
-            SHR => pick_p::<N, SHR>(sat, tail),
-            _ => pick_p::<N, SET>(sat, tail),
+            ADD => pick_p::<ADD>(sat, tail, whole),
+            SUB => pick_p::<SUB>(sat, tail, whole),
+            ABSDIFF => pick_p::<ABSDIFF>(sat, tail, whole),
+            MIN => pick_p::<MIN>(sat, tail, whole),
+            MAX => pick_p::<MAX>(sat, tail, whole),
+            SHL => pick_p::<SHL>(sat, tail, whole),
+            SHR => pick_p::<SHR>(sat, tail, whole),
+            _ => pick_p::<SET>(sat, tail, whole),
         }
     }
 }
 
-/// Without vector instructions (wasm32 here) specialising on `.sat` and the tail gains little
-/// and costs code size: one loop per primary operation reads them from the plan.
+/// Without vector instructions (wasm32 here) specialising on `.sat`, the tail and the
+/// selectors gains little and costs code size: one loop per primary operation reads them from
+/// the plan.
 #[cfg(target_arch = "wasm32")]
-fn pick_p<N: Notes, const P: u8>(_sat: bool, _tail: u8) -> BatchFn {
-    scalar_batch_op::<N, P>
+fn pick_p<const P: u8>(_sat: bool, _tail: u8, _whole: bool) -> Fns {
+    fns!(scalar_batch_op[P], scalar_batch_op[P])
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -306,26 +324,37 @@ fn scalar_batch_op<N: Notes, const P: u8>(
     fl: &mut [u16],
 ) {
     if let Kernel::Scalar(k) = k {
-        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, P, k.sat, k.tail));
+        drive::<N, true>(ops, ins, out, fl, |v, t| {
+            k.run(v, t, P, k.sat, k.tail, false)
+        });
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn pick_p<N: Notes, const P: u8>(sat: bool, tail: u8) -> BatchFn {
-    match (sat, tail) {
-        (false, PLAIN) => scalar_batch::<N, P, false, PLAIN>,
-        (false, SEC_ADD) => scalar_batch::<N, P, false, SEC_ADD>,
-        (false, SEC_MINMAX) => scalar_batch::<N, P, false, SEC_MINMAX>,
-        (false, _) => scalar_batch::<N, P, false, MERGE>,
-        (true, PLAIN) => scalar_batch::<N, P, true, PLAIN>,
-        (true, SEC_ADD) => scalar_batch::<N, P, true, SEC_ADD>,
-        (true, SEC_MINMAX) => scalar_batch::<N, P, true, SEC_MINMAX>,
-        (true, _) => scalar_batch::<N, P, true, MERGE>,
+fn pick_p<const P: u8>(sat: bool, tail: u8, whole: bool) -> Fns {
+    macro_rules! arms {
+        ($($s:literal $t:ident),*) => {
+            match (sat, tail, whole) {
+                $(
+                    ($s, $t, false) => fns!(
+                        scalar_batch[P, $s, $t, false],
+                        scalar_one[P, $s, $t, false]
+                    ),
+                    ($s, $t, true) => fns!(
+                        scalar_batch[P, $s, $t, true],
+                        scalar_one[P, $s, $t, true]
+                    ),
+                )*
+                _ => unreachable!("a scalar tail is one of four"),
+            }
+        };
     }
+    arms!(false PLAIN, false SEC_ADD, false SEC_MINMAX, false MERGE,
+          true PLAIN, true SEC_ADD, true SEC_MINMAX, true MERGE)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8>(
+fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8, const WHOLE: bool>(
     k: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
@@ -333,7 +362,21 @@ fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8>(
     fl: &mut [u16],
 ) {
     if let Kernel::Scalar(k) = k {
-        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL));
+        drive::<N, true>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL, WHOLE));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn scalar_one<const P: u8, const SAT: bool, const TAIL: u8, const WHOLE: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    i: &Inputs,
+) -> u64 {
+    match k {
+        Kernel::Scalar(k) => {
+            super::drive_one::<true>(ops, i, |v, t| k.run(v, t, P, SAT, TAIL, WHOLE))
+        }
+        _ => 0,
     }
 }
 
@@ -385,17 +428,18 @@ impl Vmad {
         }
     }
 
+    /// The kernel; `k` is the scale's shift (a constant in the native loops).
     #[inline(always)]
-    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool) -> u64 {
+    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool, k: u32) -> u64 {
         let ma = self.a.get(v[0]);
         let mb = self.b.get(v[1]);
         let p = ma.wrapping_mul(mb) ^ self.p_not;
         let cx = sext32(((v[2] & M32) ^ self.c_not) as i64);
         let sum = p.wrapping_add(cx).wrapping_add(self.lsb);
         let scaled = if sf {
-            sum >> self.k
+            sum >> k
         } else {
-            ((sum as u64) >> self.k) as i64
+            ((sum as u64) >> k) as i64
         };
         if sat {
             let (lo, hi) = if sf { (S32_MIN, S32_MAX) } else { (0, U32_MAX) };
@@ -409,17 +453,39 @@ impl Vmad {
         }
     }
 
-    pub(crate) fn pick<N: Notes>(&self) -> BatchFn {
-        match (self.sat, self.signed_final) {
-            (false, false) => vmad_batch::<N, false, false>,
-            (false, true) => vmad_batch::<N, false, true>,
-            (true, false) => vmad_batch::<N, true, false>,
-            (true, true) => vmad_batch::<N, true, true>,
-        }
+    pub(crate) fn pick(&self) -> Fns {
+        pick_v(self.sat, self.signed_final, self.k)
     }
 }
 
-fn vmad_batch<N: Notes, const SAT: bool, const SF: bool>(
+#[cfg(target_arch = "wasm32")]
+fn pick_v(sat: bool, sf: bool, _k: u32) -> Fns {
+    macro_rules! arms {
+        ($($s:literal $f:literal),*) => {
+            match (sat, sf) {
+                $(($s, $f) => fns!(vmad_batch[$s, $f, 99], vmad_batch[]),)*
+            }
+        };
+    }
+    arms!(false false, false true, true false, true true)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn pick_v(sat: bool, sf: bool, k: u32) -> Fns {
+    macro_rules! arms {
+        ($($s:literal $f:literal $k:literal),*) => {
+            match (sat, sf, k) {
+                $(($s, $f, $k) => fns!(vmad_batch[$s, $f, $k], vmad_one[$s, $f, $k]),)*
+                _ => unreachable!("a vmad scale shifts by 0, 7 or 15"),
+            }
+        };
+    }
+    arms!(false false 0, false false 7, false false 15, false true 0, false true 7, false true 15,
+          true false 0, true false 7, true false 15, true true 0, true true 7, true true 15)
+}
+
+/// `K`: the scale's shift, or 99 to read it from the plan.
+fn vmad_batch<N: Notes, const SAT: bool, const SF: bool, const K: u32>(
     k: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
@@ -427,6 +493,19 @@ fn vmad_batch<N: Notes, const SAT: bool, const SF: bool>(
     fl: &mut [u16],
 ) {
     if let Kernel::Vmad(k) = k {
-        drive::<N>(ops, ins, out, fl, |v, t| k.run(v, t, SAT, SF));
+        let sh = if K == 99 { k.k } else { K };
+        drive::<N, true>(ops, ins, out, fl, |v, t| k.run(v, t, SAT, SF, sh));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn vmad_one<const SAT: bool, const SF: bool, const K: u32>(
+    k: &Kernel,
+    ops: &Operands,
+    i: &Inputs,
+) -> u64 {
+    match k {
+        Kernel::Vmad(k) => super::drive_one::<true>(ops, i, |v, t| k.run(v, t, SAT, SF, K)),
+        _ => 0,
     }
 }

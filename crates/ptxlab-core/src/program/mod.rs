@@ -648,11 +648,34 @@ impl Machine {
             .map(|(i, r)| (r.name.clone(), i))
             .collect();
         let n = program.registers.len();
+        let mut m = Machine {
+            values: vec![0; n],
+            writer: vec![None; n],
+            start: vec![0; n],
+            given: vec![false; n],
+            index,
+            history: Vec::new(),
+            program,
+        };
+        m.start_with(initial)?;
+        Ok(m)
+    }
+
+    /// Back to the first statement with new starting values (every other register 0), as
+    /// [`Machine::new`] would start, without building the register table again. On an error
+    /// the machine is left as it was.
+    pub fn start_with(&mut self, initial: &[(String, u64)]) -> Result<(), String> {
+        let n = self.program.registers.len();
         let mut start = vec![0u64; n];
         let mut given = vec![false; n];
         for (name, v) in initial {
-            let Some(&k) = index.get(name) else {
-                let names: Vec<&str> = program.registers.iter().map(|r| r.name.as_str()).collect();
+            let Some(&k) = self.index.get(name) else {
+                let names: Vec<&str> = self
+                    .program
+                    .registers
+                    .iter()
+                    .map(|r| r.name.as_str())
+                    .collect();
                 return Err(format!(
                     "{name} is not a register of the program (it uses {})",
                     if names.is_empty() {
@@ -662,7 +685,7 @@ impl Machine {
                     }
                 ));
             };
-            let bits = program.registers[k].bits;
+            let bits = self.program.registers[k].bits;
             let fits = *v & !mask(bits) == 0
                 || (bits < 64
                     && (*v as i64) < 0
@@ -677,15 +700,10 @@ impl Machine {
             start[k] = *v & mask(bits);
             given[k] = true;
         }
-        Ok(Machine {
-            values: start.clone(),
-            writer: vec![None; n],
-            start,
-            given,
-            index,
-            history: Vec::new(),
-            program,
-        })
+        self.start = start;
+        self.given = given;
+        self.restart();
+        Ok(())
     }
 
     /// Index of the next statement to run (equal to the number of statements at the end).
@@ -750,7 +768,7 @@ impl Machine {
     /// Run the next statement; None at the end.
     pub fn step(&mut self) -> Option<&Step> {
         let i = self.pc();
-        let s = self.program.statements.get(i)?.clone();
+        let s = self.program.statements.get(i)?;
         let go = match &s.guard {
             None => true,
             Some((neg, g)) => (self.read(g, 1) != 0) != *neg,
@@ -762,8 +780,9 @@ impl Machine {
             trace: None,
             writes: Vec::new(),
         };
+        // What the statement writes: (register, value, width written, signed).
+        let mut out: Vec<(&str, u64, u32, bool)> = Vec::new();
         if go {
-            let mut out: Vec<(String, u64, u32, bool)> = Vec::new();
             match &s.body {
                 Body::Table(insn) => {
                     let w = widths(insn);
@@ -776,7 +795,7 @@ impl Machine {
                     let t = evaluate_traced(insn, &Inputs::new(v[0], v[1], v[2], v[3]));
                     if let OperandKind::Reg(r) = &insn.dst.kind {
                         let signed = insn.form.ty(0).is_signed();
-                        out.push((r.clone(), t.result.raw() as u64, w.dst, signed));
+                        out.push((r, t.result.raw() as u64, w.dst, signed));
                     }
                     step.trace = Some(t);
                 }
@@ -795,26 +814,26 @@ impl Machine {
                     let o = insn.eval(&src);
                     for (k, (d, val)) in insn.dsts.iter().zip(&o.values).enumerate() {
                         if let (ops::Dst::Reg(r), Some(v)) = (d, val) {
-                            out.push((r.clone(), *v, insn.dst_bits(k), insn.dst_signed(k)));
+                            out.push((r, *v, insn.dst_bits(k), insn.dst_signed(k)));
                         }
                     }
                     step.trace = Some(o.trace);
                 }
             }
-            for (r, v, bits, signed) in out {
-                let k = self.index[&r];
-                let rb = self.program.registers[k].bits;
-                let new = extend(v, bits, signed, rb);
-                step.writes.push(Write {
-                    reg: r,
-                    bits: rb,
-                    old: self.values[k],
-                    new,
-                    old_writer: self.writer[k],
-                });
-                self.values[k] = new;
-                self.writer[k] = Some(i);
-            }
+        }
+        for (r, v, bits, signed) in out {
+            let k = self.index[r];
+            let rb = self.program.registers[k].bits;
+            let new = extend(v, bits, signed, rb);
+            step.writes.push(Write {
+                reg: r.to_string(),
+                bits: rb,
+                old: self.values[k],
+                new,
+                old_writer: self.writer[k],
+            });
+            self.values[k] = new;
+            self.writer[k] = Some(i);
         }
         self.history.push(step);
         self.history.last()

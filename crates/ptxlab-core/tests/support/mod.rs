@@ -1,1 +1,2 @@
+pub mod intrinsic_inputs;
 pub mod isa_text;

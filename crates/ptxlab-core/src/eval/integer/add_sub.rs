@@ -1,0 +1,109 @@
+//! `add` and `sub`, and `add`/`sub`/`min`/`max` on two half-words (`.u16x2`, `.s16x2`).
+
+use super::{ext, range, result, rv, saturate, wrap_to};
+use crate::ast::{Instruction, Type};
+use crate::isa::Opcode;
+use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+
+pub(super) fn eval_add_sub<T: Tracer>(
+    insn: &Instruction,
+    ty: Type,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    let n = ty.bits();
+    let s = ty.is_signed();
+    let a = ext(v[0], n, s);
+    let b = ext(v[1], n, s);
+    let sub = insn.opcode == Opcode::Sub;
+    let exact = if sub { a - b } else { a + b };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Operate,
+            if sub { "exact difference" } else { "exact sum" },
+            Val::new("tmp", n + 1, true, exact),
+        )
+        .op(if sub { "a - b" } else { "a + b" })
+        .input(Val::new("a", n, s, a))
+        .input(Val::new("b", n, s, b))
+    });
+    let d = if insn.form.sat {
+        saturate(t, exact, n + 1, n, s, "tmp")
+    } else {
+        wrap_to(t, exact, n + 1, n, s, "tmp")
+    };
+    result(t, n, s, d);
+    d
+}
+
+// ---------------------------------------------------------------------------------------------
+// add, sub, min, max on two half-words
+
+pub(super) fn eval_x2<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+    let s = ty == Type::S16x2;
+    let op = insn.opcode;
+    let relu = insn.form.relu;
+    let mut d = 0u64;
+    for lane in 0..2u32 {
+        let sh = 16 * lane;
+        let a = ext(v[0] >> sh, 16, s);
+        let b = ext(v[1] >> sh, 16, s);
+        let (exact, formula) = match op {
+            Opcode::Add => (a + b, "a.h + b.h"),
+            Opcode::Sub => (a - b, "a.h - b.h"),
+            Opcode::Min => (a.min(b), "min(a.h, b.h)"),
+            _ => (a.max(b), "max(a.h, b.h)"),
+        };
+        let (lo, hi) = range(16, s);
+        let wrapped = exact < lo || exact > hi;
+        t.note_if(wrapped, Flag::Wrapped);
+        let lane_val = (exact as u64) & 0xffff;
+        t.stage(|| {
+            let an = format!("a.h{lane}");
+            let bn = format!("b.h{lane}");
+            Stage::new(
+                StageKind::Operate,
+                format!("half-word {lane}"),
+                rv(&format!("d.h{lane}"), 16, s, lane_val),
+            )
+            .op(formula.replace("a.h", &an).replace("b.h", &bn))
+            .input(Val::new(an, 16, s, a))
+            .input(Val::new(bn, 16, s, b))
+            .lane(lane as u8)
+            .flag_if(wrapped, Flag::Wrapped)
+        });
+        let mut out = lane_val;
+        if relu && s && exact < 0 {
+            out = 0;
+            t.note(Flag::ClampedLow);
+        }
+        if relu {
+            t.stage(|| {
+                Stage::new(
+                    StageKind::Clamp,
+                    format!("half-word {lane}: negative becomes 0 (.relu)"),
+                    rv(&format!("d.h{lane}"), 16, s, out),
+                )
+                .op("max(x, 0)")
+                .input(Val::new(format!("d.h{lane}"), 16, s, exact))
+                .lane(lane as u8)
+                .flag_if(out != lane_val, Flag::ClampedLow)
+                .detail(Detail::Range {
+                    min: 0,
+                    max: range(16, s).1,
+                })
+            });
+        }
+        d |= out << sh;
+    }
+    t.stage(|| {
+        Stage::new(
+            StageKind::Result,
+            "written to d (two half-words)",
+            rv("d", 32, false, d),
+        )
+        .input(rv("d.h1", 16, s, d >> 16))
+        .input(rv("d.h0", 16, s, d))
+    });
+    d
+}

@@ -1,0 +1,78 @@
+//! `div` and `rem`.
+
+use super::{ext, mask64, range, result, rv, wrap_to};
+use crate::ast::{Instruction, Type};
+use crate::bits::sext;
+use crate::isa::Opcode;
+use crate::trace::{Flag, Stage, StageKind, Tracer, Val};
+
+pub(super) fn eval_div_rem<T: Tracer>(
+    insn: &Instruction,
+    ty: Type,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    let n = ty.bits();
+    let s = ty.is_signed();
+    let div = insn.opcode == Opcode::Div;
+    let m = mask64(n);
+    let by_zero = v[1] & m == 0;
+    t.note_if(by_zero, Flag::DivideByZero);
+    // Quotient rounded toward zero; the remainder takes the sign of a. Only the most negative
+    // value divided by -1 overflows: the quotient wraps back to that value, the remainder is 0.
+    let d = if by_zero {
+        // The H100 writes all ones, for the quotient and the remainder alike.
+        m
+    } else if s {
+        let (a, b) = (sext(v[0], n), sext(v[1], n));
+        let x = if div {
+            a.wrapping_div(b)
+        } else {
+            a.wrapping_rem(b)
+        };
+        // Only the most negative value divided by -1 overflows.
+        t.note_if(div && b == -1 && a == sext(1 << (n - 1), n), Flag::Wrapped);
+        (x as u64) & m
+    } else {
+        let (a, b) = (v[0] & m, v[1] & m);
+        if div {
+            a / b
+        } else {
+            a % b
+        }
+    };
+    if T::ON {
+        let a = ext(v[0], n, s);
+        let b = ext(v[1], n, s);
+        let exact = if by_zero {
+            m as i128
+        } else if div {
+            a / b
+        } else {
+            a % b
+        };
+        t.stage(|| {
+            let label = match (div, by_zero) {
+                (_, true) => "division by zero: all ones",
+                (true, false) => "quotient, rounded toward zero",
+                (false, false) => "remainder, with the sign of a",
+            };
+            let out = if by_zero {
+                rv("tmp", n, s, d)
+            } else {
+                Val::new("tmp", n + 1, true, exact)
+            };
+            Stage::new(StageKind::Divide, label, out)
+                .op(if div { "a / b" } else { "a % b" })
+                .input(Val::new("a", n, s, a))
+                .input(Val::new("b", n, s, b))
+                .flag_if(by_zero, Flag::DivideByZero)
+        });
+        let (lo, hi) = range(n, s);
+        if !by_zero && (exact < lo || exact > hi) {
+            wrap_to(t, exact, n + 1, n, s, "tmp");
+        }
+    }
+    result(t, n, s, d);
+    d
+}

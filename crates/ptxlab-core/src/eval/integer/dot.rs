@@ -1,0 +1,66 @@
+//! Dot products: `dp4a` and `dp2a`.
+
+use super::{ext, result, wrap_to};
+use crate::ast::{HalfMode, Instruction};
+use crate::isa::Opcode;
+use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+
+pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+    let sg = insn.signs();
+    let (sa, sb) = (sg & 2 != 0, sg & 4 != 0);
+    let four = insn.opcode == Opcode::Dp4a;
+    let (lanes, abits, bsel) = if four {
+        (4u32, 8u32, 0u32)
+    } else {
+        let hi = insn.form.half == Some(HalfMode::Hi);
+        (2, 16, if hi { 2 } else { 0 })
+    };
+    let cs = sa || sb;
+    let c = ext(v[2], 32, cs);
+    let mut sum = c;
+    for i in 0..lanes {
+        let x = ext(v[0] >> (abits * i), abits, sa);
+        let bi = bsel + i;
+        let y = ext(v[1] >> (8 * bi), 8, sb);
+        let p = x * y;
+        sum += p;
+        t.stage(|| {
+            let an = if four {
+                format!("a.b{i}")
+            } else {
+                format!("a.h{i}")
+            };
+            let bn = format!("b.b{bi}");
+            let pbits = abits + 8;
+            Stage::new(
+                StageKind::Product,
+                format!("lane {i}: {an} × {bn}"),
+                Val::new(format!("p{i}"), pbits, sa || sb, p),
+            )
+            .op(format!("{an} * {bn}"))
+            .input(Val::new(an, abits, sa, x))
+            .input(Val::new(bn, 8, sb, y))
+            .lane(i as u8)
+            .flag_if(sa || sb, Flag::SignExtended)
+            .flag_if(!sa || !sb, Flag::ZeroExtended)
+            .detail(Detail::Product {
+                full_bits: pbits,
+                kept_lo: 0,
+                kept_bits: pbits,
+            })
+        });
+    }
+    t.stage(|| {
+        let terms = (0..lanes).map(|i| format!(" + p{i}")).collect::<String>();
+        Stage::new(
+            StageKind::Accumulate,
+            "products summed into c",
+            Val::new("tmp", 35, true, sum),
+        )
+        .op(format!("c{terms}"))
+        .input(Val::new("c", 32, cs, c))
+    });
+    let d = wrap_to(t, sum, 35, 32, cs, "tmp");
+    result(t, 32, cs, d);
+    d
+}

@@ -1,0 +1,317 @@
+//! Bit fields: `bfe`, `bfi`, `szext` and `bmsk`.
+
+use super::{mask64, result, rv};
+use crate::ast::{ClampMode, Instruction, Type};
+use crate::bits::sext;
+use crate::differences::DiffId;
+use crate::eval::semantics::Semantics;
+use crate::trace::{Detail, Flag, Stage, StageKind, Tracer};
+
+/// Position and length of `bfe`/`bfi`. For 32-bit types only the low byte of each operand
+/// counts (the ISA's rule); for 64-bit types the H100 reads the whole 32-bit unsigned value, so
+/// a position or length of 256 or more is not reduced modulo 256.
+fn pos_len<S: Semantics, T: Tracer>(
+    t: &mut T,
+    n: u32,
+    pv: u64,
+    lv: u64,
+    pname: &'static str,
+    lname: &'static str,
+) -> (u64, u64) {
+    // The hardware reads all 32 bits of both for 64-bit forms; the text reduces both to their
+    // low byte for every width.
+    let full = S::pick(|| n == 64, || false);
+    let m = if full { 0xffff_ffff } else { 0xff };
+    let pos = pv & m;
+    let len = lv & m;
+    for (what, name, raw, x) in [("position", pname, pv, pos), ("length", lname, lv, len)] {
+        t.stage(|| {
+            let (label, bits, op) = if full {
+                (format!("{what}: all 32 bits"), 32, name.to_string())
+            } else if n == 64 {
+                (
+                    format!("{what}: low byte (the text's rule for every width)"),
+                    8,
+                    format!("{name} & 0xff"),
+                )
+            } else {
+                (format!("{what}: low byte"), 8, format!("{name} & 0xff"))
+            };
+            Stage::new(
+                StageKind::Field,
+                label,
+                rv(
+                    if what == "position" { "pos" } else { "len" },
+                    bits,
+                    false,
+                    x,
+                ),
+            )
+            .op(op)
+            .input(rv(name, 32, false, raw))
+            .flag_if(raw != x, Flag::AmountWrapped)
+            .differs_if(n == 64 && raw > 0xff, DiffId::BitField64)
+        });
+    }
+    (pos, len)
+}
+
+pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+    let n = ty.bits();
+    let s = ty.is_signed();
+    let a = v[0] & mask64(n);
+    let (pos, len) = pos_len::<S, _>(t, n, v[1], v[2], "b", "c");
+    // Bits of the field that lie inside a.
+    let lo = pos.min(n as u64) as u32;
+    let width = len.min((n - lo) as u64) as u32;
+    let len_cut = (width as u64) < len;
+    let field = if width == 0 {
+        0
+    } else {
+        (a >> lo) & mask64(width)
+    };
+    // The fill bit: the field's top bit, or a's top bit when the field runs past it.
+    let (src_lo, src_width) = if s && len > 0 && width == 0 {
+        // Starts beyond a's top bit: every bit is a copy of a's top bit.
+        (n - 1, 1)
+    } else if len == 0 {
+        (lo.min(n - 1), 0)
+    } else {
+        (lo, width)
+    };
+    let d = if s && src_width > 0 {
+        let f = (a >> src_lo) & mask64(src_width);
+        (sext(f, src_width) as u64) & mask64(n)
+    } else {
+        field
+    };
+    t.stage(|| {
+        let label = if len == 0 {
+            "length 0: result is 0".to_string()
+        } else if src_width == 1 && width == 0 {
+            format!("starts past bit {}: copies of a's top bit", n - 1)
+        } else if len_cut {
+            format!(
+                "bits {}..{lo} of a (field cut at bit {}), {}",
+                lo + width - 1,
+                n - 1,
+                if s { "sign-extended" } else { "zero-extended" }
+            )
+        } else {
+            format!(
+                "bits {}..{lo} of a, {}",
+                lo + width - 1,
+                if s { "sign-extended" } else { "zero-extended" }
+            )
+        };
+        Stage::new(StageKind::Field, label, rv("tmp", n, s, d))
+            .op("a<pos+len-1..pos>")
+            .input(rv("a", n, false, a))
+            .flag_if(len_cut, Flag::AmountClamped)
+            .flag_if(
+                len > 0,
+                if s {
+                    Flag::SignExtended
+                } else {
+                    Flag::ZeroExtended
+                },
+            )
+            .detail(Detail::Field {
+                source: a,
+                source_bits: n,
+                lo: src_lo,
+                width: src_width,
+                signed: s,
+                out_bits: n,
+            })
+    });
+    result(t, n, s, d);
+    d
+}
+
+pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+    let n = ty.bits();
+    let m = mask64(n);
+    let a = v[0] & m;
+    let b = v[1] & m;
+    let (pos, len) = pos_len::<S, _>(t, n, v[2], v[3], "c", "e");
+    let lo = pos.min(n as u64) as u32;
+    let width = len.min((n - lo) as u64) as u32;
+    let len_cut = (width as u64) < len;
+    let fmask = if width == 0 { 0 } else { mask64(width) << lo };
+    let placed = if width == 0 { 0 } else { (a << lo) & fmask };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Field,
+            if width == 0 {
+                "empty field: nothing of a is inserted".to_string()
+            } else {
+                format!(
+                    "low {width} bits of a moved to bits {}..{lo}",
+                    lo + width - 1
+                )
+            },
+            rv("field", n, false, placed),
+        )
+        .op("(a << pos) & mask")
+        .input(rv("a", n, false, a))
+        .flag_if(len_cut, Flag::AmountClamped)
+        .detail(Detail::Field {
+            source: a,
+            source_bits: n,
+            lo: 0,
+            width,
+            signed: false,
+            out_bits: n,
+        })
+    });
+    let d = placed | (b & !fmask);
+    t.stage(|| {
+        Stage::new(
+            StageKind::Merge,
+            "field written over b",
+            rv("tmp", n, false, d),
+        )
+        .op("field | (b & ~mask)")
+        .input(rv("field", n, false, placed))
+        .input(rv("b", n, false, b))
+        .input(rv("mask", n, false, fmask))
+    });
+    result(t, n, false, d);
+    d
+}
+
+pub(super) fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+    let s = ty.is_signed();
+    let a = v[0] & 0xffff_ffff;
+    let b = v[1] & 0xffff_ffff;
+    let clamp = insn.form.mode != Some(ClampMode::Wrap);
+    let big = b >= 32;
+    let len = if big {
+        if clamp {
+            32
+        } else {
+            (b & 31) as u32
+        }
+    } else {
+        b as u32
+    };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Field,
+            if !big {
+                "width of the value".to_string()
+            } else if clamp {
+                "width limited to 32 (.clamp)".to_string()
+            } else {
+                "width taken modulo 32 (.wrap)".to_string()
+            },
+            rv("N", 32, false, len as u64),
+        )
+        .op(if clamp { "min(b, 32)" } else { "b & 31" })
+        .input(rv("b", 32, false, b))
+        .flag_if(big && clamp, Flag::AmountClamped)
+        .flag_if(big && !clamp, Flag::AmountWrapped)
+    });
+    let d = if len == 0 {
+        0
+    } else if s {
+        (sext(a, len) as u64) & 0xffff_ffff
+    } else {
+        a & mask64(len)
+    };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Field,
+            if len == 0 {
+                "width 0: result is 0".to_string()
+            } else {
+                format!(
+                    "bits {}..0 of a, {}",
+                    len - 1,
+                    if s { "sign-extended" } else { "zero-extended" }
+                )
+            },
+            rv("tmp", 32, s, d),
+        )
+        .op("a<N-1..0>")
+        .input(rv("a", 32, false, a))
+        .flag_if(
+            len > 0,
+            if s {
+                Flag::SignExtended
+            } else {
+                Flag::ZeroExtended
+            },
+        )
+        .detail(Detail::Field {
+            source: a,
+            source_bits: 32,
+            lo: 0,
+            width: len,
+            signed: s,
+            out_bits: 32,
+        })
+    });
+    result(t, 32, s, d);
+    d
+}
+
+pub(super) fn eval_bmsk<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+    let a = v[0] & 0xffff_ffff;
+    let b = v[1] & 0xffff_ffff;
+    let clamp = insn.form.mode != Some(ClampMode::Wrap);
+    let (pos, width) = if clamp {
+        (a.min(32) as u32, b.min(32) as u32)
+    } else {
+        ((a & 31) as u32, (b & 31) as u32)
+    };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Field,
+            if clamp {
+                "position and width limited to 32 (.clamp)"
+            } else {
+                "position and width taken modulo 32 (.wrap)"
+            },
+            rv("pos", 32, false, pos as u64),
+        )
+        .op(if clamp { "min(a, 32)" } else { "a & 31" })
+        .input(rv("a", 32, false, a))
+        .input(rv("b", 32, false, b))
+        .input(rv("width", 32, false, width as u64))
+        .flag_if(clamp && (a > 32 || b > 32), Flag::AmountClamped)
+        .flag_if(!clamp && (a > 31 || b > 31), Flag::AmountWrapped)
+    });
+    let top = (pos + width).min(32);
+    let d = if pos >= 32 {
+        0
+    } else {
+        mask64(top) & !mask64(pos)
+    };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Field,
+            if d == 0 {
+                "empty mask".to_string()
+            } else {
+                format!("ones in bits {}..{pos}", top - 1)
+            },
+            rv("tmp", 32, false, d),
+        )
+        .op("ones(width) << pos")
+        .input(rv("pos", 32, false, pos as u64))
+        .input(rv("width", 32, false, width as u64))
+        .flag_if(pos + width > 32, Flag::AmountClamped)
+        .detail(Detail::Field {
+            source: d,
+            source_bits: 32,
+            lo: pos.min(31),
+            width: top.saturating_sub(pos),
+            signed: false,
+            out_bits: 32,
+        })
+    });
+    result(t, 32, false, d);
+    d
+}

@@ -1,0 +1,85 @@
+//! `abs`, `neg`, `min` and `max`.
+
+use super::{ext, mask64, range, result, sign_word, wrap_to};
+use crate::ast::{Instruction, Type};
+use crate::isa::Opcode;
+use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+
+pub(super) fn eval_abs_neg<T: Tracer>(
+    insn: &Instruction,
+    ty: Type,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    let n = ty.bits();
+    let s = ty.is_signed();
+    let a = ext(v[0], n, s);
+    let abs = insn.opcode == Opcode::Abs;
+    let exact = if abs { a.abs() } else { -a };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Adjust,
+            if abs { "absolute value" } else { "negated" },
+            Val::new("tmp", n + 1, true, exact),
+        )
+        .op(if abs { "|a|" } else { "-a" })
+        .input(Val::new("a", n, s, a))
+        .flag_if(!abs || a < 0, Flag::Negated)
+    });
+    let d = wrap_to(t, exact, n + 1, n, s, "tmp");
+    result(t, n, s, d);
+    d
+}
+
+// ---------------------------------------------------------------------------------------------
+// min, max
+
+pub(super) fn eval_min_max<T: Tracer>(
+    insn: &Instruction,
+    ty: Type,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    let n = ty.bits();
+    let s = ty.is_signed();
+    let a = ext(v[0], n, s);
+    let b = ext(v[1], n, s);
+    let is_min = insn.opcode == Opcode::Min;
+    let x = if is_min { a.min(b) } else { a.max(b) };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Compare,
+            format!(
+                "{} of a and b, read {}",
+                if is_min { "smaller" } else { "larger" },
+                sign_word(s)
+            ),
+            Val::new("tmp", n, s, x),
+        )
+        .op(if is_min { "min(a, b)" } else { "max(a, b)" })
+        .input(Val::new("a", n, s, a))
+        .input(Val::new("b", n, s, b))
+    });
+    let mut out = x;
+    if insn.form.relu {
+        out = if s { x.max(0) } else { x };
+        t.note_if(out != x, Flag::ClampedLow);
+        t.stage(|| {
+            Stage::new(
+                StageKind::Clamp,
+                "negative becomes 0 (.relu)",
+                Val::new("tmp", n, s, out),
+            )
+            .op("max(tmp, 0)")
+            .input(Val::new("tmp", n, s, x))
+            .flag_if(out != x, Flag::ClampedLow)
+            .detail(Detail::Range {
+                min: 0,
+                max: range(n, s).1,
+            })
+        });
+    }
+    let d = (out as u64) & mask64(n);
+    result(t, n, s, d);
+    d
+}

@@ -1,0 +1,179 @@
+//! Integer arithmetic instructions (PTX ISA 9.7.1), as an H100 computes them.
+//!
+//! Every operation works on the operand values already truncated to their widths (see
+//! [`widths`](crate::isa::widths)); arithmetic is done exactly in `i128` and then reduced, so each stage can show
+//! the exact value before anything is dropped.
+//!
+//! ```
+//! use ptxlab_core::eval::{integer, Hardware};
+//! use ptxlab_core::trace::NoTrace;
+//! use ptxlab_core::check;
+//!
+//! let insn = check("add.sat.s32 d, a, b;").unwrap();
+//! let v = [0x7fff_ffff, 1, 0, 0];
+//! assert_eq!(integer::eval::<Hardware, _>(&insn, &v, &mut NoTrace), 0x7fff_ffff);
+//! ```
+//!
+//! One module per group of instructions that share their arithmetic: [`add_sub`], [`mul`]
+//! (with `mul24`, `mad24`, `sad`), [`div_rem`], [`min_max`] (with `abs`, `neg`), [`search`]
+//! (bit searches), [`fields`] (bit fields) and [`dot`] (dot products). The helpers below
+//! (exact reading, wrapping, saturation, the result stage) are shared by all of them.
+
+use super::mask64;
+use super::semantics::Semantics;
+use crate::ast::{Instruction, Type};
+use crate::bits::sext;
+use crate::isa::Opcode;
+use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+
+pub mod add_sub;
+pub mod div_rem;
+pub mod dot;
+pub mod fields;
+pub mod min_max;
+pub mod mul;
+pub mod search;
+
+use add_sub::{eval_add_sub, eval_x2};
+use div_rem::eval_div_rem;
+use dot::eval_dot;
+use fields::{eval_bfe, eval_bfi, eval_bmsk, eval_szext};
+use min_max::{eval_abs_neg, eval_min_max};
+use mul::{eval_mul24, eval_mul_mad, eval_sad};
+use search::{eval_bfind, eval_brev, eval_clz, eval_fns, eval_popc};
+
+/// `fns`'s search over the window, at the path the plan kernel calls.
+pub(crate) use search::fns_search;
+
+/// Evaluate an integer instruction on source values already reduced to their widths.
+pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+    let ty = insn.form.ty(0);
+    match insn.opcode {
+        Opcode::Add | Opcode::Sub if is_x2(ty) => eval_x2(insn, ty, v, t),
+        Opcode::Min | Opcode::Max if is_x2(ty) => eval_x2(insn, ty, v, t),
+        Opcode::Add | Opcode::Sub => eval_add_sub(insn, ty, v, t),
+        Opcode::Mul | Opcode::Mad => eval_mul_mad(insn, ty, v, t),
+        Opcode::Mul24 | Opcode::Mad24 => eval_mul24(insn, ty, v, t),
+        Opcode::Sad => eval_sad(ty, v, t),
+        Opcode::Div | Opcode::Rem => eval_div_rem(insn, ty, v, t),
+        Opcode::Abs | Opcode::Neg => eval_abs_neg(insn, ty, v, t),
+        Opcode::Min | Opcode::Max => eval_min_max(insn, ty, v, t),
+        Opcode::Popc => eval_popc(ty, v, t),
+        Opcode::Clz => eval_clz(ty, v, t),
+        Opcode::Bfind => eval_bfind(insn, ty, v, t),
+        Opcode::Fns => eval_fns::<S, _>(v, t),
+        Opcode::Brev => eval_brev(ty, v, t),
+        Opcode::Bfe => eval_bfe::<S, _>(ty, v, t),
+        Opcode::Bfi => eval_bfi::<S, _>(ty, v, t),
+        Opcode::Szext => eval_szext(insn, ty, v, t),
+        Opcode::Bmsk => eval_bmsk(insn, v, t),
+        Opcode::Dp4a | Opcode::Dp2a => eval_dot(insn, v, t),
+        _ => 0,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+fn is_x2(ty: Type) -> bool {
+    matches!(ty, Type::U16x2 | Type::S16x2)
+}
+
+/// `raw` read as a `bits`-bit number, signed or unsigned.
+#[inline(always)]
+fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
+    if signed {
+        sext(raw, bits) as i128
+    } else {
+        (raw & mask64(bits)) as i128
+    }
+}
+
+/// Smallest and largest value of a `bits`-bit integer.
+#[inline(always)]
+fn range(bits: u32, signed: bool) -> (i128, i128) {
+    let bits = bits.clamp(1, 127);
+    if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// A register-like value: the low `bits` bits of `raw`, read signed or unsigned.
+fn rv(name: &str, bits: u32, signed: bool, raw: u64) -> Val {
+    Val::new(name, bits, signed, ext(raw, bits, signed))
+}
+
+/// The final stage: what is written to `d`.
+fn result<T: Tracer>(t: &mut T, bits: u32, signed: bool, d: u64) {
+    t.stage(|| Stage::new(StageKind::Result, "written to d", rv("d", bits, signed, d)));
+}
+
+/// Reduce an exact value to `bits` bits (two's complement), tracing the wrap if it changed the
+/// value as read in the destination's signedness. `what` names the exact value.
+fn wrap_to<T: Tracer>(
+    t: &mut T,
+    exact: i128,
+    exact_bits: u32,
+    bits: u32,
+    signed: bool,
+    what: &str,
+) -> u64 {
+    let d = (exact as u64) & mask64(bits);
+    let (lo, hi) = range(bits, signed);
+    let wrapped = exact < lo || exact > hi;
+    t.note_if(wrapped, Flag::Wrapped);
+    if T::ON {
+        t.stage(|| {
+            Stage::new(
+                StageKind::Truncate,
+                format!("low {bits} bits kept"),
+                rv("tmp", bits, signed, d),
+            )
+            .op(format!("{what} mod 2^{bits}"))
+            .input(Val::new(what, exact_bits, true, exact))
+            .flag_if(wrapped, Flag::Wrapped)
+        });
+    }
+    d
+}
+
+/// Clamp an exact value to the `bits`-bit range (`.sat`).
+fn saturate<T: Tracer>(
+    t: &mut T,
+    exact: i128,
+    exact_bits: u32,
+    bits: u32,
+    signed: bool,
+    what: &str,
+) -> u64 {
+    let (lo, hi) = range(bits, signed);
+    let c = exact.clamp(lo, hi);
+    t.note_if(exact > hi, Flag::ClampedHigh);
+    t.note_if(exact < lo, Flag::ClampedLow);
+    t.stage(|| {
+        Stage::new(
+            StageKind::Clamp,
+            format!("saturated to the {bits}-bit range"),
+            Val::new("tmp", bits, signed, c),
+        )
+        .op(format!("clamp({what}, {lo}, {hi})"))
+        .input(Val::new(what, exact_bits, true, exact))
+        .flag_if(exact > hi, Flag::ClampedHigh)
+        .flag_if(exact < lo, Flag::ClampedLow)
+        .detail(Detail::Range { min: lo, max: hi })
+    });
+    (c as u64) & mask64(bits)
+}
+
+fn sign_word(signed: bool) -> &'static str {
+    if signed {
+        "signed"
+    } else {
+        "unsigned"
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,671 @@
+//! The scalar video instructions: `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`, `vshr`
+//! and `vset`.
+
+use super::{
+    note_clamp, outside, range_detail, read_part, src_sel, Part, M32, S32_MAX, S32_MIN, U32_MAX,
+};
+use crate::ast::{ClampMode, Cmp, Instruction, SecOp, Selector};
+use crate::bits::{clamp_i64, field, int_range, sext};
+use crate::differences::DiffId;
+use crate::eval::semantics::Semantics;
+use crate::isa::Opcode;
+use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+
+/// The primary operation of a scalar instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prim {
+    Add,
+    Sub,
+    Absdiff,
+    Min,
+    Max,
+    Shl,
+    Shr,
+    Set(Cmp),
+}
+
+impl Prim {
+    fn of(insn: &Instruction) -> Prim {
+        match insn.opcode {
+            Opcode::Vadd => Prim::Add,
+            Opcode::Vsub => Prim::Sub,
+            Opcode::Vabsdiff => Prim::Absdiff,
+            Opcode::Vmin => Prim::Min,
+            Opcode::Vmax => Prim::Max,
+            Opcode::Vshl => Prim::Shl,
+            Opcode::Vshr => Prim::Shr,
+            _ => Prim::Set(insn.form.cmp.unwrap_or(Cmp::Eq)),
+        }
+    }
+    fn is_shift(self) -> bool {
+        matches!(self, Prim::Shl | Prim::Shr)
+    }
+    /// Whether the hardware keeps only the low 32 bits of the saturated intermediate
+    /// (sign-extended) for the secondary operation, rather than the whole value.
+    fn word_only(self, sat: bool) -> bool {
+        matches!(self, Prim::Add | Prim::Sub) || (self.is_shift() && sat)
+    }
+    fn formula(self) -> &'static str {
+        match self {
+            Prim::Add => "ta + tb",
+            Prim::Sub => "ta - tb",
+            Prim::Absdiff => "|ta - tb|",
+            Prim::Min => "min(ta, tb)",
+            Prim::Max => "max(ta, tb)",
+            Prim::Shl => "ta << n",
+            Prim::Shr => "ta >> n",
+            Prim::Set(Cmp::Eq) => "ta == tb ? 1 : 0",
+            Prim::Set(Cmp::Ne) => "ta != tb ? 1 : 0",
+            Prim::Set(Cmp::Lt) => "ta < tb ? 1 : 0",
+            Prim::Set(Cmp::Le) => "ta <= tb ? 1 : 0",
+            Prim::Set(Cmp::Gt) => "ta > tb ? 1 : 0",
+            Prim::Set(Cmp::Ge) => "ta >= tb ? 1 : 0",
+        }
+    }
+}
+
+/// Shift amount after `.clamp` (at most 32) or `.wrap` (modulo 32).
+fn shift_amount<T: Tracer>(raw: u64, sel: Option<&Selector>, mode: ClampMode, t: &mut T) -> u32 {
+    let p = Part::of(sel);
+    let b = field(raw, p.lo, p.width);
+    let n = match mode {
+        ClampMode::Clamp => b.min(32) as u32,
+        ClampMode::Wrap => (b & 31) as u32,
+    };
+    match mode {
+        ClampMode::Clamp => t.note_if(u64::from(n) != b, Flag::AmountClamped),
+        ClampMode::Wrap => t.note_if(u64::from(n) != b, Flag::AmountWrapped),
+    }
+    t.stage(|| {
+        let (label, op, flag) = match mode {
+            ClampMode::Clamp => (
+                "shift amount limited to 32 (.clamp)",
+                "min(tb, 32)",
+                Flag::AmountClamped,
+            ),
+            ClampMode::Wrap => (
+                "shift amount taken modulo 32 (.wrap)",
+                "tb & 0x1f",
+                Flag::AmountWrapped,
+            ),
+        };
+        Stage::new(
+            StageKind::Adjust,
+            label,
+            Val::new("n", 6, false, i128::from(n)),
+        )
+        .op(op)
+        .input(Val::new("tb", 33, true, i128::from(b)))
+        .flag_if(u64::from(n) != b, flag)
+    });
+    n
+}
+
+/// The primary operation on the extended operands. For shifts `tb` is the shift amount.
+/// The value is exact, except that `vshl` keeps 64 bits (the hardware's width), read as signed.
+#[inline]
+fn primary(p: Prim, ta: i64, tb: i64) -> i64 {
+    match p {
+        Prim::Add => ta + tb,
+        Prim::Sub => ta - tb,
+        Prim::Absdiff => (ta - tb).abs(),
+        Prim::Min => ta.min(tb),
+        Prim::Max => ta.max(tb),
+        // The amount is at most 32 and ta fits in 33 bits: nothing is lost below bit 64.
+        Prim::Shl => ((ta as u64) << (tb & 63)) as i64,
+        Prim::Shr => ta >> (tb & 63),
+        Prim::Set(c) => i64::from(match c {
+            Cmp::Eq => ta == tb,
+            Cmp::Ne => ta != tb,
+            Cmp::Lt => ta < tb,
+            Cmp::Le => ta <= tb,
+            Cmp::Gt => ta > tb,
+            Cmp::Ge => ta >= tb,
+        }),
+    }
+}
+
+/// Saturation of a whole-word result (no merge), as the hardware does it. Returns the value the
+/// secondary operation sees (before any reduction to the low word).
+///
+/// Signed: clamp to the s32 range. Unsigned: shifts clamp to `0..=U32_MAX`; the other
+/// operations only raise negative values to 0 and leave values above `U32_MAX` as they are,
+/// so only their low 32 bits reach `d`.
+#[inline]
+fn saturate_word(p: Prim, tmp: i64, dsig: bool) -> i64 {
+    let x = if p.is_shift() {
+        sext(tmp as u64, 34)
+    } else {
+        tmp
+    };
+    if dsig {
+        clamp_i64(x, S32_MIN, S32_MAX)
+    } else if p.is_shift() {
+        clamp_i64(x, 0, U32_MAX)
+    } else {
+        x.max(0)
+    }
+}
+
+/// The text's saturation: clamp to the range of the destination (or of its byte/half-word).
+fn saturate_text(tmp: i64, dsig: bool, lane_bits: u32) -> i64 {
+    let (lo, hi) = int_range(lane_bits, dsig);
+    clamp_i64(tmp, lo, hi)
+}
+
+/// Saturation before a merge into a byte or half-word of `c`, as the hardware does it.
+///
+/// Shifts clamp to the 32-bit range of the destination type; the lane then takes the low bits.
+/// The other operations treat any value outside `0..2^32` (negative ones included) as the
+/// largest value, then take the unsigned minimum with the lane's maximum: a negative result
+/// saturates to 0x7f/0x7fff (signed) or 0xff/0xffff (unsigned).
+#[inline]
+fn saturate_lane(p: Prim, tmp: i64, dsig: bool, lane_bits: u32) -> u64 {
+    if p.is_shift() {
+        let (lo, hi) = int_range(32, dsig);
+        clamp_i64(sext(tmp as u64, 34), lo, hi) as u64 & M32
+    } else {
+        let (_, max) = int_range(lane_bits, dsig);
+        let x = if (0..=U32_MAX).contains(&tmp) {
+            tmp as u64
+        } else {
+            M32
+        };
+        x.min(max as u64)
+    }
+}
+
+/// The secondary operation with `c`. `r` is the (saturated) intermediate as the hardware holds
+/// it; `signed` is the signedness of the comparison (the destination type's; for `vset`, the
+/// first source type's). min/max compare 64-bit values: `r` against `c` sign- or
+/// zero-extended.
+#[inline]
+fn secondary(op: SecOp, r: i64, c: u64, signed: bool) -> u64 {
+    match op {
+        SecOp::Add => (r as u64).wrapping_add(c) & M32,
+        SecOp::Min | SecOp::Max => {
+            let pick_r = if signed {
+                let cs = sext(c, 32);
+                if op == SecOp::Min {
+                    r <= cs
+                } else {
+                    r >= cs
+                }
+            } else {
+                let ru = r as u64;
+                let cu = c & M32;
+                if op == SecOp::Min {
+                    ru <= cu
+                } else {
+                    ru >= cu
+                }
+            };
+            if pick_r {
+                r as u64 & M32
+            } else {
+                c & M32
+            }
+        }
+    }
+}
+
+/// The text's secondary operation: mathematical min/max/sum of the intermediate and `c`
+/// extended by the destination's signedness (`vset`: unsigned).
+fn secondary_text(op: SecOp, r: i64, c: u64, signed: bool) -> u64 {
+    let cv = if signed {
+        sext(c, 32)
+    } else {
+        (c & M32) as i64
+    };
+    let x = match op {
+        SecOp::Add => r.wrapping_add(cv),
+        SecOp::Min => r.min(cv),
+        SecOp::Max => r.max(cv),
+    };
+    x as u64 & M32
+}
+
+/// Merge of the saturated result `x` into `c` at `part` (byte lanes or half-words).
+///
+/// Bytes and `.h0` take the low bits of `x`, moved to the lane. `.h1` takes bits 16-31 of `x`
+/// where they are: `d = (x & 0xffff0000) | (c & 0xffff)`.
+#[inline]
+fn merge(x: u64, c: u64, part: Part) -> u64 {
+    if part.width == 16 && part.lo == 16 {
+        (x & 0xffff_0000) | (c & 0xffff)
+    } else {
+        let lane = (1u64 << part.width) - 1;
+        let m = lane << part.lo;
+        ((x & lane) << part.lo) | (c & !m & M32)
+    }
+}
+
+/// The text's merge: the low bits of the result moved to the lane.
+fn merge_text(x: u64, c: u64, part: Part) -> u64 {
+    let lane = (1u64 << part.width) - 1;
+    let m = lane << part.lo;
+    ((x & lane) << part.lo) | (c & !m & M32)
+}
+
+/// `vadd vsub vabsdiff vmin vmax vshl vshr vset`.
+pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+    let f = &insn.form;
+    let p = Prim::of(insn);
+    let set = matches!(p, Prim::Set(_));
+    let shift = p.is_shift();
+    // Signedness of the secondary operation (c's sign rule: dtype, or for vset, which has no
+    // destination type, atype as the hardware does), of a and of b, from the row.
+    let sg = insn.signs();
+    let (dsig, asig, bsig) = (sg & 8 != 0, sg & 2 != 0, sg & 4 != 0);
+    let sat = f.sat && !set;
+    let c = v[2] & M32;
+
+    let ta = read_part("a", v[0], src_sel(insn, 0), asig, t);
+    let tb = if shift {
+        let mode = f.mode.unwrap_or(ClampMode::Clamp);
+        i64::from(shift_amount(v[1], src_sel(insn, 1), mode, t))
+    } else {
+        read_part("b", v[1], src_sel(insn, 1), bsig, t)
+    };
+
+    // The text keeps every intermediate as an .s34 value, vshl's too; the hardware keeps the
+    // shifted value in 64 bits.
+    let tmp = if S::TEXT && p == Prim::Shl {
+        sext(primary(p, ta, tb) as u64, 34)
+    } else {
+        primary(p, ta, tb)
+    };
+    t.stage(|| {
+        let (kind, label) = match p {
+            Prim::Set(_) => (StageKind::Compare, "comparison: 1 when true, 0 when false"),
+            Prim::Shl if S::TEXT => (
+                StageKind::Operate,
+                "a shifted left, kept as the 34-bit intermediate (zeros shifted in)",
+            ),
+            Prim::Shl => (
+                StageKind::Operate,
+                "a shifted left, kept in 64 bits (zeros shifted in)",
+            ),
+            Prim::Shr if asig => (
+                StageKind::Operate,
+                "a shifted right, copies of the sign bit shifted in",
+            ),
+            Prim::Shr => (StageKind::Operate, "a shifted right, zeros shifted in"),
+            _ => (StageKind::Operate, "primary operation, exact in 34 bits"),
+        };
+        let out = match p {
+            Prim::Shl if S::TEXT => Val::new("tmp", 34, true, i128::from(tmp)),
+            Prim::Shl if !asig => Val::new("tmp", 64, false, i128::from(tmp as u64)),
+            Prim::Shl => Val::new("tmp", 64, true, i128::from(tmp)),
+            Prim::Set(_) => Val::new("tmp", 34, false, i128::from(tmp)),
+            _ => Val::new("tmp", 34, true, i128::from(tmp)),
+        };
+        let second = if shift {
+            Val::new("n", 6, false, i128::from(tb))
+        } else {
+            Val::new("tb", 33, true, i128::from(tb))
+        };
+        Stage::new(kind, label, out)
+            .op(p.formula())
+            .input(Val::new("ta", 33, true, i128::from(ta)))
+            .input(second)
+    });
+
+    let (d, wrapped) = if let Some(ds) = insn.dst.sel.as_ref() {
+        merge_path::<S, _>(p, tmp, c, Part::of(Some(ds)), sat, dsig, t)
+    } else {
+        word_path::<S, _>(p, tmp, c, f.secop, sat, dsig, set, t)
+    };
+    t.note_if(wrapped, Flag::Wrapped);
+    t.stage(|| {
+        Stage::new(
+            StageKind::Result,
+            "value written to d",
+            Val::reg("d", 32, d),
+        )
+        .flag_if(wrapped, Flag::Wrapped)
+    });
+    d
+}
+
+/// The secondary operation's entry: vset's signedness, vshl's 64-bit value or the comparison.
+fn secondary_id(p: Prim, set: bool, vshl_wide: bool) -> DiffId {
+    if set {
+        DiffId::VsetSecondarySign
+    } else if p == Prim::Shl && vshl_wide {
+        DiffId::VshlSecondaryWide
+    } else {
+        DiffId::SecondaryMinMax
+    }
+}
+
+/// No merge: optional saturation, then the optional secondary operation. Returns the value
+/// and whether it wrapped (did not fit the destination's type).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn word_path<S: Semantics, T: Tracer>(
+    p: Prim,
+    tmp: i64,
+    c: u64,
+    secop: Option<SecOp>,
+    sat: bool,
+    dsig: bool,
+    set: bool,
+    t: &mut T,
+) -> (u64, bool) {
+    let r = if sat {
+        if p.is_shift() && !S::TEXT {
+            let w = sext(tmp as u64, 34);
+            t.stage(|| {
+                Stage::new(
+                    StageKind::Truncate,
+                    "shifted value wrapped to the 34-bit intermediate",
+                    Val::new("tmp", 34, true, i128::from(w)),
+                )
+                .op("tmp mod 2^34")
+                .input(Val::new("tmp", 64, true, i128::from(tmp)))
+                .flag_if(w != tmp, Flag::Wrapped)
+            });
+        }
+        let x = if p.is_shift() {
+            sext(tmp as u64, 34)
+        } else {
+            tmp
+        };
+        let r = if S::TEXT {
+            saturate_text(x, dsig, 32)
+        } else {
+            saturate_word(p, tmp, dsig)
+        };
+        note_clamp(t, x, r);
+        t.stage(|| {
+            let (lo, hi, label) = if dsig {
+                (S32_MIN, S32_MAX, "saturated to the s32 range")
+            } else if p.is_shift() || S::TEXT {
+                (0, U32_MAX, "saturated to the u32 range")
+            } else {
+                (
+                    0,
+                    (1i64 << 33) - 1,
+                    "unsigned saturation: negative values become 0, nothing is limited above",
+                )
+            };
+            let (text, hw) = if S::TEXT {
+                (r, saturate_word(p, x, dsig))
+            } else {
+                (saturate_text(x, dsig, 32), r)
+            };
+            Stage::new(
+                StageKind::Clamp,
+                label,
+                Val::new("tmp", 34, true, i128::from(r)),
+            )
+            .op(format!("clamp(tmp, {lo}, {hi})"))
+            .input(Val::new("tmp", 34, true, i128::from(x)))
+            .flag_if(r < x, Flag::ClampedHigh)
+            .flag_if(r > x, Flag::ClampedLow)
+            .differs_if(text != hw, DiffId::UnsignedWordSaturation)
+            .detail(range_detail(lo, hi))
+        });
+        r
+    } else {
+        if !set {
+            t.stage(|| {
+                Stage::new(
+                    StageKind::Clamp,
+                    "no .sat: the intermediate is not saturated",
+                    Val::new("tmp", 34, true, i128::from(tmp)),
+                )
+                .input(Val::new("tmp", 34, true, i128::from(tmp)))
+            });
+        }
+        tmp
+    };
+    let Some(op) = secop else {
+        return (r as u64 & M32, outside(r, 32, dsig));
+    };
+    // The text reads c and compares with the destination's signedness; vset's as unsigned.
+    let text_signed = dsig && !set;
+    let word_only = p.word_only(sat);
+    let seen = if word_only && !S::TEXT {
+        let w = sext(r as u64 & M32, 32);
+        if op != SecOp::Add {
+            t.stage(|| {
+                Stage::new(
+                    StageKind::Truncate,
+                    "only the low 32 bits are kept, then sign-extended",
+                    Val::new("tmp", 33, true, i128::from(w)),
+                )
+                .op("sext(tmp & 0xffffffff)")
+                .input(Val::new("tmp", 34, true, i128::from(r)))
+                .flag_if(w != r, Flag::Wrapped)
+            });
+        }
+        w
+    } else {
+        r
+    };
+    let out = if S::TEXT {
+        secondary_text(op, r, c, text_signed)
+    } else {
+        secondary(op, seen, c, dsig)
+    };
+    let cx = if text_signed || (dsig && !S::TEXT) {
+        sext(c, 32)
+    } else {
+        c as i64
+    };
+    let wrapped = match op {
+        SecOp::Add => outside(r.wrapping_add(cx), 32, dsig),
+        _ => out == r as u64 & M32 && outside(r, 32, dsig),
+    };
+    t.stage(|| {
+        // Each reading's step on this stage's own input, to flag where they part.
+        let (text, hw, vshl_wide) = if S::TEXT {
+            let hw_seen = if word_only {
+                sext(r as u64 & M32, 32)
+            } else {
+                r
+            };
+            (out, secondary(op, hw_seen, c, dsig), false)
+        } else {
+            // The text's intermediate entering this stage: vshl's without .sat is 34 bits wide.
+            let r_text = if p == Prim::Shl && !sat {
+                sext(r as u64, 34)
+            } else {
+                r
+            };
+            let text = secondary_text(op, r_text, c, text_signed);
+            // With the full 64-bit value the text's comparison would agree: the width is why.
+            let wide = r_text != r && secondary_text(op, r, c, text_signed) == out;
+            (text, out, wide)
+        };
+        let (label, formula) = match (op, S::TEXT, dsig) {
+            (SecOp::Add, _, _) => ("secondary .add with c", "tmp + c"),
+            (SecOp::Min, true, _) => (
+                "secondary .min with c, compared as plain numbers",
+                "min(tmp, c)",
+            ),
+            (SecOp::Max, true, _) => (
+                "secondary .max with c, compared as plain numbers",
+                "max(tmp, c)",
+            ),
+            (SecOp::Min, false, true) => (
+                "secondary .min with c, signed 64-bit compare",
+                "min(tmp, c)",
+            ),
+            (SecOp::Max, false, true) => (
+                "secondary .max with c, signed 64-bit compare",
+                "max(tmp, c)",
+            ),
+            (SecOp::Min, false, false) => (
+                "secondary .min with c, unsigned 64-bit compare (a negative tmp counts as huge)",
+                "min(tmp, c)",
+            ),
+            (SecOp::Max, false, false) => (
+                "secondary .max with c, unsigned 64-bit compare (a negative tmp counts as huge)",
+                "max(tmp, c)",
+            ),
+        };
+        let cv = Val::new("c", 33, true, i128::from(cx));
+        let tin = if p == Prim::Shl && !sat && !S::TEXT {
+            Val::new(
+                "tmp",
+                64,
+                dsig,
+                if dsig {
+                    i128::from(seen)
+                } else {
+                    i128::from(seen as u64)
+                },
+            )
+        } else {
+            Val::new("tmp", 34, true, i128::from(seen))
+        };
+        Stage::new(
+            StageKind::Secondary,
+            label,
+            Val::new("tmp", 32, false, i128::from(out)),
+        )
+        .op(formula)
+        .input(tin)
+        .input(cv)
+        .differs_if(
+            op != SecOp::Add && text != hw,
+            secondary_id(p, set, vshl_wide),
+        )
+    });
+    (out, wrapped)
+}
+
+/// Merge into a byte or half-word of `c`, with optional saturation for that lane. Returns the
+/// value and whether the result wrapped (did not fit the lane).
+#[inline]
+fn merge_path<S: Semantics, T: Tracer>(
+    p: Prim,
+    tmp: i64,
+    c: u64,
+    part: Part,
+    sat: bool,
+    dsig: bool,
+    t: &mut T,
+) -> (u64, bool) {
+    let lane = (1u64 << part.width) - 1;
+    let orig = if p.is_shift() {
+        sext(tmp as u64, 34)
+    } else {
+        tmp
+    };
+    let x = if sat {
+        let x = if S::TEXT {
+            saturate_text(orig, dsig, part.width) as u64 & M32
+        } else {
+            saturate_lane(p, tmp, dsig, part.width)
+        };
+        // The value the clamp produced, read in its range (the lane's or, for the hardware's
+        // shifts, the 32-bit range).
+        let val = if S::TEXT {
+            saturate_text(orig, dsig, part.width)
+        } else if p.is_shift() {
+            let (lo, hi) = int_range(32, dsig);
+            clamp_i64(orig, lo, hi)
+        } else {
+            x as i64
+        };
+        let (lo, hi, label) = if S::TEXT {
+            let (lo, hi) = int_range(part.width, dsig);
+            (lo, hi, "saturated to the range of the lane")
+        } else if p.is_shift() {
+            let (lo, hi) = int_range(32, dsig);
+            (
+                lo,
+                hi,
+                "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits",
+            )
+        } else {
+            let (_, hi) = int_range(part.width, dsig);
+            (
+                0,
+                hi,
+                "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
+            )
+        };
+        // Which end it was clamped to (the hardware sends negative values to the top).
+        let (high, low) = (val != orig && val == hi, val != orig && val == lo);
+        t.note_if(high, Flag::ClampedHigh);
+        t.note_if(low, Flag::ClampedLow);
+        t.stage(|| {
+            let (text, hw) = if S::TEXT {
+                (x, saturate_lane(p, tmp, dsig, part.width))
+            } else {
+                (saturate_text(orig, dsig, part.width) as u64, x)
+            };
+            let id = if p.is_shift() {
+                DiffId::LaneSaturationShift
+            } else {
+                DiffId::LaneSaturation
+            };
+            Stage::new(
+                StageKind::Clamp,
+                label,
+                Val::new("tmp", 32, false, i128::from(x)),
+            )
+            .op(format!("clamp(tmp, {lo}, {hi})"))
+            .input(Val::new("tmp", 34, true, i128::from(tmp)))
+            .flag_if(high, Flag::ClampedHigh)
+            .flag_if(low, Flag::ClampedLow)
+            .differs_if(text & lane != hw & lane, id)
+            .detail(range_detail(lo, hi))
+        });
+        x
+    } else {
+        t.stage(|| {
+            Stage::new(
+                StageKind::Clamp,
+                "no .sat: the intermediate is not saturated",
+                Val::new("tmp", 34, true, i128::from(tmp)),
+            )
+            .input(Val::new("tmp", 34, true, i128::from(tmp)))
+        });
+        tmp as u64 & M32
+    };
+    let wrapped = !sat && outside(orig, part.width, dsig);
+    let d = if S::TEXT {
+        merge_text(x, c, part)
+    } else {
+        merge(x, c, part)
+    };
+    t.stage(|| {
+        let lanes = 32 / part.width;
+        let target = part.lo / part.width;
+        let label = if part.width == 16 && part.lo == 16 && !S::TEXT {
+            "merge into d.h1: bits 16-31 of the result, kept in place, over c"
+        } else if part.width == 16 && part.lo == 16 {
+            "merge into d.h1: the low half-word of the result, moved up, over c"
+        } else if part.width == 16 {
+            "merge into d.h0: the low half-word of the result over c"
+        } else {
+            "merge: the low byte of the result into the selected byte of c"
+        };
+        let (text, hw) = if S::TEXT {
+            (d, merge(x, c, part))
+        } else {
+            (merge_text(x, c, part), d)
+        };
+        Stage::new(StageKind::Merge, label, Val::reg("tmp", 32, d))
+            .op(format!(
+                "merge(tmp, c) at {}{}",
+                if part.width == 8 { "b" } else { "h" },
+                target
+            ))
+            .input(Val::reg("tmp", 32, x))
+            .input(Val::reg("c", 32, c))
+            .differs_if(text != hw, DiffId::MergeH1)
+            .detail(Detail::Merge {
+                lane_bits: part.width,
+                from_result: (0..lanes).map(|i| i == target).collect(),
+                other: "c".to_string(),
+            })
+    });
+    (d, wrapped)
+}

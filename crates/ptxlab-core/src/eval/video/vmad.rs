@@ -1,0 +1,417 @@
+//! `vmad`: a product of two parts of registers plus `c`, with scaling and saturation.
+
+use super::{
+    note_clamp, outside, range_detail, read_part, src_neg, src_sel, M32, S32_MAX, S32_MIN, U32_MAX,
+};
+use crate::ast::{Instruction, Scale};
+use crate::bits::{clamp_i64, sext};
+use crate::differences::DiffId;
+use crate::eval::semantics::{Hardware, Semantics, Text};
+use crate::trace::{Detail, Flag, NoTrace, Stage, StageKind, Tracer, Val};
+
+/// `vmad`: `(±a·b) + (±c)` with optional plus one, scaling and saturation.
+///
+/// As measured: the two extended operands are multiplied as signed 32-bit numbers (a whole-word
+/// `.u32` operand with its top bit set counts as negative), `c` is always sign-extended, the sum
+/// is kept in 64 bits, `.shr7/.shr15` shift arithmetically when the result is signed and
+/// logically otherwise, and `.sat` clamps the 64-bit value to the s32 or u32 range.
+pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+    let f = &insn.form;
+    let sg = insn.signs();
+    let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
+    let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
+    let negp = na ^ nb;
+    let signed_final = asig || bsig || negp || nc;
+    let c = v[2] & M32;
+
+    let ta = read_part("a", v[0], src_sel(insn, 0), asig, t);
+    let tb = read_part("b", v[1], src_sel(insn, 1), bsig, t);
+    if S::TEXT {
+        return vmad_text(insn, ta, tb, c, t);
+    }
+
+    // The literal reading's answer, only when tracing: a stage is flagged when it departs from
+    // the text and the answer differs because of it.
+    let final_differs = T::ON
+        && eval_vmad::<Text, _>(insn, v, &mut NoTrace)
+            != eval_vmad::<Hardware, _>(insn, v, &mut NoTrace);
+    // The entry that explains a difference: the product when an operand changed its sign.
+    let words_signed = sext(ta as u64, 32) != ta || sext(tb as u64, 32) != tb;
+    let vmad_id = if words_signed {
+        DiffId::VmadWordsSigned
+    } else {
+        DiffId::VmadCSignExtended
+    };
+
+    // The product of the operands read as signed 32-bit numbers.
+    let ma = sext(ta as u64, 32);
+    let mb = sext(tb as u64, 32);
+    let prod = ma.wrapping_mul(mb);
+    t.stage(|| {
+        let differs = ma != ta || mb != tb;
+        let label = if differs {
+            "product of a and b read as signed 32-bit words (a .u32 word with its top bit set counts as negative)"
+        } else {
+            "full product of a and b"
+        };
+        Stage::new(
+            StageKind::Product,
+            label,
+            Val::new("p", 64, true, i128::from(prod)),
+        )
+        .op("ta * tb")
+        .input(Val::new("ta", 32, true, i128::from(ma)))
+        .input(Val::new("tb", 32, true, i128::from(mb)))
+        .differs_if(differs && final_differs, DiffId::VmadWordsSigned)
+        .detail(Detail::Product {
+            full_bits: 64,
+            kept_lo: 0,
+            kept_bits: 64,
+        })
+    });
+
+    // Negation of the product or of c, and plus one.
+    let (p, cc, lsb) = vmad_adjust(f.po, negp, nc, i128::from(prod), "p", 64, c, t);
+    // The product fits in 64 bits, and so does its complement.
+    let p = p as i64;
+    let cx = sext(cc, 32);
+    t.stage(|| {
+        Stage::new(
+            StageKind::Extract,
+            "c sign-extended to 64 bits (even when the result is unsigned)",
+            Val::new("c", 64, true, i128::from(cx)),
+        )
+        .op("sext(c)")
+        .input(Val::reg("c", 32, cc))
+        .flag(Flag::SignExtended)
+        .differs_if(
+            !signed_final && cx < 0 && final_differs && !words_signed,
+            DiffId::VmadCSignExtended,
+        )
+        .detail(Detail::Field {
+            source: cc,
+            source_bits: 32,
+            lo: 0,
+            width: 32,
+            signed: true,
+            out_bits: 64,
+        })
+    });
+
+    let sum = p.wrapping_add(cx).wrapping_add(lsb);
+    t.stage(|| {
+        let op = if lsb == 1 { "p + c + 1" } else { "p + c" };
+        Stage::new(
+            StageKind::Operate,
+            "sum in 64 bits",
+            Val::new("tmp", 64, true, i128::from(sum)),
+        )
+        .op(op)
+        .input(Val::new("p", 64, true, i128::from(p)))
+        .input(Val::new("c", 64, true, i128::from(cx)))
+    });
+
+    let scaled = match f.scale {
+        None => sum,
+        Some(s) => {
+            let k = match s {
+                Scale::Shr7 => 7,
+                Scale::Shr15 => 15,
+            };
+            let r = if signed_final {
+                sum >> k
+            } else {
+                ((sum as u64) >> k) as i64
+            };
+            t.stage(|| {
+                let (label, op) = if signed_final {
+                    (
+                        "scaled: arithmetic right shift (signed result)",
+                        format!("tmp >> {k}"),
+                    )
+                } else {
+                    (
+                        "scaled: logical right shift (unsigned result)",
+                        format!("tmp >>> {k}"),
+                    )
+                };
+                Stage::new(
+                    StageKind::Scale,
+                    label,
+                    Val::new(
+                        "tmp",
+                        64,
+                        signed_final,
+                        if signed_final {
+                            i128::from(r)
+                        } else {
+                            i128::from(r as u64)
+                        },
+                    ),
+                )
+                .op(op)
+                .input(Val::new("tmp", 64, true, i128::from(sum)))
+                .differs_if(
+                    !signed_final && sum < 0 && final_differs && !words_signed,
+                    DiffId::VmadCSignExtended,
+                )
+            });
+            r
+        }
+    };
+
+    let d = if f.sat {
+        let (lo, hi) = if signed_final {
+            (S32_MIN, S32_MAX)
+        } else {
+            (0, U32_MAX)
+        };
+        let r = clamp_i64(scaled, lo, hi);
+        note_clamp(t, scaled, r);
+        t.stage(|| {
+            let label = if signed_final {
+                "saturated to the s32 range (signed result)"
+            } else {
+                "saturated to the u32 range (unsigned result)"
+            };
+            Stage::new(
+                StageKind::Clamp,
+                label,
+                Val::new("tmp", 33, true, i128::from(r)),
+            )
+            .op(format!("clamp(tmp, {lo}, {hi})"))
+            .input(Val::new("tmp", 64, true, i128::from(scaled)))
+            .flag_if(r < scaled, Flag::ClampedHigh)
+            .flag_if(r > scaled, Flag::ClampedLow)
+            .detail(range_detail(lo, hi))
+        });
+        r as u64 & M32
+    } else {
+        t.stage(|| {
+            Stage::new(
+                StageKind::Truncate,
+                "no .sat: the low 32 bits are kept",
+                Val::reg("tmp", 32, scaled as u64),
+            )
+            .op("tmp & 0xffffffff")
+            .input(Val::new("tmp", 64, true, i128::from(scaled)))
+            .flag_if(outside(scaled, 32, signed_final), Flag::Wrapped)
+        });
+        t.note_if(outside(scaled, 32, signed_final), Flag::Wrapped);
+        scaled as u64 & M32
+    };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Result,
+            "value written to d",
+            Val::reg("d", 32, d),
+        )
+        .differs_if(final_differs, vmad_id)
+    });
+    d
+}
+
+/// The `.po`, negated-product and negated-`c` step of `vmad`, the same in both readings: returns
+/// the product (named `name`, `bits` wide in the trace), `c` and the one added to the sum.
+#[allow(clippy::too_many_arguments)]
+fn vmad_adjust<T: Tracer>(
+    po: bool,
+    negp: bool,
+    nc: bool,
+    prod: i128,
+    name: &'static str,
+    bits: u32,
+    c: u64,
+    t: &mut T,
+) -> (i128, u64, i64) {
+    if po {
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                ".po: one is added to the sum",
+                Val::new("lsb", 1, false, 1),
+            )
+            .flag(Flag::PlusOne)
+        });
+        (prod, c, 1)
+    } else if negp {
+        let p = !prod;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                "product negated: complemented here, one added to the sum",
+                Val::new(name, bits, true, p),
+            )
+            .op(format!("~{name}"))
+            .input(Val::new(name, bits, true, prod))
+            .flag(Flag::Negated)
+            .flag(Flag::PlusOne)
+        });
+        (p, c, 1)
+    } else if nc {
+        let cc = !c & M32;
+        t.stage(|| {
+            Stage::new(
+                StageKind::Adjust,
+                "c negated: complemented here, one added to the sum",
+                Val::reg("c", 32, cc),
+            )
+            .op("~c")
+            .input(Val::reg("c", 32, c))
+            .flag(Flag::Negated)
+            .flag(Flag::PlusOne)
+        });
+        (prod, cc, 1)
+    } else {
+        (prod, c, 0)
+    }
+}
+
+/// `vmad` as the ISA text's pseudocode reads literally, from the extracted operands on: a
+/// 128-bit product and sum, `c` zero-extended for an unsigned result, a logical shift of the
+/// 128-bit sum kept to 64 bits, and a clamp of that 64-bit value.
+fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T) -> u64 {
+    let f = &insn.form;
+    let sg = insn.signs();
+    let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
+    let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
+    let negp = na ^ nb;
+    let signed_final = asig || bsig || negp || nc;
+    let prod = i128::from(ta) * i128::from(tb);
+    t.stage(|| {
+        Stage::new(
+            StageKind::Product,
+            "full product of the extended a and b, in 128 bits",
+            Val::new("tmp", 128, true, prod),
+        )
+        .op("ta * tb")
+        .input(Val::new("ta", 33, true, i128::from(ta)))
+        .input(Val::new("tb", 33, true, i128::from(tb)))
+        .detail(Detail::Product {
+            full_bits: 128,
+            kept_lo: 0,
+            kept_bits: 128,
+        })
+    });
+    let (tmp, cc, lsb) = vmad_adjust(f.po, negp, nc, prod, "tmp", 128, c, t);
+    let c128 = if signed_final {
+        i128::from(sext(cc, 32))
+    } else {
+        i128::from(cc)
+    };
+    t.stage(|| {
+        let (label, f, flag) = if signed_final {
+            (
+                "c sign-extended (signed result)",
+                "sext(c)",
+                Flag::SignExtended,
+            )
+        } else {
+            (
+                "c zero-extended (unsigned result)",
+                "zext(c)",
+                Flag::ZeroExtended,
+            )
+        };
+        Stage::new(StageKind::Extract, label, Val::new("c", 128, true, c128))
+            .op(f)
+            .input(Val::reg("c", 32, cc))
+            .flag(flag)
+    });
+    let sum = tmp.wrapping_add(c128).wrapping_add(i128::from(lsb));
+    t.stage(|| {
+        let op = if lsb == 1 { "tmp + c + 1" } else { "tmp + c" };
+        Stage::new(
+            StageKind::Operate,
+            "sum in 128 bits",
+            Val::new("tmp", 128, true, sum),
+        )
+        .op(op)
+        .input(Val::new("tmp", 128, true, tmp))
+        .input(Val::new("c", 128, true, c128))
+    });
+    let k = match f.scale {
+        None => 0,
+        Some(Scale::Shr7) => 7,
+        Some(Scale::Shr15) => 15,
+    };
+    let result = ((sum as u128) >> k) as u64;
+    t.stage(|| {
+        let label = if k == 0 {
+            "low 64 bits of the sum"
+        } else {
+            "scaled: the 128-bit sum shifted right, low 64 bits kept"
+        };
+        Stage::new(
+            StageKind::Scale,
+            label,
+            Val::new(
+                "result",
+                64,
+                signed_final,
+                if signed_final {
+                    i128::from(result as i64)
+                } else {
+                    i128::from(result)
+                },
+            ),
+        )
+        .op(format!("(tmp >> {k}) & 0xffffffffffffffff"))
+        .input(Val::new("tmp", 128, true, sum))
+    });
+    let d = if f.sat {
+        let (lo, hi) = if signed_final {
+            (S32_MIN, S32_MAX)
+        } else {
+            (0, U32_MAX)
+        };
+        // The 64-bit result read with the final result's sign.
+        let x = if signed_final {
+            i128::from(result as i64)
+        } else {
+            i128::from(result)
+        };
+        let r = x.clamp(i128::from(lo), i128::from(hi));
+        t.note_if(r < x, Flag::ClampedHigh);
+        t.note_if(r > x, Flag::ClampedLow);
+        t.stage(|| {
+            Stage::new(
+                StageKind::Clamp,
+                if signed_final {
+                    "saturated to the s32 range (signed result)"
+                } else {
+                    "saturated to the u32 range (unsigned result)"
+                },
+                Val::new("result", 33, true, r),
+            )
+            .op(format!("clamp(result, {lo}, {hi})"))
+            .input(Val::new("result", 64, signed_final, x))
+            .flag_if(r < x, Flag::ClampedHigh)
+            .flag_if(r > x, Flag::ClampedLow)
+            .detail(range_detail(lo, hi))
+        });
+        r as u64 & M32
+    } else {
+        let wrapped = outside(result as i64, 32, signed_final) || (!signed_final && result > M32);
+        t.note_if(wrapped, Flag::Wrapped);
+        t.stage(|| {
+            Stage::new(
+                StageKind::Truncate,
+                "no .sat: the low 32 bits are kept",
+                Val::reg("result", 32, result),
+            )
+            .op("result & 0xffffffff")
+            .input(Val::new("result", 64, false, i128::from(result)))
+            .flag_if(wrapped, Flag::Wrapped)
+        });
+        result & M32
+    };
+    t.stage(|| {
+        Stage::new(
+            StageKind::Result,
+            "value written to d",
+            Val::reg("d", 32, d),
+        )
+    });
+    d
+}
