@@ -90,7 +90,9 @@ test.describe('program instructions in the single view', () => {
     await setOperands(page, { a: hex8(a), b: hex8(b), c: hex8(c) });
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(hex8(lop3(a, b, c, 0xb2)));
     // The immediate truth table is shown, not edited.
-    await expect(page.getByLabel('e (hex)', { exact: true })).toHaveCount(0);
+    const lut = page.getByLabel('e (hex)', { exact: true });
+    await expect(lut).toHaveValue('0xb2');
+    await expect(lut).toHaveAttribute('readonly', 'readonly');
     await expect(page.locator('.stages')).toContainText('immLut 0xb2');
     await shot(page, 'lop3-1280');
   });
