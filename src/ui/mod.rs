@@ -304,7 +304,11 @@ pub fn App() -> Html {
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">
                 <h2 id="h-stages">{ "Stages" }</h2>
                 if let Some(v) = valid {
-                    <two_readings::TwoReadings insn={v.insn.clone()} inputs={state.inputs()} trace={v.trace.clone()} />
+                    if let Some(t) = &v.table {
+                        <two_readings::TwoReadings insn={t.clone()} inputs={state.inputs()} trace={v.trace.clone()} />
+                    } else {
+                        <two_readings::OneReading trace={v.trace.clone()} />
+                    }
                 }
             </section>
             <section class="panel learn" aria-labelledby="h-learn">
@@ -316,9 +320,13 @@ pub fn App() -> Html {
             <section class="panel explore" aria-labelledby="h-explore">
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
-                    <explore::Explore insn={v.insn.clone()} inputs={state.inputs()}
-                        signed={v.trace.result.signed} dispatch={dispatch.clone()}
-                        sweep={state.sweep.clone()} />
+                    if let Some(t) = &v.table {
+                        <explore::Explore insn={t.clone()} inputs={state.inputs()}
+                            signed={v.trace.result.signed} dispatch={dispatch.clone()}
+                            sweep={state.sweep.clone()} />
+                    } else {
+                        <p class="muted">{ format!("The sweep, batch and machine-code views read the video and integer arithmetic instructions; {} is evaluated above, one case at a time.", v.insn.name()) }</p>
+                    }
                 }
             </section>
         </main>

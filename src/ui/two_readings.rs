@@ -132,6 +132,27 @@ pub fn TwoReadings(props: &Props) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct OneProps {
+    pub trace: Rc<Trace>,
+}
+
+/// The stages of an instruction that has one reading: the program instructions (`prmt`,
+/// `lop3`, ...) follow the ISA text and are not yet measured on an H100.
+#[function_component]
+pub fn OneReading(props: &OneProps) -> Html {
+    html! {
+        <div class="readings">
+            <p class="muted reading-now">
+                { format!("Stages below: the ISA text's {}, not yet measured on an H100.", props.trace.opcode) }
+            </p>
+            <div class="reading-stages" data-reading="text">
+                <Pipeline trace={props.trace.clone()} />
+            </div>
+        </div>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
