@@ -151,15 +151,25 @@ impl SweepAxis {
 
     /// Write step `i`'s value into the field of `inputs` (the operand's other bits are kept).
     pub fn apply(&self, inputs: &mut Inputs, i: u32) {
+        let (m, v) = self.placed(i);
+        let slot = self.slot(inputs);
+        *slot = (*slot & !m) | v;
+    }
+
+    /// The field's mask in place and step `i`'s value in place, for writing many cases.
+    fn placed(&self, i: u32) -> (u64, u64) {
         let m = self.mask().checked_shl(self.lo).unwrap_or(0);
         let v = self.raw(i).checked_shl(self.lo).unwrap_or(0);
-        let slot = match self.operand {
+        (m, v & m)
+    }
+
+    fn slot<'a>(&self, inputs: &'a mut Inputs) -> &'a mut u64 {
+        match self.operand {
             0 => &mut inputs.a,
             1 => &mut inputs.b,
             2 => &mut inputs.c,
             _ => &mut inputs.e,
-        };
-        *slot = (*slot & !m) | (v & m);
+        }
     }
 }
 
@@ -253,9 +263,12 @@ pub fn sweep_with(
         .collect();
     let mut row_in = xs.clone();
     for row in 0..h {
+        // y's field is the same across the row: placed once, written into every cell.
+        let (m, v) = y.placed(row as u32);
         for (r, xi) in row_in.iter_mut().zip(&xs) {
             *r = *xi;
-            y.apply(r, row as u32);
+            let slot = y.slot(r);
+            *slot = (*slot & !m) | v;
         }
         let cells = row * w..(row + 1) * w;
         plan.eval_many_flags(&row_in, &mut d[cells.clone()], &mut flags[cells]);

@@ -378,6 +378,23 @@ fn run_loop<N: Notes, const RAW: bool>(
     }
 }
 
+/// Cases per chunk of the batch loops that go lane by lane or stage by stage.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) const SOA: usize = 64;
+
+/// The low words of `a`, `b` and `c` of each case of `ins` (at most [`SOA`]), immediates put in
+/// place, into `w[0]`, `w[1]` and `w[2]`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+pub(crate) fn words(ops: &Operands, ins: &[Inputs], w: &mut [[u32; SOA]; 3]) {
+    for (j, i) in ins.iter().enumerate() {
+        let v = if ops.imm { ops.values(i) } else { i.as_array() };
+        w[0][j] = v[0] as u32;
+        w[1][j] = v[1] as u32;
+        w[2][j] = v[2] as u32;
+    }
+}
+
 /// One case without notes (`Plan::eval`), on the kernel `f`; `RAW` as in [`drive`].
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]

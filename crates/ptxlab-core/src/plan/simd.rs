@@ -3,6 +3,8 @@
 //! lanes (every lane value fits: 17 bits at most, sums of four lanes 19 bits).
 
 use super::{drive, fns, CmpBits, Fns, Kernel, Notes, Operands};
+#[cfg(not(target_arch = "wasm32"))]
+use super::{words, SOA};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
 use crate::isa::{Family, Opcode};
@@ -48,7 +50,7 @@ trait Lane:
     /// `x` truncated to this type (the caller knows it fits).
     fn of(x: i32) -> Self;
     /// The low `bits` (8 or 16) of `w`, sign-extended.
-    fn lane(w: u64, bits: u32) -> Self;
+    fn lane(w: u32, bits: u32) -> Self;
     fn i32(self) -> i32;
     fn abs(self) -> Self;
     fn test(c: CmpBits, x: Self, y: Self) -> Self;
@@ -60,7 +62,7 @@ impl Lane for i16 {
         x as i16
     }
     #[inline(always)]
-    fn lane(w: u64, bits: u32) -> i16 {
+    fn lane(w: u32, bits: u32) -> i16 {
         debug_assert_eq!(bits, 8);
         i16::from(w as u8 as i8)
     }
@@ -84,7 +86,7 @@ impl Lane for i32 {
         x
     }
     #[inline(always)]
-    fn lane(w: u64, bits: u32) -> i32 {
+    fn lane(w: u32, bits: u32) -> i32 {
         debug_assert_eq!(bits, 16);
         i32::from(w as u16 as i16)
     }
@@ -99,6 +101,95 @@ impl Lane for i32 {
     #[inline(always)]
     fn test(c: CmpBits, x: i32, y: i32) -> i32 {
         c.test32(x, y)
+    }
+}
+
+/// The primary operation on one lane.
+#[inline(always)]
+fn lane_op<L: Lane>(op: u8, cmp: CmpBits, x: L, y: L) -> L {
+    match op {
+        ADD => x + y,
+        SUB => x - y,
+        AVRG => {
+            let s = x + y;
+            (s + L::of((s >= L::default()) as i32)) >> 1
+        }
+        ABSDIFF => (x - y).abs(),
+        MIN => x.min(y),
+        MAX => x.max(y),
+        _ => L::test(cmp, x, y),
+    }
+}
+
+/// The batch loop without notes, lane by lane over chunks of cases: each lane is one plain
+/// loop over the chunk (a shift, the operation, the clamp, into the packed or summed result),
+/// which the compiler vectorises across cases whatever the selectors are (each lane's shift is
+/// the same for every case).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn simd_soa<
+    L: Lane,
+    const N: usize,
+    const OP: u8,
+    const SAT: bool,
+    const ADD: bool,
+    const ID: bool,
+>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    let n = ins.len().min(out.len());
+    let lb = 32 / N as u32;
+    let lmask = (1u32 << lb) - 1;
+    let (akeep, bkeep) = (L::of(k.akeep), L::of(k.bkeep));
+    let (lo, hi) = (L::of(k.lo), L::of(k.hi));
+    let mut w = [[0u32; SOA]; 3];
+    let mut acc = [0u32; SOA];
+    for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
+        let m = ic.len();
+        words(ops, ic, &mut w);
+        let acc = &mut acc[..m];
+        for i in 0..N {
+            let (sa, sb) = if ID {
+                (lb * i as u32, 32 + lb * i as u32)
+            } else {
+                (k.ash[i], k.bsh[i])
+            };
+            // A lane never straddles the two words of the pool.
+            let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
+            let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
+            let in_mask = k.in_mask[i] as u32;
+            let at = lb * i as u32;
+            for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
+                let x = L::lane(x >> xs, lb) & akeep;
+                let y = L::lane(y >> ys, lb) & bkeep;
+                let r = lane_op(OP, k.cmp, x, y);
+                let r = if SAT { r.max(lo).min(hi) } else { r };
+                let v = if ADD {
+                    r.i32() as u32 & in_mask
+                } else {
+                    (r.i32() as u32 & lmask) << at
+                };
+                // The first lane starts the result.
+                *d = if i == 0 {
+                    v
+                } else if ADD {
+                    d.wrapping_add(v)
+                } else {
+                    *d | v
+                };
+            }
+        }
+        let keep = k.keep;
+        for ((o, &d), &c) in oc.iter_mut().zip(acc.iter()).zip(&w[2][..m]) {
+            *o = u64::from(if ADD {
+                c.wrapping_add(d)
+            } else {
+                (d & keep) | (c & !keep)
+            });
+        }
     }
 }
 
@@ -230,20 +321,9 @@ impl Simd {
             } else {
                 (self.ash[i], self.bsh[i])
             };
-            let x = L::lane(pool >> sa, lb) & akeep;
-            let y = L::lane(pool >> sb, lb) & bkeep;
-            r[i] = match op {
-                ADD => x + y,
-                SUB => x - y,
-                AVRG => {
-                    let s = x + y;
-                    (s + L::of((s >= L::default()) as i32)) >> 1
-                }
-                ABSDIFF => (x - y).abs(),
-                MIN => x.min(y),
-                MAX => x.max(y),
-                _ => L::test(self.cmp, x, y),
-            };
+            let x = L::lane((pool >> sa) as u32, lb) & akeep;
+            let y = L::lane((pool >> sb) as u32, lb) & bkeep;
+            r[i] = lane_op(op, self.cmp, x, y);
         }
         let mut res = r;
         if sat {
@@ -386,6 +466,14 @@ fn simd_batch<
     fl: &mut [u16],
 ) {
     if let Kernel::Simd(k) = k {
+        if !N::KEEP {
+            if L == 4 {
+                simd_soa::<i16, L, OP, SAT, ADD, ID>(k, ops, ins, out);
+            } else {
+                simd_soa::<i32, L, OP, SAT, ADD, ID>(k, ops, ins, out);
+            }
+            return;
+        }
         drive::<N, true>(ops, ins, out, fl, |v, t| {
             k.run_l::<N, L>(v, t, OP, SAT, ADD, ID)
         });

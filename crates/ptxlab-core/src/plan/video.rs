@@ -433,8 +433,24 @@ impl Vmad {
     fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool, k: u32) -> u64 {
         let ma = self.a.get(v[0]);
         let mb = self.b.get(v[1]);
+        self.finish(ma, mb, v[2] as u32, t, sat, sf, k)
+    }
+
+    /// What follows reading the fields `ma` and `mb`: the product, `c`, the scale, the clamp.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn finish<T: Tracer>(
+        &self,
+        ma: i64,
+        mb: i64,
+        c: u32,
+        t: &mut T,
+        sat: bool,
+        sf: bool,
+        k: u32,
+    ) -> u64 {
         let p = ma.wrapping_mul(mb) ^ self.p_not;
-        let cx = sext32(((v[2] & M32) ^ self.c_not) as i64);
+        let cx = sext32((u64::from(c) ^ self.c_not) as i64);
         let sum = p.wrapping_add(cx).wrapping_add(self.lsb);
         let scaled = if sf {
             sum >> k
