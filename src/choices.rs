@@ -5,8 +5,11 @@
 //! choosing one replaces the instruction text.
 
 use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAMES};
+use ptxlab_core::insn::{check, Insn};
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
-use ptxlab_core::{check, Family, Opcode, Type, OPCODES};
+use ptxlab_core::isa::{OpFamily, POp};
+use ptxlab_core::ops::{BoolOp, CmpOp, OpInsn, PrmtMode, ShfMode, Src};
+use ptxlab_core::{Family, Opcode, Type, OPCODES};
 
 /// One choice of a control.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -360,6 +363,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
                 fixed_choice(family_name(g), text, false)
             }
         })
+        .chain(op_families(None))
         .collect();
     out.push(select("family", "Family", fams, Row::Opcode));
     let ops = OPCODES
@@ -400,6 +404,193 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
         if let Some(spec) = op.source(k) {
             selector_groups(insn, k, spec.sel, &mut out);
         }
+    }
+    out
+}
+
+/// The family list's entries for the program instructions' families (`selected`: the current
+/// one, whose entry keeps the current text).
+fn op_families(selected: Option<(OpFamily, &str)>) -> impl Iterator<Item = Choice> + '_ {
+    OpFamily::ALL.into_iter().map(move |f| match selected {
+        Some((g, text)) if g == f => fixed_choice(f.describe(), text, true),
+        _ => {
+            let first = POp::all().find(|o| o.family() == f);
+            fixed_choice(f.describe(), first.map_or("", POp::example), false)
+        }
+    })
+}
+
+/// The controls for an instruction of either kind.
+pub fn any_groups(insn: &Insn) -> Vec<Group> {
+    match insn {
+        Insn::Table(i) => groups(i),
+        Insn::Op { op, .. } => op_groups(op),
+    }
+}
+
+/// Label and key of modifier group `k` of a program instruction's row.
+fn op_group_name(op: POp, k: usize) -> (&'static str, &'static str) {
+    match (op, k) {
+        (POp::Shf, 0) => ("dir", "Direction"),
+        (POp::Shf, _) => ("mode", "Shift amount"),
+        (POp::Prmt, _) => ("prmt", "Mode"),
+        (POp::Setp, 0) => ("cmp", "Comparison"),
+        (POp::Setp, 1) => ("bool", "Combine with c"),
+        (POp::Setp, _) => ("ftz", "Flush subnormals"),
+        (POp::Cvt, _) => ("sat", "Saturate"),
+        _ => ("mod", "Modifier"),
+    }
+}
+
+/// The word of modifier group `k` the instruction carries, if any.
+fn op_word(op: &OpInsn, k: usize) -> Option<&'static str> {
+    match (op.op, k) {
+        (POp::Shf, 0) => Some(if op.left { "l" } else { "r" }),
+        (POp::Shf, _) => op.mode.map(|m| match m {
+            ShfMode::Wrap => "wrap",
+            ShfMode::Clamp => "clamp",
+        }),
+        (POp::Prmt, _) => op.prmt.map(PrmtMode::name),
+        (POp::Setp, 0) => op.cmp.map(CmpOp::name),
+        (POp::Setp, 1) => op.bool_op.map(BoolOp::name),
+        (POp::Setp, _) => op.ftz.then_some("ftz"),
+        (POp::Cvt, _) => op.sat.then_some("sat"),
+        _ => None,
+    }
+}
+
+/// The instruction with modifier group `k` set to `word` (`None`: none of the group).
+fn with_op_word(op: &OpInsn, k: usize, word: Option<&str>) -> OpInsn {
+    let mut c = op.clone();
+    match (op.op, k) {
+        (POp::Shf, 0) => c.left = word == Some("l"),
+        (POp::Shf, _) => {
+            c.mode = word.map(|w| {
+                if w == "clamp" {
+                    ShfMode::Clamp
+                } else {
+                    ShfMode::Wrap
+                }
+            })
+        }
+        (POp::Prmt, _) => c.prmt = PrmtMode::ALL.into_iter().find(|m| Some(m.name()) == word),
+        (POp::Setp, 0) => c.cmp = CmpOp::ALL.into_iter().find(|m| Some(m.name()) == word),
+        (POp::Setp, 1) => {
+            c.bool_op = [BoolOp::And, BoolOp::Or, BoolOp::Xor]
+                .into_iter()
+                .find(|m| Some(m.name()) == word);
+            // The Boolean operation reads a predicate c; without it there is none.
+            if c.bool_op.is_some() && c.srcs.len() == 2 {
+                c.srcs.push(Src::Reg {
+                    name: "c".into(),
+                    not: false,
+                });
+            } else if c.bool_op.is_none() {
+                c.srcs.truncate(2);
+            }
+        }
+        (POp::Setp, _) => c.ftz = word.is_some(),
+        (POp::Cvt, _) => c.sat = word.is_some(),
+        _ => {}
+    }
+    c
+}
+
+fn op_choice(label: impl Into<String>, op: &OpInsn, selected: bool) -> Choice {
+    fixed_choice(label, &op.canonical(), selected)
+}
+
+/// Every control for a program instruction, read from its row ([`ptxlab_core::isa::OP_ROWS`]):
+/// family, opcode, the types it takes and its modifier groups. The checker judges each choice.
+pub fn op_groups(op: &OpInsn) -> Vec<Group> {
+    let row = op.op.row();
+    let text = op.canonical();
+    let mut out = Vec::new();
+    let fams = Family::ALL
+        .iter()
+        .map(|&g| {
+            let first = OPCODES.iter().find(|o| o.family == g).map(|o| o.opcode);
+            fixed_choice(
+                family_name(g),
+                first.map(Opcode::example).unwrap_or_default(),
+                false,
+            )
+        })
+        .chain(op_families(Some((row.family, &text))))
+        .collect();
+    out.push(select("family", "Family", fams, Row::Opcode));
+    let ops = POp::all()
+        .filter(|o| o.family() == row.family)
+        .map(|o| {
+            if o == op.op {
+                fixed_choice(o.name(), &text, true)
+            } else {
+                fixed_choice(o.name(), o.example(), false)
+            }
+        })
+        .collect();
+    out.push(select("opcode", "Opcode", ops, Row::Opcode));
+    let (dkey, dlabel) = if op.src_ty.is_some() {
+        ("type0", "d type")
+    } else {
+        ("type0", "Type")
+    };
+    let types = row
+        .types
+        .iter()
+        .map(|&t| {
+            let mut c = op.clone();
+            c.ty = t;
+            op_choice(format!(".{}", t.name()), &c, t == op.ty)
+        })
+        .collect();
+    out.push(select(dkey, dlabel, types, Row::Modifiers));
+    if let Some(src) = op.src_ty {
+        let types = row
+            .src_types
+            .iter()
+            .map(|&t| {
+                let mut c = op.clone();
+                c.src_ty = Some(t);
+                op_choice(format!(".{}", t.name()), &c, t == src)
+            })
+            .collect();
+        out.push(select("type1", "a type", types, Row::Modifiers));
+    }
+    for (k, words) in row.mods.iter().enumerate() {
+        let (key, label) = op_group_name(op.op, k);
+        let required = words.first() == Some(&"!");
+        let words: Vec<&str> = words.iter().copied().filter(|w| *w != "!").collect();
+        let current = op_word(op, k);
+        if words.len() == 1 {
+            let on = current.is_some();
+            let off = with_op_word(op, k, None);
+            let with = with_op_word(op, k, Some(words[0]));
+            out.push(Group {
+                key: key.into(),
+                label: label.into(),
+                control: Control::Toggle,
+                choices: vec![
+                    op_choice("off", if on { &off } else { op }, !on),
+                    op_choice("on", if on { op } else { &with }, on),
+                ],
+                row: Row::Modifiers,
+            });
+            continue;
+        }
+        let mut choices = Vec::new();
+        if !required || current.is_none() {
+            choices.push(op_choice(
+                "none",
+                &with_op_word(op, k, None),
+                current.is_none(),
+            ));
+        }
+        for w in words {
+            let c = with_op_word(op, k, Some(w));
+            choices.push(op_choice(format!(".{w}"), &c, current == Some(w)));
+        }
+        out.push(select(key, label, choices, Row::Modifiers));
     }
     out
 }
@@ -494,12 +685,77 @@ mod tests {
         assert_eq!(merge.text, "vadd.s32.u32.s32.sat d.h1, a.b0, b.h0, c;");
         let sel = find(&g, "sel1");
         assert_eq!(sel.selected().unwrap().label, "b.h0");
-        // Every choice text parses.
+        // Every choice text parses (the program instructions' families by their own parser).
         for grp in &g {
             for c in &grp.choices {
-                assert!(parse(&c.text).is_ok(), "{}", c.text);
+                assert!(check(&c.text).is_ok(), "{}", c.text);
             }
         }
+        let fams: Vec<&str> = find(&g, "family")
+            .choices
+            .iter()
+            .map(|c| c.label.as_str())
+            .collect();
+        assert!(fams.contains(&"logic and shift"), "{fams:?}");
+    }
+
+    #[test]
+    fn program_instruction_groups() {
+        let Insn::Op { op, .. } = check("setp.lt.s32 p|q, a, b;").unwrap() else {
+            panic!()
+        };
+        let g = op_groups(&op);
+        assert_eq!(
+            find(&g, "family").selected().unwrap().label,
+            "comparison and selection"
+        );
+        let ops: Vec<&str> = find(&g, "opcode")
+            .choices
+            .iter()
+            .map(|c| c.label.as_str())
+            .collect();
+        assert_eq!(ops, ["setp", "selp"]);
+        let cmp = find(&g, "cmp");
+        assert_eq!(cmp.selected().unwrap().label, ".lt");
+        // Unsigned comparisons are offered but refused for a signed type, with the reason.
+        let lo = cmp.choices.iter().find(|c| c.label == ".lo").unwrap();
+        assert!(
+            lo.error.as_deref().unwrap().contains("signed types take"),
+            "{:?}",
+            lo.error
+        );
+        let and = find(&g, "bool")
+            .choices
+            .iter()
+            .find(|c| c.label == ".and")
+            .unwrap();
+        assert_eq!(and.text, "setp.lt.and.s32 p|q, a, b, c;");
+        assert!(and.error.is_none());
+        let Insn::Op { op, .. } = check("prmt.b32 d, a, b, c;").unwrap() else {
+            panic!()
+        };
+        let g = op_groups(&op);
+        let modes: Vec<&str> = find(&g, "prmt")
+            .choices
+            .iter()
+            .map(|c| c.label.as_str())
+            .collect();
+        assert_eq!(
+            modes,
+            ["none", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"]
+        );
+        let Insn::Op { op, .. } = check("cvt.sat.s8.s32 d, a;").unwrap() else {
+            panic!()
+        };
+        let g = op_groups(&op);
+        assert_eq!(find(&g, "type1").selected().unwrap().label, ".s32");
+        assert_eq!(find(&g, "sat").choices[0].text, "cvt.s8.s32 d, a;");
+        let Insn::Op { op, .. } = check("shf.r.clamp.b32 d, a, b, c;").unwrap() else {
+            panic!()
+        };
+        let g = op_groups(&op);
+        assert_eq!(find(&g, "dir").choices.len(), 2, "a direction is required");
+        assert_eq!(find(&g, "mode").selected().unwrap().label, ".clamp");
     }
 
     #[test]

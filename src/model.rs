@@ -7,7 +7,8 @@
 use std::rc::Rc;
 
 use ptxlab_core::ast::SOURCE_NAMES;
-use ptxlab_core::{check, evaluate_traced, widths, Diagnostic, Inputs, Instruction, Trace, Widths};
+use ptxlab_core::insn::{self, Insn};
+use ptxlab_core::{Diagnostic, Inputs, Instruction, Trace, Widths};
 
 use crate::choices::{self, Group};
 use crate::num::{self, Edge, View};
@@ -19,7 +20,11 @@ use crate::templates::{DEFAULT_TEXT, DEFAULT_VALUES};
 pub struct Valid {
     /// The text as typed when it checked.
     pub text: String,
-    pub insn: Rc<Instruction>,
+    /// The instruction: one of the 47 table opcodes or one of the 14 program instructions.
+    pub insn: Rc<Insn>,
+    /// The table instruction, when it is one (the two readings, sweep, batch and machine
+    /// code read it).
+    pub table: Option<Rc<Instruction>>,
     pub widths: Widths,
     /// Shared with the views, so a render does not copy the trace.
     pub trace: Rc<Trace>,
@@ -146,20 +151,21 @@ impl State {
     }
 
     fn set_text(&mut self, text: String) {
-        match check(&text) {
+        match insn::check(&text) {
             Ok(insn) => {
-                let w = widths(&insn);
+                let w = insn.widths();
                 for (i, v) in self.values.iter_mut().enumerate() {
                     *v &= num::mask(w.src.get(i).copied().unwrap_or(64));
                 }
                 let groups = match &self.valid {
                     // Same instruction written differently: keep the pickers.
                     Some(old) if old.insn.canonical() == insn.canonical() => old.groups.clone(),
-                    _ => Rc::new(choices::groups(&insn)),
+                    _ => Rc::new(choices::any_groups(&insn)),
                 };
-                let trace = evaluate_traced(&insn, &self.inputs());
+                let trace = insn.trace(&self.inputs());
                 self.valid = Some(Valid {
                     text: text.clone(),
+                    table: insn.table().cloned().map(Rc::new),
                     insn: Rc::new(insn),
                     widths: w,
                     trace: Rc::new(trace),
@@ -242,7 +248,7 @@ impl State {
     fn retrace(&mut self) {
         let inputs = self.inputs();
         if let Some(v) = &mut self.valid {
-            v.trace = Rc::new(evaluate_traced(&v.insn, &inputs));
+            v.trace = Rc::new(v.insn.trace(&inputs));
         }
         self.revision += 1;
     }
@@ -416,6 +422,56 @@ mod tests {
             }
         }
         assert!(offered > 300, "{offered}");
+    }
+
+    /// The program instructions (`prmt`, `setp`, ...) check in the instruction field, evaluate
+    /// with every destination in the trace, and every choice their pickers offer checks.
+    #[test]
+    fn program_instructions_in_the_single_view() {
+        let s = State::new(
+            "prmt.b32 d, a, b, c;",
+            [0x1122_3344, 0x8899_aabb, 0x7c40, 0],
+        );
+        let v = s.valid.as_ref().unwrap();
+        assert!(v.table.is_none());
+        assert_eq!(v.trace.result.raw(), 0x88ff_bb44);
+        assert_eq!(v.widths.sources, 3);
+        let s = s.apply(Action::SetValue {
+            src: 2,
+            value: 0x3210,
+        });
+        assert_eq!(s.valid.as_ref().unwrap().trace.result.raw(), 0x1122_3344);
+        let s = s.apply(Action::SetText("setp.lt.s32 p|q, a, b;".into()));
+        let v = s.valid.as_ref().unwrap();
+        assert_eq!(v.trace.result.bits, 1);
+        assert_eq!(
+            v.trace.result.raw(),
+            0,
+            "0x11223344 < 0x8899aabb is false, read signed"
+        );
+        let mut offered = 0;
+        for row in ptxlab_core::isa::OP_ROWS {
+            let s = State::new(row.example, [1, 2, 3, 4]);
+            assert!(s.diag.is_none(), "{}: {:?}", row.example, s.diag);
+            let groups = s.valid.as_ref().unwrap().groups.clone();
+            assert_eq!(
+                groups[1].selected().map(|c| c.label.as_str()),
+                Some(row.name)
+            );
+            for g in groups.iter() {
+                for c in g.choices.iter().filter(|c| c.error.is_none()) {
+                    offered += 1;
+                    let t = s.apply(Action::SetText(c.text.clone()));
+                    assert!(t.diag.is_none(), "{} -> {}: {:?}", g.key, c.text, t.diag);
+                    let t = t.apply(Action::SetValue {
+                        src: 0,
+                        value: u64::MAX,
+                    });
+                    assert!(t.valid.is_some());
+                }
+            }
+        }
+        assert!(offered > 100, "{offered}");
     }
 
     #[test]

@@ -4,6 +4,8 @@ use std::rc::Rc;
 
 use ptxlab_core::ast::Mod;
 
+use ptxlab_core::insn::Insn;
+use ptxlab_core::ops::OpInsn;
 use ptxlab_core::Instruction;
 use yew::prelude::*;
 
@@ -12,12 +14,42 @@ use crate::templates::{explain_mod, explain_selectors};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Instruction>,
+    pub insn: Rc<Insn>,
 }
 
 #[function_component]
 pub fn Learn(props: &Props) -> Html {
-    let insn = &props.insn;
+    match props.insn.as_ref() {
+        Insn::Table(i) => table(i),
+        Insn::Op { op, .. } => program_op(op),
+    }
+}
+
+/// The sentence every program instruction's panel carries until H100 measurements exist.
+pub const NOT_MEASURED: &str =
+    "This instruction follows the ISA text; it is not yet measured on an H100.";
+
+/// A program instruction (`prmt`, `lop3`, ...): its row's summary, what its type and each
+/// modifier do (from the core), and that it is not yet measured.
+fn program_op(op: &OpInsn) -> Html {
+    let row = op.op.row();
+    html! {
+        <div class="learn-body">
+            <p><strong>{ row.name }</strong>{ format!(" ({}): ", row.family.describe()) }{ row.summary }</p>
+            <ul class="mods">
+                { for op.notes().into_iter().map(|n| html! { <li>{ n }</li> }) }
+            </ul>
+            if !row.measured {
+                <p class="not-measured">{ NOT_MEASURED }</p>
+            }
+            <p><a href={op.op.doc_url()} target="_blank" rel="noopener noreferrer">
+                { format!("The {} section of NVIDIA's PTX ISA documentation", row.name) }
+            </a></p>
+        </div>
+    }
+}
+
+fn table(insn: &Instruction) -> Html {
     let info = insn.opcode.info();
     let mods = insn.canonical_mods();
     let has_sel = insn.dst.sel.is_some() || insn.srcs.iter().any(|o| o.sel.is_some());

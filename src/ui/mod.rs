@@ -304,7 +304,11 @@ pub fn App() -> Html {
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">
                 <h2 id="h-stages">{ "Stages" }</h2>
                 if let Some(v) = valid {
-                    <two_readings::TwoReadings insn={v.insn.clone()} inputs={state.inputs()} trace={v.trace.clone()} />
+                    if let Some(t) = &v.table {
+                        <two_readings::TwoReadings insn={t.clone()} inputs={state.inputs()} trace={v.trace.clone()} />
+                    } else {
+                        <two_readings::OneReading trace={v.trace.clone()} />
+                    }
                 }
             </section>
             <section class="panel learn" aria-labelledby="h-learn">
@@ -316,7 +320,7 @@ pub fn App() -> Html {
             <section class="panel explore" aria-labelledby="h-explore">
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
-                    <explore::Explore insn={v.insn.clone()} inputs={state.inputs()}
+                    <explore::Explore any={v.insn.clone()} insn={v.table.clone()} inputs={state.inputs()}
                         signed={v.trace.result.signed} dispatch={dispatch.clone()}
                         sweep={state.sweep.clone()} />
                 }

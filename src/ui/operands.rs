@@ -2,7 +2,7 @@
 //! fields (all editable), clickable bits with byte and half-word boundaries, and buttons for
 //! edge and random values.
 
-use ptxlab_core::ast::{OperandKind, SOURCE_NAMES};
+use ptxlab_core::ast::SOURCE_NAMES;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -37,10 +37,10 @@ impl OperandsData {
         let sources = (0..n)
             .map(|i| {
                 let bits = state.width(i);
-                let immediate = valid.insn.srcs.get(i).and_then(|o| match o.kind {
-                    OperandKind::Imm(_) => valid.trace.sources.get(i).map(|v| v.hex()),
-                    OperandKind::Reg(_) => None,
-                });
+                let register = valid.insn.register_sources().iter().any(|r| r.0 == i);
+                let immediate = (!register)
+                    .then(|| valid.trace.sources.get(i).map(|v| v.hex()))
+                    .flatten();
                 Source {
                     src: i,
                     name: SOURCE_NAMES[i],

@@ -27,9 +27,28 @@ pub fn ResultPanel(props: &Props) -> Html {
         ("signed", v.signed.clone()),
         ("binary", v.binary.clone()),
     ];
+    // Instructions with several destinations (setp's p and q, an unpacking mov) end their
+    // trace with one result stage each; d above is the first.
+    let results: Vec<(String, String)> = props
+        .trace
+        .stages
+        .iter()
+        .filter(|s| s.kind == ptxlab_core::StageKind::Result)
+        .map(|s| {
+            (
+                s.output.name.clone(),
+                format!("{}: {}", s.label, s.output.hex()),
+            )
+        })
+        .collect();
     html! {
         <div class="result-body">
             <p class="canonical"><code>{ props.trace.instruction.clone() }</code></p>
+            if results.len() > 1 {
+                <ul class="destinations" aria-label="every destination">
+                    { for results.iter().map(|(n, v)| html! { <li><span class="reg">{ n.clone() }</span>{ format!(" {v}") }</li> }) }
+                </ul>
+            }
             if props.stale {
                 <p class="muted stale-note">{ "Showing the last instruction that checked." }</p>
             }

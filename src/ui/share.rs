@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::{cuda, Instruction};
+use ptxlab_core::{cuda, Insn};
 use yew::prelude::*;
 
 use crate::model::Action;
@@ -166,7 +166,7 @@ pub fn CopyLink(props: &LinkProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct CudaProps {
-    pub insn: Rc<Instruction>,
+    pub insn: Rc<Insn>,
     pub stale: bool,
 }
 
@@ -175,8 +175,8 @@ pub struct CudaProps {
 #[function_component]
 pub fn CudaBlock(props: &CudaProps) -> Html {
     let (status, copy) = use_copy();
-    let statement = cuda::asm_statement(&props.insn);
-    let decls = cuda::declarations(&props.insn);
+    let statement = cuda::insn_asm_statement(&props.insn);
+    let decls = cuda::insn_declarations(&props.insn);
     let onclick = {
         let statement = statement.clone();
         Callback::from(move |_: MouseEvent| copy.emit(statement.clone()))

@@ -13,7 +13,6 @@ use ptxlab_core::{
 use yew::prelude::*;
 
 use super::figure::Pipeline;
-use super::stages::words;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -30,7 +29,7 @@ pub fn banner_text(div: &Divergence, dst_bits: u32) -> String {
         .hardware_stage
         .as_ref()
         .or(div.text_stage.as_ref())
-        .map_or_else(|| words(&format!("{:?}", div.kind)), |s| s.label.clone());
+        .map_or_else(|| div.kind.name().to_string(), |s| s.label.clone());
     format!(
         "The ISA text, read literally, gives {} here; the H100 gives {}. They part at stage {}: {}.",
         hex(div.text),
@@ -127,6 +126,27 @@ pub fn TwoReadings(props: &Props) -> Html {
             }
             <div class={classes!("reading-stages", literal.then_some("literal"))} data-reading={if literal { "text" } else { "hardware" }}>
                 <Pipeline trace={shown} {highlight} />
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct OneProps {
+    pub trace: Rc<Trace>,
+}
+
+/// The stages of an instruction that has one reading: the program instructions (`prmt`,
+/// `lop3`, ...) follow the ISA text and are not yet measured on an H100.
+#[function_component]
+pub fn OneReading(props: &OneProps) -> Html {
+    html! {
+        <div class="readings">
+            <p class="muted reading-now">
+                { format!("Stages below: the ISA text's {}, not yet measured on an H100.", props.trace.opcode) }
+            </p>
+            <div class="reading-stages" data-reading="text">
+                <Pipeline trace={props.trace.clone()} />
             </div>
         </div>
     }

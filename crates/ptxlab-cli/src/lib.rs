@@ -136,7 +136,11 @@ impl Case {
     pub fn check(&self) -> Outcome {
         let (insn, plan) = match planned(&self.ptx) {
             Ok(p) => p,
-            Err(d) => return Outcome::Error(format!("rejected: {d}")),
+            Err(d) => {
+                return self
+                    .check_op()
+                    .unwrap_or(Outcome::Error(format!("rejected: {d}")))
+            }
         };
         let inputs = match self.inputs() {
             Ok(i) => i,
@@ -157,6 +161,35 @@ impl Case {
                 want,
             }
         }
+    }
+}
+
+impl Case {
+    /// A case of a program instruction (`prmt`, `setp`, ...), evaluated without a plan; `None`
+    /// when the text is not one.
+    fn check_op(&self) -> Option<Outcome> {
+        let insn = match ptxlab_core::insn::check(&self.ptx) {
+            Ok(i @ ptxlab_core::Insn::Op { .. }) => i,
+            _ => return None,
+        };
+        let inputs = match self.inputs() {
+            Ok(i) => i,
+            Err(e) => return Some(Outcome::Error(e)),
+        };
+        let want = match parse_value(&self.d) {
+            Ok(v) => v,
+            Err(e) => return Some(Outcome::Error(format!("d: {e}"))),
+        };
+        let got = insn.value(&inputs);
+        Some(if got == want {
+            Outcome::Pass
+        } else {
+            Outcome::Error(format!(
+                "MISMATCH hardware d={} ours d=0x{got:x}\n{}",
+                self.d,
+                render_trace(&insn.trace(&inputs))
+            ))
+        })
     }
 }
 
@@ -248,7 +281,7 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
             .collect();
         s.push_str(&format!(
             "  {lane}{:<10} {}{}{}  -> {} = {} ({}, {} bits{})",
-            format!("{:?}", st.kind),
+            st.kind.name(),
             st.label,
             if st.op.is_empty() {
                 String::new()
@@ -267,7 +300,8 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
             if st.output.signed { ", signed" } else { "" },
         ));
         if !st.flags.is_empty() {
-            s.push_str(&format!("  {:?}", st.flags));
+            let names: Vec<&str> = st.flags.iter().map(|f| f.name()).collect();
+            s.push_str(&format!("  [{}]", names.join(", ")));
         }
         s.push('\n');
     }
@@ -276,6 +310,22 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
         t.views.hex, t.views.unsigned, t.views.signed, t.views.binary
     ));
     s
+}
+
+/// One destination as `ptxlab eval` prints it: `d = 0x0000ff25  (unsigned 65317, signed
+/// 65317, 32 bits)`; a predicate `p = 1  (true, predicate)`; a sink `d1 = _  (dropped)`.
+pub fn written_line(w: &ptxlab_core::insn::Written) -> String {
+    match w.value {
+        None => format!("{} = _  (dropped)", w.name),
+        Some(v) if w.bits == 1 => format!("{} = {v}  ({}, predicate)", w.name, v != 0),
+        Some(v) => {
+            let views = ptxlab_core::trace::Views::of(v, w.bits);
+            format!(
+                "{} = {}  (unsigned {}, signed {}, {} bits)",
+                w.name, views.hex, views.unsigned, views.signed, w.bits
+            )
+        }
+    }
 }
 
 /// Whether our validator agrees with one ptxas decision; returns our diagnostic when rejecting.

@@ -8,7 +8,7 @@ use ptxlab_cli::{
     Outcome, Tally,
 };
 use ptxlab_core::{
-    check, compare_readings, evaluate, evaluate_traced_reading, widths, Inputs, Instruction,
+    check, compare_readings, evaluate, evaluate_traced_reading, widths, Inputs, Insn, Instruction,
     Reading,
 };
 
@@ -17,6 +17,9 @@ usage:
   ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [--trace] [--json]
              [--reading hardware|text] [--compare]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
+      sources bind by position (the first source reads a, the second b ...); mov, and, or,
+      xor, not, cnot, lop3, shf, shl, shr, prmt, setp, selp and cvt print every destination
+      (setp: p and q) and --json gives {values, trace}
       --reading text: follow the ISA text literally where the H100 departs from it
       --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
@@ -97,8 +100,8 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
                     Some("text") => Reading::Text,
                     other => {
                         return Err(format!(
-                            "--reading takes 'hardware' or 'text', not {:?}",
-                            other.unwrap_or("nothing")
+                            "--reading takes 'hardware' or 'text', not {}",
+                            other.map_or("nothing".to_string(), |s| format!("'{s}'"))
                         ))
                     }
                 }
@@ -124,7 +127,10 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
         }
     }
     let text = text.ok_or_else(|| format!("eval needs an instruction\n{USAGE}"))?;
-    let insn = check(&text).map_err(|d| d.render(&text))?;
+    let insn = match ptxlab_core::insn::check(&text).map_err(|d| d.render(&text))? {
+        Insn::Table(insn) => insn,
+        op => return eval_op(&op, &inputs, trace, json, compare),
+    };
     if compare {
         return compare_and_print(&insn, &inputs, json);
     }
@@ -142,6 +148,38 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
             "d = {}  (unsigned {}, signed {}, {} bits)",
             t.views.hex, t.views.unsigned, t.views.signed, w.dst
         );
+    }
+    Ok(true)
+}
+
+/// `ptxlab eval` for a program instruction (`prmt`, `setp`, ...): every destination. These
+/// follow the ISA text and are not yet measured, so both readings are the same.
+fn eval_op(
+    insn: &Insn,
+    inputs: &Inputs,
+    trace: bool,
+    json: bool,
+    compare: bool,
+) -> Result<bool, String> {
+    let out = insn.evaluate(inputs);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        );
+        return Ok(true);
+    }
+    if compare {
+        println!(
+            "{} follows the ISA text and is not yet measured on an H100: both readings are the same",
+            insn.name()
+        );
+    }
+    if trace {
+        print!("{}", render_trace(&out.trace));
+    }
+    for w in &out.values {
+        println!("{}", ptxlab_cli::written_line(w));
     }
     Ok(true)
 }
@@ -165,7 +203,7 @@ fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<
         Some(div) => {
             println!("hardware d = 0x{:0digits$x}", div.hardware);
             println!("text     d = 0x{:0digits$x}", div.text);
-            println!("they part at stage {} ({:?})", div.stage, div.kind);
+            println!("they part at stage {} ({})", div.stage, div.kind.name());
             if let Some(s) = &div.hardware_stage {
                 println!("  hardware: {} -> {}", s.label, s.output.hex());
             }
@@ -186,7 +224,7 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     let [text, file] = args else {
         return Err(format!("batch needs an instruction and a file\n{USAGE}"));
     };
-    let insn = check(text).map_err(|d| d.render(text))?;
+    let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
     let mut data = String::new();
     if file == "-" {
         std::io::stdin()
@@ -195,9 +233,9 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     } else {
         data = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     }
-    let lines = batch::parse_batch(&data, &insn);
-    let rows = batch::evaluate_batch(&insn, &lines);
-    print!("{}", batch::batch_csv(&insn, &rows));
+    let lines = batch::parse_batch_insn(&data, &insn);
+    let rows = batch::evaluate_batch_insn(&insn, &lines);
+    print!("{}", batch::batch_csv_insn(&insn, &rows));
     let bad: Vec<&String> = rows.iter().filter_map(|r| r.error.as_ref()).collect();
     for e in &bad {
         eprintln!("{e}");
@@ -213,7 +251,7 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
             for f in sass::forms() {
                 println!(
                     "{:<16} {:>3}  {:<52} {}",
-                    format!("{:?}", f.kind),
+                    f.kind.name(),
                     f.instructions.len(),
                     f.ptx,
                     f.core.as_deref().unwrap_or("")
@@ -260,8 +298,8 @@ fn cmd_cuda(args: &[String]) -> Result<bool, String> {
         return Err(format!("cuda needs an instruction\n{USAGE}"));
     }
     for text in args {
-        let insn = check(text).map_err(|d| d.render(text))?;
-        println!("{}", ptxlab_core::cuda::asm_statement(&insn));
+        let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
+        println!("{}", ptxlab_core::cuda::insn_asm_statement(&insn));
     }
     Ok(true)
 }

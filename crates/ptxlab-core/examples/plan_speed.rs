@@ -8,7 +8,9 @@
 //! `cargo bench -p ptxlab-core --bench plan` measures the same in wall-clock time.
 //!
 //! Arguments: `[ROUNDS] [FILTER] [CONTENDER]`: rounds per form (default 7); only the forms whose
-//! text contains FILTER; only one contender (`hand`, `eval`, `many`, `evaluate`), for profiling.
+//! text contains FILTER; only one contender (`hand`, `eval`, `many`, `evaluate`), for profiling
+//! (with `PLAN_SPEED_CALLS=n` in the environment it makes exactly n calls of 1,024 cases and
+//! prints no rate, for an instruction count under `valgrind --tool=callgrind`).
 
 #[path = "../benches/hand/mod.rs"]
 mod hand;
@@ -98,6 +100,16 @@ fn form(ptx: &str, hand: impl Fn(u32, u32, u32) -> u32, rounds: usize, only: Opt
     if let Some(c) = only {
         let k = NAMES.iter().position(|&x| x == c).expect("contender name");
         let f = &mut *fs[k];
+        // A fixed number of calls instead (for an instruction count under a tool).
+        if let Some(calls) = std::env::var("PLAN_SPEED_CALLS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+        {
+            for _ in 0..calls {
+                f();
+            }
+            return;
+        }
         let m = (0..rounds).map(|_| rate(n, f)).collect();
         println!("| `{ptx}` {c} | {:.0} M/s |", median(m) / 1e6);
         return;

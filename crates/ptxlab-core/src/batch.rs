@@ -29,6 +29,7 @@ use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
+use crate::insn::{op_sources, Insn};
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
 use crate::trace::{Flag, FlagSet, Views};
 
@@ -62,14 +63,21 @@ pub struct BatchRow {
     pub text_d: Option<u64>,
     /// What is wrong with the line, when it was not read.
     pub error: Option<String>,
+    /// The further destinations of a program instruction (`setp`'s `q`, the other parts of
+    /// an unpacking `mov`), in order; `None` for a `_` sink.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<Option<u64>>,
 }
 
-/// The register sources of `insn`: (operand index, name, width in bits).
-fn register_sources(insn: &Instruction) -> Vec<(usize, &'static str, u32)> {
+/// A register source: (operand index, name, width in bits).
+type Reg = (usize, String, u32);
+
+/// The register sources of `insn`.
+fn register_sources(insn: &Instruction) -> Vec<Reg> {
     let w = widths(insn);
     (0..w.sources)
         .filter(|&i| matches!(insn.srcs[i].kind, OperandKind::Reg(_)))
-        .map(|i| (i, SOURCE_NAMES[i], w.src[i]))
+        .map(|i| (i, SOURCE_NAMES[i].to_string(), w.src[i]))
         .collect()
 }
 
@@ -102,7 +110,7 @@ fn strip_comment(line: &str) -> &str {
 type Columns = Vec<Option<usize>>;
 
 /// A header line: every field an operand name. `Ok(None)` when the line is not a header.
-fn header(fs: &[&str], regs: &[(usize, &str, u32)], n: usize) -> Option<Result<Columns, String>> {
+fn header(fs: &[&str], regs: &[Reg], dsts: &[String], n: usize) -> Option<Result<Columns, String>> {
     let is_name = |f: &str| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic() || c == '_');
     if fs.is_empty() || !fs.iter().all(|f| is_name(f)) {
         return None;
@@ -110,7 +118,7 @@ fn header(fs: &[&str], regs: &[(usize, &str, u32)], n: usize) -> Option<Result<C
     let mut cols = Vec::new();
     for f in fs {
         let name = f.to_ascii_lowercase();
-        if name == "d" {
+        if dsts.contains(&name) {
             cols.push(None);
             continue;
         }
@@ -120,7 +128,7 @@ fn header(fs: &[&str], regs: &[(usize, &str, u32)], n: usize) -> Option<Result<C
             }
             Some(k) => cols.push(Some(k)),
             None => {
-                let list: Vec<&str> = regs.iter().map(|r| r.1).collect();
+                let list: Vec<&str> = regs.iter().map(|r| r.1.as_str()).collect();
                 return Some(Err(format!(
                     "line {n}: unknown column '{f}': this instruction's register sources are {}",
                     list.join(", ")
@@ -142,8 +150,24 @@ fn set(inputs: &mut Inputs, operand: usize, v: u64) {
 
 /// Read operand sets for `insn` from pasted text (see the module's description).
 pub fn parse_batch(text: &str, insn: &Instruction) -> Vec<BatchLine> {
-    let regs = register_sources(insn);
-    let names: Vec<&str> = regs.iter().map(|r| r.1).collect();
+    parse_for(text, &register_sources(insn), &["d".to_string()])
+}
+
+/// [`parse_batch`] for an instruction of either kind: the register sources of a program
+/// instruction are named by role (`a`, `b`, `c`; `a0`, `a1` for the parts a `mov` packs), and
+/// columns named after its destinations (`d`; `p`, `q`) are ignored.
+pub fn parse_batch_insn(text: &str, insn: &Insn) -> Vec<BatchLine> {
+    match insn {
+        Insn::Table(i) => parse_batch(text, i),
+        Insn::Op { op, .. } => {
+            let dsts: Vec<String> = (0..op.dsts.len()).map(|k| op.dst_name(k)).collect();
+            parse_for(text, &insn.register_sources(), &dsts)
+        }
+    }
+}
+
+fn parse_for(text: &str, regs: &[Reg], dsts: &[String]) -> Vec<BatchLine> {
+    let names: Vec<&str> = regs.iter().map(|r| r.1.as_str()).collect();
     let mut columns: Option<Columns> = None;
     let mut seen_data = false;
     let mut out = Vec::new();
@@ -164,7 +188,7 @@ pub fn parse_batch(text: &str, insn: &Instruction) -> Vec<BatchLine> {
         }
         let fs = fields(line);
         if !seen_data && columns.is_none() && !line.contains('=') {
-            if let Some(h) = header(&fs, &regs, n) {
+            if let Some(h) = header(&fs, regs, dsts, n) {
                 match h {
                     Ok(c) => columns = Some(c),
                     Err(e) => out.push(BatchLine {
@@ -178,7 +202,7 @@ pub fn parse_batch(text: &str, insn: &Instruction) -> Vec<BatchLine> {
         seen_data = true;
         out.push(BatchLine {
             line: n,
-            inputs: parse_line(n, &fs, line, &regs, &names, columns.as_deref()),
+            inputs: parse_line(n, &fs, line, regs, &names, dsts, columns.as_deref()),
         });
     }
     out
@@ -188,13 +212,14 @@ fn parse_line(
     n: usize,
     fs: &[&str],
     line: &str,
-    regs: &[(usize, &'static str, u32)],
+    regs: &[Reg],
     names: &[&str],
+    dsts: &[String],
     columns: Option<&[Option<usize>]>,
 ) -> Result<Inputs, String> {
     let mut inputs = Inputs::default();
     let value = |k: usize, s: &str| {
-        let (_, name, bits) = regs[k];
+        let (_, name, bits) = (&regs[k].0, &regs[k].1, regs[k].2);
         parse_operand_value(s, bits).map_err(|e| format!("line {n}: {name}: {e}"))
     };
     if line.contains('=') {
@@ -212,7 +237,7 @@ fn parse_line(
                 ));
             };
             let key = k.trim().to_ascii_lowercase();
-            if key == "d" {
+            if dsts.contains(&key) {
                 continue;
             }
             let Some(pos) = regs.iter().position(|r| r.1 == key) else {
@@ -286,6 +311,7 @@ pub fn evaluate_batch(insn: &Instruction, lines: &[BatchLine]) -> Vec<BatchRow> 
                 flags: Vec::new(),
                 text_d: None,
                 error: Some(e.clone()),
+                more: Vec::new(),
             },
             Ok(i) => {
                 let mut fs = FlagSet::default();
@@ -303,10 +329,116 @@ pub fn evaluate_batch(insn: &Instruction, lines: &[BatchLine]) -> Vec<BatchRow> 
                     flags: fs.flags().collect(),
                     text_d,
                     error: None,
+                    more: Vec::new(),
                 }
             }
         })
         .collect()
+}
+
+/// [`evaluate_batch`] for an instruction of either kind. A program instruction (`prmt`,
+/// `setp`, ...) follows the ISA text and has no second reading; its flags come from its
+/// trace, and its further destinations go to [`BatchRow::more`].
+pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
+    let op = match insn {
+        Insn::Table(i) => return evaluate_batch(i, lines),
+        Insn::Op { op, .. } => op,
+    };
+    let bits = op.dst_bits(0);
+    lines
+        .iter()
+        .map(|l| match &l.inputs {
+            Err(e) => BatchRow {
+                line: l.line,
+                inputs: None,
+                d: None,
+                views: None,
+                flags: Vec::new(),
+                text_d: None,
+                error: Some(e.clone()),
+                more: Vec::new(),
+            },
+            Ok(i) => {
+                let out = op.eval(&op_sources(op, i));
+                let mut fs = FlagSet::default();
+                for st in &out.trace.stages {
+                    for f in &st.flags {
+                        fs.bits |= f.bit();
+                    }
+                }
+                let d = out.values.first().copied().flatten();
+                BatchRow {
+                    line: l.line,
+                    inputs: Some(*i),
+                    d,
+                    views: d.map(|d| Views::of(d, bits)),
+                    flags: fs.flags().collect(),
+                    text_d: None,
+                    error: None,
+                    more: out.values.iter().skip(1).copied().collect(),
+                }
+            }
+        })
+        .collect()
+}
+
+/// [`batch_csv`] for an instruction of either kind: a program instruction's first
+/// destination is named by its role (`d`, `p`, `d0`), and each further one gets a column of
+/// its own (`q`, `d1`...).
+pub fn batch_csv_insn(insn: &Insn, rows: &[BatchRow]) -> String {
+    let op = match insn {
+        Insn::Table(i) => return batch_csv(i, rows),
+        Insn::Op { op, .. } => op,
+    };
+    let regs = insn.register_sources();
+    let bits = op.dst_bits(0);
+    let first = op.dst_name(0);
+    let mut head: Vec<String> = vec!["line".into()];
+    head.extend(regs.iter().map(|r| r.1.clone()));
+    head.extend([
+        first.clone(),
+        format!("{first}_unsigned"),
+        format!("{first}_signed"),
+    ]);
+    head.extend((1..op.dsts.len()).map(|k| op.dst_name(k)));
+    head.extend(["flags".into(), "text_d".into(), "error".into()]);
+    let mut s = head.join(",");
+    s.push('\n');
+    for row in rows {
+        let mut f: Vec<String> = vec![row.line.to_string()];
+        for (k, _, w) in &regs {
+            f.push(
+                row.inputs
+                    .map(|i| hex(i.as_array()[*k], *w))
+                    .unwrap_or_default(),
+            );
+        }
+        match &row.views {
+            // A predicate has no sign: both decimal views read 0 or 1.
+            Some(v) if bits == 1 => {
+                f.extend([v.hex.clone(), v.unsigned.clone(), v.unsigned.clone()])
+            }
+            Some(v) => f.extend([v.hex.clone(), v.unsigned.clone(), v.signed.clone()]),
+            None => f.extend([String::new(), String::new(), String::new()]),
+        }
+        for k in 1..op.dsts.len() {
+            let v = row.more.get(k - 1).copied().flatten();
+            f.push(v.map(|v| hex(v, op.dst_bits(k))).unwrap_or_default());
+        }
+        f.push(
+            row.flags
+                .iter()
+                .map(|x| x.name())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        f.push(String::new());
+        f.push(row.error.clone().unwrap_or_default());
+        let line: Vec<String> = f.iter().map(|x| csv_field(x)).collect();
+        s.push_str(&line.join(","));
+        s.push('\n');
+    }
+    s
 }
 
 /// A CSV field, quoted when it needs to be.
@@ -332,7 +464,7 @@ pub fn batch_csv(insn: &Instruction, rows: &[BatchRow]) -> String {
     let mut s = String::from("line");
     for r in &regs {
         s.push(',');
-        s.push_str(r.1);
+        s.push_str(&r.1);
     }
     s.push_str(",d,d_unsigned,d_signed,flags,text_d,error\n");
     for row in rows {
@@ -524,5 +656,46 @@ mod tests {
         let lines = parse_batch(&many, &insn);
         assert_eq!(lines.len(), MAX_ROWS + 1);
         assert!(lines.last().unwrap().inputs.is_err());
+    }
+
+    #[test]
+    fn program_instructions_by_role() {
+        let insn = crate::insn::check("setp.lt.s32 p|q, a, b;").unwrap();
+        let mut lines = parse_batch_insn("a,b,p\n-1,1,1\n", &insn);
+        lines.extend(parse_batch_insn("5 3\na=1 q=0 b=1\nc=1\n", &insn));
+        let rows = evaluate_batch_insn(&insn, &lines);
+        assert_eq!(rows[0].d, Some(1));
+        assert_eq!(rows[0].more, [Some(0)]);
+        assert_eq!((rows[1].d, rows[1].more[0]), (Some(0), Some(1)));
+        assert_eq!(rows[2].d, Some(0));
+        assert!(rows[3]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("unknown operand 'c'"));
+        let csv = batch_csv_insn(&insn, &rows);
+        let mut l = csv.lines();
+        assert_eq!(
+            l.next(),
+            Some("line,a,b,p,p_unsigned,p_signed,q,flags,text_d,error")
+        );
+        assert_eq!(l.next(), Some("2,0xffffffff,0x00000001,0x1,1,1,0x0,,,"));
+        // An immediate is not a column; flags come from the trace.
+        let insn = crate::insn::check("cvt.sat.u8.s32 d, a;").unwrap();
+        let rows = evaluate_batch_insn(&insn, &parse_batch_insn("-5\n300\n7\n", &insn));
+        let d: Vec<Option<u64>> = rows.iter().map(|r| r.d).collect();
+        assert_eq!(d, [Some(0), Some(255), Some(7)]);
+        assert_eq!(rows[0].flags, [Flag::ClampedLow]);
+        let insn = crate::insn::check("prmt.b32 d, a, b, 0x7c40;").unwrap();
+        let csv = batch_csv_insn(
+            &insn,
+            &evaluate_batch_insn(&insn, &parse_batch_insn("0x11223344 0x8899aabb", &insn)),
+        );
+        assert!(csv.starts_with("line,a,b,d,"), "{csv}");
+        assert!(csv.contains(",0x88ffbb44,"), "{csv}");
+        // The table's instructions read as before.
+        let t = crate::insn::check("add.u16 d, a, b;").unwrap();
+        let rows = evaluate_batch_insn(&t, &parse_batch_insn("0xffff,1", &t));
+        assert_eq!(rows[0].d, Some(0));
     }
 }

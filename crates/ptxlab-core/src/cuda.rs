@@ -17,6 +17,8 @@
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::widths;
+use crate::insn::Insn;
+use crate::ops::{Dst, OpInsn, Src};
 
 /// The constraint letter for a register of `bits` bits.
 pub fn constraint(bits: u32) -> &'static str {
@@ -33,6 +35,15 @@ pub fn c_type(bits: u32) -> &'static str {
         0..=16 => "unsigned short",
         17..=32 => "unsigned int",
         _ => "unsigned long long",
+    }
+}
+
+/// The `asm(...)` statement for an instruction of either kind ([`asm_statement`] or
+/// [`op_asm_statement`]).
+pub fn insn_asm_statement(insn: &Insn) -> String {
+    match insn {
+        Insn::Table(i) => asm_statement(i),
+        Insn::Op { op, .. } => op_asm_statement(op),
     }
 }
 
@@ -91,6 +102,113 @@ pub fn declarations(insn: &Instruction) -> String {
     s
 }
 
+/// The C declarations of the variables [`op_asm_statement`] uses: a predicate travels as an
+/// `unsigned int` (0 or 1).
+pub fn op_declarations(insn: &OpInsn) -> String {
+    let ty = |bits: u32| if bits == 1 { c_type(32) } else { c_type(bits) };
+    let mut parts = Vec::new();
+    for (i, d) in insn.dsts.iter().enumerate() {
+        if *d != Dst::Sink {
+            parts.push(format!("{} {};", ty(insn.dst_bits(i)), insn.dst_name(i)));
+        }
+    }
+    for (i, x) in insn.srcs.iter().enumerate() {
+        if matches!(x, Src::Reg { .. }) {
+            parts.push(format!("{} {};", ty(insn.src_bits(i)), insn.src_name(i)));
+        }
+    }
+    parts.join(" ")
+}
+
+/// The declarations for an instruction of either kind ([`declarations`] or
+/// [`op_declarations`]).
+pub fn insn_declarations(insn: &Insn) -> String {
+    match insn {
+        Insn::Table(i) => declarations(i),
+        Insn::Op { op, .. } => op_declarations(op),
+    }
+}
+
+/// A CUDA inline-assembly statement that runs the instruction, with C variables named as
+/// the roles (`d`, `a`, `b`, `c`, and `p`, `q` for setp's results; `d0`, `d1`... and
+/// `a0`, `a1`... for the parts of a vector). Predicates cannot be asm operands, so each
+/// lives in a `.reg .pred` of its own scope, set from or read into an integer (0 or 1).
+pub fn op_asm_statement(insn: &OpInsn) -> String {
+    let mut outs: Vec<String> = Vec::new();
+    let mut ins: Vec<String> = Vec::new();
+    let mut preds: Vec<String> = Vec::new();
+    let mut pre = String::new();
+    let mut post = String::new();
+    // Operand numbers: outputs first, then inputs; fixed after both lists are known.
+    let dst_names: Vec<String> = (0..insn.dsts.len()).map(|i| insn.dst_name(i)).collect();
+    let n_out = insn.dsts.iter().filter(|d| **d != Dst::Sink).count();
+    let mut dst_text = Vec::new();
+    for (i, d) in insn.dsts.iter().enumerate() {
+        if *d == Dst::Sink {
+            dst_text.push("_".to_string());
+            continue;
+        }
+        let k = outs.len();
+        let bits = insn.dst_bits(i);
+        if bits == 1 {
+            let p = format!("p{i}");
+            preds.push(p.clone());
+            post.push_str(&format!(" selp.u32 %{k}, 1, 0, {p};"));
+            outs.push(format!("\"=r\"({})", dst_names[i]));
+            dst_text.push(p);
+        } else {
+            outs.push(format!("\"={}\"({})", constraint(bits), dst_names[i]));
+            dst_text.push(format!("%{k}"));
+        }
+    }
+    let mut src_text = Vec::new();
+    for (i, s) in insn.srcs.iter().enumerate() {
+        let name = insn.src_name(i);
+        match s {
+            Src::Reg { not, .. } => {
+                let k = n_out + ins.len();
+                let bits = insn.src_bits(i);
+                if bits == 1 {
+                    let p = format!("c{i}");
+                    preds.push(p.clone());
+                    pre.push_str(&format!(" setp.ne.u32 {p}, %{k}, 0;"));
+                    ins.push(format!("\"r\"({name})"));
+                    src_text.push(format!("{}{p}", if *not { "!" } else { "" }));
+                } else {
+                    ins.push(format!("\"{}\"({name})", constraint(bits)));
+                    src_text.push(format!("%{k}"));
+                }
+            }
+            Src::Imm(v) => src_text.push(v.to_string()),
+            Src::Float(f) => src_text.push(f.text()),
+            Src::Sink => src_text.push("_".to_string()),
+        }
+    }
+    let head = insn.canonical();
+    let head = head.split(' ').next().unwrap_or("");
+    let d = if insn.unpack {
+        format!("{{{}}}", dst_text.join(", "))
+    } else {
+        dst_text.join("|")
+    };
+    let a = if insn.pack {
+        format!("{{{}}}", src_text.join(", "))
+    } else {
+        src_text.join(", ")
+    };
+    let body = format!("{head} {d}, {a};");
+    let text = if preds.is_empty() {
+        body
+    } else {
+        format!("{{ .reg .pred {};{pre} {body}{post} }}", preds.join(", "))
+    };
+    format!(
+        "asm(\"{text}\" : {} : {});",
+        outs.join(", "),
+        ins.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +229,36 @@ mod tests {
         assert_eq!(
             asm_statement(&i),
             r#"asm("vmad.s32.s32.u32 %0, -%1.h1, 7, %2;" : "=r"(d) : "r"(a), "r"(c));"#
+        );
+    }
+
+    #[test]
+    fn asm_statements() {
+        let s = |t: &str| op_asm_statement(&crate::ops::parse_op(t).unwrap());
+        assert_eq!(
+            s("lop3.b32 d, a, b, c, 0xca;"),
+            r#"asm("lop3.b32 %0, %1, %2, %3, 202;" : "=r"(d) : "r"(a), "r"(b), "r"(c));"#
+        );
+        assert_eq!(
+            s("mov.b32 {lo, hi}, a;"),
+            r#"asm("mov.b32 {%0, %1}, %2;" : "=h"(d0), "=h"(d1) : "r"(a));"#
+        );
+        assert_eq!(
+            s("setp.lt.and.s32 p|q, a, b, !c;"),
+            r#"asm("{ .reg .pred p0, p1, c2; setp.ne.u32 c2, %4, 0; setp.lt.and.s32 p0|p1, %2, %3, !c2; selp.u32 %0, 1, 0, p0; selp.u32 %1, 1, 0, p1; }" : "=r"(p), "=r"(q) : "r"(a), "r"(b), "r"(c));"#
+        );
+        let decl = |t: &str| op_declarations(&crate::ops::parse_op(t).unwrap());
+        assert_eq!(
+            decl("setp.lt.and.s32 p|_, a, b, !c;"),
+            "unsigned int p; unsigned int a; unsigned int b; unsigned int c;"
+        );
+        assert_eq!(
+            decl("mov.b32 {lo, hi}, a;"),
+            "unsigned short d0; unsigned short d1; unsigned int a;"
+        );
+        assert_eq!(
+            s("selp.b64 d, a, 5, c;"),
+            r#"asm("{ .reg .pred c2; setp.ne.u32 c2, %2, 0; selp.b64 %0, %1, 5, c2; }" : "=l"(d) : "l"(a), "r"(c));"#
         );
     }
 }

@@ -33,9 +33,12 @@
 //! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
 //! 4. [`parse`](mod@parse), [`validate`](mod@validate).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
-//! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer.
+//! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer;
+//!    beside it, [`ops`]: the logic, shift, move, compare and convert instructions of
+//!    [`isa::OP_ROWS`] (parsed, validated and evaluated with a trace).
 //! 7. [`readings`]: both readings of one case and where they part; [`plan`]: an instruction
-//!    decoded once for evaluating many cases.
+//!    decoded once for evaluating many cases; [`insn`]: one instruction of either kind (the 47
+//!    table opcodes or the 14 program instructions) behind one `check` and `evaluate`.
 //! 8. [`sweep`], [`batch`], [`cuda`], [`sass`], and what builds on them.
 //!
 //! Invariants: every fact about an opcode lives in its row of [`isa::OPCODES`] (the rest of
@@ -55,8 +58,10 @@ pub mod eval;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod gen;
+pub mod insn;
 pub mod intrinsics;
 pub mod isa;
+pub mod ops;
 pub mod parse;
 pub mod plan;
 pub mod program;
@@ -74,6 +79,7 @@ pub use isa as table;
 pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
+pub use insn::Insn;
 pub use isa::{Family, Opcode, OpcodeInfo, OPCODES};
 pub use parse::parse;
 pub use plan::Plan;

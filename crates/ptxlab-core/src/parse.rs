@@ -148,6 +148,16 @@ impl<'a> Parser<'a> {
             .allowed(OPCODES.iter().map(|o| o.name)));
         }
         let opcode = Opcode::from_name(name).ok_or_else(|| {
+            if crate::isa::POp::from_name(name).is_some() {
+                // Read by `crate::ops::parse_op` (through `crate::insn::check`), not here.
+                return Diagnostic::new(
+                    op_span.clone(),
+                    format!(
+                        "'{name}' is a logic, move, compare or convert instruction; only the video and integer arithmetic opcodes are read here"
+                    ),
+                )
+                .allowed(OPCODES.iter().map(|o| o.name));
+            }
             Diagnostic::new(op_span.clone(), format!("unknown opcode '{name}'"))
                 .allowed(suggest_opcodes(name))
         })?;

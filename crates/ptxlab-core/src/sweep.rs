@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
+use crate::insn::{op_sources, Insn};
 use crate::isa::{lanes, Family, Opcode, Role};
 use crate::plan::Plan;
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
@@ -150,15 +151,25 @@ impl SweepAxis {
 
     /// Write step `i`'s value into the field of `inputs` (the operand's other bits are kept).
     pub fn apply(&self, inputs: &mut Inputs, i: u32) {
+        let (m, v) = self.placed(i);
+        let slot = self.slot(inputs);
+        *slot = (*slot & !m) | v;
+    }
+
+    /// The field's mask in place and step `i`'s value in place, for writing many cases.
+    fn placed(&self, i: u32) -> (u64, u64) {
         let m = self.mask().checked_shl(self.lo).unwrap_or(0);
         let v = self.raw(i).checked_shl(self.lo).unwrap_or(0);
-        let slot = match self.operand {
+        (m, v & m)
+    }
+
+    fn slot<'a>(&self, inputs: &'a mut Inputs) -> &'a mut u64 {
+        match self.operand {
             0 => &mut inputs.a,
             1 => &mut inputs.b,
             2 => &mut inputs.c,
             _ => &mut inputs.e,
-        };
-        *slot = (*slot & !m) | (v & m);
+        }
     }
 }
 
@@ -252,9 +263,12 @@ pub fn sweep_with(
         .collect();
     let mut row_in = xs.clone();
     for row in 0..h {
+        // y's field is the same across the row: placed once, written into every cell.
+        let (m, v) = y.placed(row as u32);
         for (r, xi) in row_in.iter_mut().zip(&xs) {
             *r = *xi;
-            y.apply(r, row as u32);
+            let slot = y.slot(r);
+            *slot = (*slot & !m) | v;
         }
         let cells = row * w..(row + 1) * w;
         plan.eval_many_flags(&row_in, &mut d[cells.clone()], &mut flags[cells]);
@@ -457,6 +471,141 @@ pub fn default_axes(insn: &Instruction) -> (SweepAxis, SweepAxis) {
     )
 }
 
+/// [`sweep`] for an instruction of either kind. A program instruction (`prmt`, `setp`, ...)
+/// is evaluated cell by cell with its trace's flags (it has one reading: the ISA text's);
+/// `d` is its first destination (`p` for `setp`), a `_` sink reads 0.
+pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
+    let op = match insn {
+        Insn::Table(i) => return sweep(i, base, x, y),
+        Insn::Op { op, .. } => op,
+    };
+    let (w, h) = (x.len(), y.len());
+    let n = w as usize * h as usize;
+    let mut d = Vec::with_capacity(n);
+    let mut flags = Vec::with_capacity(n);
+    for row in 0..h {
+        for col in 0..w {
+            let out = op.eval(&op_sources(op, &case_at(base, x, y, col, row)));
+            d.push(out.values.first().copied().flatten().unwrap_or(0));
+            let mut m = 0u16;
+            for st in &out.trace.stages {
+                for f in &st.flags {
+                    m |= f.bit() as u16;
+                }
+            }
+            flags.push(m);
+        }
+    }
+    let seen = flags.iter().fold(0u16, |m, &f| m | f);
+    Sweep {
+        width: w,
+        height: h,
+        dst_bits: op.dst_bits(0),
+        d,
+        flags,
+        flags_seen: seen,
+    }
+}
+
+/// [`suggest_axes`] for an instruction of either kind. For a program instruction, from its
+/// row: a shift amount over `0..` a little past the width, each selector nibble of `prmt`'s
+/// `c` (or `c & 3` in a mode), a predicate's two values, and every other register source
+/// whole and by its low byte. Immediates are left out.
+pub fn suggest_axes_insn(insn: &Insn) -> Vec<SweepAxis> {
+    let op = match insn {
+        Insn::Table(i) => return suggest_axes(i),
+        Insn::Op { op, .. } => op,
+    };
+    let row = op.op.row();
+    // The amount and selector axes come first: they are what these instructions are about.
+    let (mut out, mut rest): (Vec<SweepAxis>, Vec<SweepAxis>) = (Vec::new(), Vec::new());
+    for (k, name, bits) in insn.register_sources() {
+        let signed = op.src_signed(k);
+        if row.amount == Some(k) {
+            out.push(amount(
+                format!("{name} (shift amount)"),
+                k,
+                0,
+                32,
+                op.ty.bits(),
+            ));
+        } else if row.selector == Some(k) {
+            if op.prmt.is_some() {
+                out.push(SweepAxis::field(
+                    format!("{name} & 3 (mode index)"),
+                    k,
+                    0,
+                    2,
+                    false,
+                ));
+            } else {
+                for nib in 0..4 {
+                    out.push(SweepAxis::field(
+                        format!("{name} nibble {nib} (selector of d.b{nib})"),
+                        k,
+                        4 * nib,
+                        4,
+                        false,
+                    ));
+                }
+            }
+        } else if bits == 1 {
+            rest.push(SweepAxis::field(
+                format!("{name} (predicate)"),
+                k,
+                0,
+                1,
+                false,
+            ));
+        } else {
+            rest.push(SweepAxis::field(name.clone(), k, 0, bits, signed));
+            if bits > 8 {
+                rest.push(SweepAxis::field(
+                    format!("{name} bits 7..0"),
+                    k,
+                    0,
+                    8,
+                    false,
+                ));
+            }
+        }
+    }
+    out.append(&mut rest);
+    out
+}
+
+/// [`default_axes`] for an instruction of either kind: the first two distinct fields
+/// [`suggest_axes_insn`] offers, or a single source's low byte against its top byte.
+pub fn default_axes_insn(insn: &Insn) -> (SweepAxis, SweepAxis) {
+    let op = match insn {
+        Insn::Table(i) => return default_axes(i),
+        Insn::Op { op, .. } => op,
+    };
+    let all = suggest_axes_insn(insn);
+    let mut it = all.iter();
+    if let Some(x) = it.next() {
+        let distinct = |y: &&SweepAxis| {
+            y.operand != x.operand || y.lo >= x.lo + x.width || x.lo >= y.lo + y.width
+        };
+        if let Some(y) = it.find(distinct) {
+            return (x.clone(), y.clone());
+        }
+    }
+    let k = all.first().map_or(0, |a| a.operand);
+    let bits = op.src_bits(k).clamp(16, 64);
+    let name = op.src_name(k);
+    (
+        SweepAxis::field(format!("{name} bits 7..0"), k, 0, 8, false),
+        SweepAxis::field(
+            format!("{name} bits {}..{}", bits - 1, bits - 8),
+            k,
+            bits - 8,
+            8,
+            op.src_signed(k),
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,5 +698,78 @@ mod tests {
         let empty = parse("vadd d;").unwrap();
         let (x, y) = default_axes(&empty);
         let _ = sweep(&empty, &Inputs::default(), &x, &y);
+    }
+
+    #[test]
+    fn program_instructions_sweep_from_their_rows() {
+        use crate::insn::check as any;
+        // prmt: one axis per selector nibble, and the grid agrees with one-by-one evaluation.
+        let prmt = any("prmt.b32 d, a, b, c;").unwrap();
+        let axes = suggest_axes_insn(&prmt);
+        let labels: Vec<&str> = axes.iter().map(|a| a.label.as_str()).collect();
+        assert!(
+            labels.contains(&"c nibble 1 (selector of d.b1)"),
+            "{labels:?}"
+        );
+        let (x, y) = default_axes_insn(&prmt);
+        assert_eq!(
+            (x.label.as_str(), y.label.as_str()),
+            (
+                "c nibble 0 (selector of d.b0)",
+                "c nibble 1 (selector of d.b1)"
+            )
+        );
+        let nib = |k: usize| {
+            axes.iter()
+                .find(|a| a.label.starts_with(&format!("c nibble {k}")))
+                .unwrap()
+                .clone()
+        };
+        let base = Inputs::new(0x1122_3344, 0x8899_aabb, 0, 0);
+        let s = sweep_insn(&prmt, &base, &nib(0), &nib(1));
+        assert_eq!((s.width, s.height), (16, 16));
+        // nibble 0 = 0xc (byte 4's sign: 0xbb is negative), nibble 1 = 7 (byte 7 = 0x88)
+        assert_eq!(
+            s.d_at(0xc, 7),
+            Some(0x4444_88ff),
+            "nibbles 2 and 3 are 0: byte 0"
+        );
+        assert!(s.has(0xc, 7, Flag::SignExtended));
+        assert!(!s.has(4, 7, Flag::SignExtended));
+        for (col, row) in [(0, 0), (3, 9), (15, 15)] {
+            let i = case_at(&base, &nib(0), &nib(1), col, row);
+            assert_eq!(s.d_at(col, row), Some(prmt.value(&i)));
+        }
+        // Shifts: the amount runs a little past the width, clamped beyond it.
+        let shl = any("shl.b32 d, a, b;").unwrap();
+        let amt = suggest_axes_insn(&shl)
+            .into_iter()
+            .find(|a| a.operand == 1)
+            .unwrap();
+        assert_eq!((amt.label.as_str(), amt.len()), ("b (shift amount)", 41));
+        let s = sweep_insn(
+            &shl,
+            &Inputs::new(1, 0, 0, 0),
+            &amt,
+            &SweepAxis::field("a", 0, 0, 1, false),
+        );
+        assert_eq!(s.d_at(31, 0), Some(0));
+        assert_eq!(s.d_at(31, 1), Some(0x8000_0000));
+        assert!(s.has(40, 1, Flag::AmountClamped));
+        // setp: p over a signed grid of a and b.
+        let setp = any("setp.lt.s32 p|q, a, b;").unwrap();
+        let (x, y) = default_axes_insn(&setp);
+        assert!(x.signed && y.signed);
+        let s = sweep_insn(&setp, &Inputs::default(), &x, &y);
+        assert_eq!(s.dst_bits, 1);
+        assert_eq!(s.d_at(0, 255), Some(1), "the most negative a is below b");
+        assert_eq!(s.d_at(255, 0), Some(0));
+        // The table's instructions sweep as before.
+        let add = any("add.s32 d, a, b;").unwrap();
+        let (x, y) = default_axes_insn(&add);
+        assert_eq!(
+            sweep_insn(&add, &Inputs::default(), &x, &y),
+            sweep(add.table().unwrap(), &Inputs::default(), &x, &y)
+        );
     }
 }

@@ -15,8 +15,8 @@ const LAYERS: &[&[&str]] = &[
     &["ast", "error", "value"],
     &["parse", "validate"],
     &["trace"],
-    &["eval"],
-    &["readings", "plan"],
+    &["eval", "ops"],
+    &["readings", "plan", "insn"],
     &["sweep", "batch", "cuda", "sass", "gen"],
     &["provenance", "intrinsics", "program"],
 ];

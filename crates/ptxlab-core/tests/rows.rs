@@ -54,3 +54,55 @@ fn every_listed_selector_is_accepted_where_the_row_allows_it() {
         }
     }
 }
+
+/// Every row of the program instructions: its example is accepted and evaluates with a trace
+/// that agrees with its values, and the types the row lists are exactly those the checker
+/// accepts in a form that varies nothing else.
+#[test]
+fn every_program_row_checks_evaluates_and_lists_its_types() {
+    use ptxlab_core::isa::{POp, PType, OP_ROWS};
+    use ptxlab_core::ops::parse_op;
+    for row in OP_ROWS {
+        let insn = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
+        assert_eq!(insn.op, row.op, "{}", row.example);
+        assert!(row.types.contains(&insn.ty), "{}", row.example);
+        assert_eq!(POp::from_name(row.name), Some(row.op));
+        assert!(!row.summary.is_empty() && !row.measured);
+        let src: Vec<u64> = (0..insn.srcs.len())
+            .map(|i| 0x8765_4321_fedc_ba98u64.rotate_left(8 * i as u32))
+            .collect();
+        let out = insn.eval(&src);
+        let first = out.values.iter().flatten().next().copied().unwrap();
+        assert_eq!(out.trace.result.raw() as u64, first, "{}", row.example);
+        assert_eq!(out.trace.opcode, row.name);
+        assert!(out.trace.doc_url.ends_with(row.doc_anchor));
+        let form = |t: &str| match row.op {
+            POp::Setp => format!("setp.eq.{t} p, a, b;"),
+            POp::Cvt => format!("cvt.{t}.s32 d, a;"),
+            POp::Mov => format!("mov.{t} d, a;"),
+            POp::Shf => format!("shf.l.wrap.{t} d, a, b, c;"),
+            _ => row
+                .example
+                .replacen(&format!(".{}", insn.ty.name()), &format!(".{t}"), 1),
+        };
+        for t in PType::ALL {
+            let text = form(t.name());
+            assert_eq!(
+                parse_op(&text).is_ok(),
+                row.types.contains(&t),
+                "{text}: {:?}",
+                parse_op(&text).err()
+            );
+        }
+        if row.op == POp::Cvt {
+            for t in PType::ALL {
+                let text = format!("cvt.s32.{} d, a;", t.name());
+                assert_eq!(
+                    parse_op(&text).is_ok(),
+                    row.src_types.contains(&t),
+                    "{text}"
+                );
+            }
+        }
+    }
+}

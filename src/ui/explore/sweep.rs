@@ -446,9 +446,13 @@ pub fn SweepPanel(props: &Props) -> Html {
                 perf::measure(perf::SWEEP_EVAL, perf::SWEEP_START, perf::SWEEP_EVAL_END);
                 let range = heat::value_range(&s, signed);
                 let mut counts = [0usize; 4];
-                for &f in &s.flags {
-                    for (n, o) in counts.iter_mut().zip(Overlay::ALL) {
-                        *n += usize::from(f & o.mask() != 0);
+                let any = Overlay::ALL.iter().fold(0u16, |m, o| m | o.mask());
+                if s.flags_seen & any != 0 {
+                    // Most cells carry no flag: one test each, the overlays only where one is set.
+                    for &f in s.flags.iter().filter(|&&f| f & any != 0) {
+                        for (n, o) in counts.iter_mut().zip(Overlay::ALL) {
+                            *n += usize::from(f & o.mask() != 0);
+                        }
                     }
                 }
                 *pending.borrow_mut() = Some(t0);

@@ -63,6 +63,11 @@ pub fn scalar_part(sel: Option<&Selector>) -> (u32, u32) {
 #[inline(always)]
 pub fn pool_pick(sel: Option<&Selector>, src: usize, lane: usize, n: usize) -> usize {
     match sel {
+        // One digit per lane (the usual case): the digit of lane `lane`, read without the
+        // checks `Selector::lane` needs for shorter selectors.
+        Some(s) if usize::from(s.len) == n && lane < n => {
+            usize::from(s.digits[(n - 1 - lane) & 3]) & (2 * n - 1)
+        }
         Some(s) => s.lane(lane) as usize & (2 * n - 1),
         None => src * n + lane,
     }

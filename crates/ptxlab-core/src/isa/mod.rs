@@ -18,10 +18,12 @@
 use serde::{Deserialize, Serialize};
 
 pub mod lanes;
+pub mod op_rows;
 pub mod operand;
 pub mod rows;
 pub mod vocab;
 
+pub use op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 pub use rows::{Opcode, OPCODES};
 pub use vocab::{

@@ -378,6 +378,29 @@ fn run_loop<N: Notes, const RAW: bool>(
     }
 }
 
+/// Cases per chunk of the batch loops that go lane by lane or stage by stage.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) const SOA: usize = 64;
+
+/// The low words of `a`, `b` and `c` of each case of `ins` (at most [`SOA`]), immediates put in
+/// place, into `w[0]`, `w[1]` and `w[2]`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+pub(crate) fn words(ops: &Operands, ins: &[Inputs], w: &mut [[u32; SOA]; 3]) {
+    let [wa, wb, wc] = w;
+    let dst = wa.iter_mut().zip(wb.iter_mut()).zip(wc.iter_mut());
+    if ops.imm {
+        for (i, ((a, b), c)) in ins.iter().zip(dst) {
+            let v = ops.values(i);
+            (*a, *b, *c) = (v[0] as u32, v[1] as u32, v[2] as u32);
+        }
+    } else {
+        for (i, ((a, b), c)) in ins.iter().zip(dst) {
+            (*a, *b, *c) = (i.a as u32, i.b as u32, i.c as u32);
+        }
+    }
+}
+
 /// One case without notes (`Plan::eval`), on the kernel `f`; `RAW` as in [`drive`].
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]

@@ -3,6 +3,8 @@
 //! lanes (every lane value fits: 17 bits at most, sums of four lanes 19 bits).
 
 use super::{drive, fns, CmpBits, Fns, Kernel, Notes, Operands};
+#[cfg(not(target_arch = "wasm32"))]
+use super::{words, SOA};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
 use crate::isa::{Family, Opcode};
@@ -48,7 +50,7 @@ trait Lane:
     /// `x` truncated to this type (the caller knows it fits).
     fn of(x: i32) -> Self;
     /// The low `bits` (8 or 16) of `w`, sign-extended.
-    fn lane(w: u64, bits: u32) -> Self;
+    fn lane(w: u32, bits: u32) -> Self;
     fn i32(self) -> i32;
     fn abs(self) -> Self;
     fn test(c: CmpBits, x: Self, y: Self) -> Self;
@@ -60,7 +62,7 @@ impl Lane for i16 {
         x as i16
     }
     #[inline(always)]
-    fn lane(w: u64, bits: u32) -> i16 {
+    fn lane(w: u32, bits: u32) -> i16 {
         debug_assert_eq!(bits, 8);
         i16::from(w as u8 as i8)
     }
@@ -84,7 +86,7 @@ impl Lane for i32 {
         x
     }
     #[inline(always)]
-    fn lane(w: u64, bits: u32) -> i32 {
+    fn lane(w: u32, bits: u32) -> i32 {
         debug_assert_eq!(bits, 16);
         i32::from(w as u16 as i16)
     }
@@ -99,6 +101,95 @@ impl Lane for i32 {
     #[inline(always)]
     fn test(c: CmpBits, x: i32, y: i32) -> i32 {
         c.test32(x, y)
+    }
+}
+
+/// The primary operation on one lane.
+#[inline(always)]
+fn lane_op<L: Lane>(op: u8, cmp: CmpBits, x: L, y: L) -> L {
+    match op {
+        ADD => x + y,
+        SUB => x - y,
+        AVRG => {
+            let s = x + y;
+            (s + L::of((s >= L::default()) as i32)) >> 1
+        }
+        ABSDIFF => (x - y).abs(),
+        MIN => x.min(y),
+        MAX => x.max(y),
+        _ => L::test(cmp, x, y),
+    }
+}
+
+/// The batch loop without notes, lane by lane over chunks of cases: each lane is one plain
+/// loop over the chunk (a shift, the operation, the clamp, into the packed or summed result),
+/// which the compiler vectorises across cases whatever the selectors are (each lane's shift is
+/// the same for every case).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn simd_soa<
+    L: Lane,
+    const N: usize,
+    const OP: u8,
+    const SAT: bool,
+    const ADD: bool,
+    const ID: bool,
+>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    let n = ins.len().min(out.len());
+    let lb = 32 / N as u32;
+    let lmask = (1u32 << lb) - 1;
+    let (akeep, bkeep) = (L::of(k.akeep), L::of(k.bkeep));
+    let (lo, hi) = (L::of(k.lo), L::of(k.hi));
+    let mut w = [[0u32; SOA]; 3];
+    let mut acc = [0u32; SOA];
+    for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
+        let m = ic.len();
+        words(ops, ic, &mut w);
+        let acc = &mut acc[..m];
+        for i in 0..N {
+            let (sa, sb) = if ID {
+                (lb * i as u32, 32 + lb * i as u32)
+            } else {
+                (k.ash[i], k.bsh[i])
+            };
+            // A lane never straddles the two words of the pool.
+            let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
+            let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
+            let in_mask = k.in_mask[i] as u32;
+            let at = lb * i as u32;
+            for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
+                let x = L::lane(x >> xs, lb) & akeep;
+                let y = L::lane(y >> ys, lb) & bkeep;
+                let r = lane_op(OP, k.cmp, x, y);
+                let r = if SAT { r.max(lo).min(hi) } else { r };
+                let v = if ADD {
+                    r.i32() as u32 & in_mask
+                } else {
+                    (r.i32() as u32 & lmask) << at
+                };
+                // The first lane starts the result.
+                *d = if i == 0 {
+                    v
+                } else if ADD {
+                    d.wrapping_add(v)
+                } else {
+                    *d | v
+                };
+            }
+        }
+        let keep = k.keep;
+        for ((o, &d), &c) in oc.iter_mut().zip(acc.iter()).zip(&w[2][..m]) {
+            *o = u64::from(if ADD {
+                c.wrapping_add(d)
+            } else {
+                (d & keep) | (c & !keep)
+            });
+        }
     }
 }
 
@@ -230,20 +321,9 @@ impl Simd {
             } else {
                 (self.ash[i], self.bsh[i])
             };
-            let x = L::lane(pool >> sa, lb) & akeep;
-            let y = L::lane(pool >> sb, lb) & bkeep;
-            r[i] = match op {
-                ADD => x + y,
-                SUB => x - y,
-                AVRG => {
-                    let s = x + y;
-                    (s + L::of((s >= L::default()) as i32)) >> 1
-                }
-                ABSDIFF => (x - y).abs(),
-                MIN => x.min(y),
-                MAX => x.max(y),
-                _ => L::test(self.cmp, x, y),
-            };
+            let x = L::lane((pool >> sa) as u32, lb) & akeep;
+            let y = L::lane((pool >> sb) as u32, lb) & bkeep;
+            r[i] = lane_op(op, self.cmp, x, y);
         }
         let mut res = r;
         if sat {
@@ -324,23 +404,167 @@ impl Simd {
             SUB => pick_o::<L, SUB>(sat, add, id),
             AVRG => pick_o::<L, AVRG>(sat, add, id),
             ABSDIFF => pick_o::<L, ABSDIFF>(sat, add, id),
+            MIN | MAX if L == 2 && self.uniform() => pick_minmax2(self.op == MAX, sat, add, id),
             MIN => pick_o::<L, MIN>(sat, add, id),
             MAX => pick_o::<L, MAX>(sat, add, id),
             _ => pick_o::<L, SET>(sat, add, id),
         }
     }
+
+    /// Whether `a`, `b` and `d` are all signed or all unsigned.
+    fn uniform(&self) -> bool {
+        self.akeep == self.bkeep && (self.akeep == -1) == self.d_signed
+    }
 }
 
-/// Without vector instructions (wasm32 here) specialising on `.sat`, `.add` and the selectors
-/// gains little and costs code size: one loop per operation and lane count reads them from the
-/// plan.
+#[cfg(target_arch = "wasm32")]
+fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
+    if max {
+        pick_o::<2, MAX>(sat, add, id)
+    } else {
+        pick_o::<2, MIN>(sat, add, id)
+    }
+}
+
+/// `vmin2` / `vmax2` with `a`, `b` and `d` all of one signedness: the result lane is one of
+/// the source lanes, so it needs no clamp and fits 16 bits; the batch loop computes it in
+/// `i16` or `u16` (a vector instruction each), `.sat` or not.
+#[cfg(not(target_arch = "wasm32"))]
+fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
+    macro_rules! arms {
+        ($($m:literal $a:literal $i:literal),*) => {
+            match (max, add, id) {
+                $(($m, $a, $i) => match (sat, $m) {
+                    (false, false) => fns!(minmax2_batch[$m, false, $a, $i], simd_one[2, MIN, false, $a, $i]),
+                    (true, false) => fns!(minmax2_batch[$m, true, $a, $i], simd_one[2, MIN, true, $a, $i]),
+                    (false, true) => fns!(minmax2_batch[$m, false, $a, $i], simd_one[2, MAX, false, $a, $i]),
+                    (true, true) => fns!(minmax2_batch[$m, true, $a, $i], simd_one[2, MAX, true, $a, $i]),
+                },)*
+            }
+        };
+    }
+    arms!(false false false, false false true, false true false, false true true,
+          true false false, true false true, true true false, true true true)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn minmax2_batch<N: Notes, const MX: bool, const SAT: bool, const ADD: bool, const ID: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Simd(k) = k {
+        if N::KEEP {
+            let op = if MX { MAX } else { MIN };
+            drive::<N, true>(ops, ins, out, fl, |v, t| {
+                k.run_l::<N, 2>(v, t, op, SAT, ADD, ID)
+            });
+        } else if k.d_signed {
+            minmax2_soa::<i16, MX, ADD, ID>(k, ops, ins, out);
+        } else {
+            minmax2_soa::<u16, MX, ADD, ID>(k, ops, ins, out);
+        }
+    }
+}
+
+/// A 16-bit lane type for [`minmax2_soa`].
+#[cfg(not(target_arch = "wasm32"))]
+trait Half: Copy + Ord {
+    fn of(w: u32) -> Self;
+    /// Extended to 32 bits by the type's signedness.
+    fn ext(self) -> u32;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Half for i16 {
+    #[inline(always)]
+    fn of(w: u32) -> i16 {
+        w as u16 as i16
+    }
+    #[inline(always)]
+    fn ext(self) -> u32 {
+        i32::from(self) as u32
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Half for u16 {
+    #[inline(always)]
+    fn of(w: u32) -> u16 {
+        w as u16
+    }
+    #[inline(always)]
+    fn ext(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+/// [`simd_soa`] of a uniform `vmin2` / `vmax2` in 16-bit lanes of type `H`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn minmax2_soa<H: Half, const MX: bool, const ADD: bool, const ID: bool>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    let n = ins.len().min(out.len());
+    let mut w = [[0u32; SOA]; 3];
+    let mut acc = [0u32; SOA];
+    for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
+        let m = ic.len();
+        words(ops, ic, &mut w);
+        let acc = &mut acc[..m];
+        for i in 0..2 {
+            let (sa, sb) = if ID {
+                (16 * i as u32, 32 + 16 * i as u32)
+            } else {
+                (k.ash[i], k.bsh[i])
+            };
+            let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
+            let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
+            let in_mask = k.in_mask[i] as u32;
+            let at = 16 * i as u32;
+            for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
+                let (x, y) = (H::of(x >> xs), H::of(y >> ys));
+                let r = if MX { x.max(y) } else { x.min(y) };
+                let v = if ADD {
+                    r.ext() & in_mask
+                } else {
+                    (r.ext() & 0xffff) << at
+                };
+                *d = if i == 0 {
+                    v
+                } else if ADD {
+                    d.wrapping_add(v)
+                } else {
+                    *d | v
+                };
+            }
+        }
+        let keep = k.keep;
+        for ((o, &d), &c) in oc.iter_mut().zip(acc.iter()).zip(&w[2][..m]) {
+            *o = u64::from(if ADD {
+                c.wrapping_add(d)
+            } else {
+                (d & keep) | (c & !keep)
+            });
+        }
+    }
+}
+
+/// Without vector instructions (wasm32 here) specialising on the operation, `.sat`, `.add` and
+/// the selectors gains little and costs code size (the playground's wasm budget): one loop per
+/// lane count reads them from the plan.
 #[cfg(target_arch = "wasm32")]
 fn pick_o<const L: usize, const OP: u8>(_sat: bool, _add: bool, _id: bool) -> Fns {
-    fns!(simd_batch_op[L, OP], simd_batch_op[L, OP])
+    fns!(simd_batch_l[L], simd_batch_l[L])
 }
 
 #[cfg(target_arch = "wasm32")]
-fn simd_batch_op<N: Notes, const L: usize, const OP: u8>(
+fn simd_batch_l<N: Notes, const L: usize>(
     k: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
@@ -349,7 +573,7 @@ fn simd_batch_op<N: Notes, const L: usize, const OP: u8>(
 ) {
     if let Kernel::Simd(k) = k {
         drive::<N, true>(ops, ins, out, fl, |v, t| {
-            k.run_l::<N, L>(v, t, OP, k.sat, k.add, false)
+            k.run_l::<N, L>(v, t, k.op, k.sat, k.add, false)
         });
     }
 }
@@ -386,6 +610,14 @@ fn simd_batch<
     fl: &mut [u16],
 ) {
     if let Kernel::Simd(k) = k {
+        if !N::KEEP {
+            if L == 4 {
+                simd_soa::<i16, L, OP, SAT, ADD, ID>(k, ops, ins, out);
+            } else {
+                simd_soa::<i32, L, OP, SAT, ADD, ID>(k, ops, ins, out);
+            }
+            return;
+        }
         drive::<N, true>(ops, ins, out, fl, |v, t| {
             k.run_l::<N, L>(v, t, OP, SAT, ADD, ID)
         });

@@ -28,9 +28,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::{Instruction, OperandKind};
 use crate::eval::{evaluate, evaluate_traced, widths, Inputs};
+use crate::ops::{width_fits, width_name};
 use crate::trace::Trace;
 
-pub mod ops;
+pub use crate::ops;
 
 pub use ops::{parse_op, OpInsn, POp};
 
@@ -134,57 +135,14 @@ const MEMORY: &[&str] = &[
 /// Every opcode a program may use.
 pub fn supported_opcodes() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = crate::isa::OPCODES.iter().map(|o| o.name).collect();
-    v.extend(POp::ALL.iter().map(|o| o.name()));
+    v.extend(POp::all().map(|o| o.name()));
     v
 }
 
 /// Check one instruction text as ptxas would: the program instructions of [`ops`] and the 47 of
 /// the opcode table alike (an optional guard is read and not judged).
 pub fn check_any(text: &str) -> Result<(), crate::error::Diagnostic> {
-    let t = text.trim_start();
-    let body = match t.strip_prefix('@') {
-        Some(g) => {
-            let g = g.trim_start();
-            let g = g.strip_prefix('!').unwrap_or(g);
-            let end = g.find(char::is_whitespace).unwrap_or(g.len());
-            &g[end..]
-        }
-        None => t,
-    };
-    let word: String = body
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    if ops::is_op_name(&word) {
-        let off = text.len() - body.trim_start().len();
-        let insn = parse_op(body.trim_start()).map_err(|mut d| {
-            d.span = d.span.start + off..d.span.end + off;
-            d
-        })?;
-        // One name is one register: its uses must agree in width (as its declaration would).
-        let mut seen: Vec<(String, u32)> = Vec::new();
-        for (name, bits) in op_uses_written(&insn) {
-            match seen.iter().find(|s| s.0 == name) {
-                None => seen.push((name, bits)),
-                Some(&(_, first)) => {
-                    if !width_fits(first, bits, insn.op == POp::Cvt) {
-                        return Err(crate::error::Diagnostic::new(
-                            0..text.len(),
-                            format!(
-                                "{name} is used as {} and as {}: one register cannot be both",
-                                width_name(first),
-                                width_name(bits)
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(())
-    } else {
-        crate::check(text).map(|_| ())
-    }
+    crate::insn::check(text).map(|_| ())
 }
 
 /// Read starting register values written as `NAME=VALUE` separated by spaces, commas or line
@@ -342,14 +300,6 @@ struct RegTable {
     index: BTreeMap<String, usize>,
     /// Line where each register's width was fixed by a use.
     fixed_at: BTreeMap<String, usize>,
-}
-
-fn width_name(bits: u32) -> String {
-    if bits == 1 {
-        "a predicate".to_string()
-    } else {
-        format!("{bits} bits wide")
-    }
 }
 
 impl RegTable {
@@ -587,35 +537,6 @@ fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Stateme
     Ok(Some(stmt))
 }
 
-/// The registers of one of [`ops`]' instructions in written order (destinations first).
-fn op_uses_written(insn: &OpInsn) -> Vec<(String, u32)> {
-    let mut out = Vec::new();
-    for (i, d) in insn.dsts.iter().enumerate() {
-        if let ops::Dst::Reg(r) = d {
-            out.push((r.clone(), insn.dst_bits(i)));
-        }
-    }
-    for (i, x) in insn.srcs.iter().enumerate() {
-        if let ops::Src::Reg { name, .. } = x {
-            out.push((name.clone(), insn.src_bits(i)));
-        }
-    }
-    out
-}
-
-/// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or for
-/// `cvt` (`loose`) any wider data register, as ptxas decides.
-fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
-    if (reg == 1) != (bits == 1) {
-        return false;
-    }
-    if loose {
-        reg >= bits
-    } else {
-        reg == bits
-    }
-}
-
 /// Every register a statement names with the width it reads or writes, in written order.
 fn uses(s: &Statement) -> Vec<(String, u32)> {
     let mut out = Vec::new();
@@ -631,7 +552,7 @@ fn uses(s: &Statement) -> Vec<(String, u32)> {
                 }
             }
         }
-        Body::Op(insn) => out = op_uses_written(insn),
+        Body::Op(insn) => out = insn.uses_written(),
     }
     out
 }

@@ -2,7 +2,8 @@
 //! vector packing), `and or xor not cnot`, `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `selp` and
 //! integer `cvt`.
 //!
-//! One entry point per concern, so the forms can move into the opcode table as rows:
+//! Their rows are [`crate::isa::OP_ROWS`] (name, family, types, modifiers, example, summary);
+//! this module reads them. One entry point per concern:
 //! [`parse_op`] reads and validates one statement exactly as ptxas 13.5 does for sm_90 (PTX ISA
 //! 8.0; `tests/data/ptxas-programs.jsonl` holds its decisions), [`OpInsn::eval`] computes every
 //! destination and a stage [`Trace`]. The semantics follow the PTX ISA text; none of these
@@ -12,220 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::Span;
 use crate::error::Diagnostic;
-use crate::isa::{Family, PTX_DOC_BASE};
+pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
+use crate::isa::Family;
 use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
-
-/// The opcodes of this module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum POp {
-    Mov,
-    And,
-    Or,
-    Xor,
-    Not,
-    Cnot,
-    Lop3,
-    Shf,
-    Shl,
-    Shr,
-    Prmt,
-    Setp,
-    Selp,
-    Cvt,
-}
-
-impl POp {
-    /// Every opcode of this module.
-    pub const ALL: [POp; 14] = [
-        POp::Mov,
-        POp::And,
-        POp::Or,
-        POp::Xor,
-        POp::Not,
-        POp::Cnot,
-        POp::Lop3,
-        POp::Shf,
-        POp::Shl,
-        POp::Shr,
-        POp::Prmt,
-        POp::Setp,
-        POp::Selp,
-        POp::Cvt,
-    ];
-    /// The opcode as written.
-    pub fn name(self) -> &'static str {
-        match self {
-            POp::Mov => "mov",
-            POp::And => "and",
-            POp::Or => "or",
-            POp::Xor => "xor",
-            POp::Not => "not",
-            POp::Cnot => "cnot",
-            POp::Lop3 => "lop3",
-            POp::Shf => "shf",
-            POp::Shl => "shl",
-            POp::Shr => "shr",
-            POp::Prmt => "prmt",
-            POp::Setp => "setp",
-            POp::Selp => "selp",
-            POp::Cvt => "cvt",
-        }
-    }
-    /// The opcode named `s`, if it is one of this module.
-    pub fn from_name(s: &str) -> Option<POp> {
-        POp::ALL.into_iter().find(|o| o.name() == s)
-    }
-    /// Anchor of the instruction's section in NVIDIA's PTX documentation.
-    pub fn doc_anchor(self) -> &'static str {
-        match self {
-            POp::Mov => "data-movement-and-conversion-instructions-mov",
-            POp::Prmt => "data-movement-and-conversion-instructions-prmt",
-            POp::Cvt => "data-movement-and-conversion-instructions-cvt",
-            POp::Setp => "comparison-and-selection-instructions-setp",
-            POp::Selp => "comparison-and-selection-instructions-selp",
-            POp::And => "logic-and-shift-instructions-and",
-            POp::Or => "logic-and-shift-instructions-or",
-            POp::Xor => "logic-and-shift-instructions-xor",
-            POp::Not => "logic-and-shift-instructions-not",
-            POp::Cnot => "logic-and-shift-instructions-cnot",
-            POp::Lop3 => "logic-and-shift-instructions-lop3",
-            POp::Shf => "logic-and-shift-instructions-shf",
-            POp::Shl => "logic-and-shift-instructions-shl",
-            POp::Shr => "logic-and-shift-instructions-shr",
-        }
-    }
-    /// Link to the section of NVIDIA's PTX documentation.
-    pub fn doc_url(self) -> String {
-        format!("{PTX_DOC_BASE}#{}", self.doc_anchor())
-    }
-    /// What it computes, in a sentence of our own.
-    pub fn summary(self) -> &'static str {
-        match self {
-            POp::Mov => "Copies a register or a value; with braces, packs parts into one register or splits one into parts.",
-            POp::And => "Bitwise and (logical and for predicates).",
-            POp::Or => "Bitwise or (logical or for predicates).",
-            POp::Xor => "Bitwise exclusive or (for predicates: true when exactly one is).",
-            POp::Not => "Flips every bit (negates a predicate).",
-            POp::Cnot => "1 when a is zero, else 0, like C's !a.",
-            POp::Lop3 => "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.",
-            POp::Shf => "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.",
-            POp::Shl => "Shift left; amounts of the width or more give 0.",
-            POp::Shr => "Shift right, filling with the sign for .s types and zeros otherwise.",
-            POp::Prmt => "Builds a word from four of the eight bytes of b:a, each chosen by a selector nibble that may also replicate the byte's sign.",
-            POp::Setp => "Compares a with b and writes the result, optionally combined with a predicate c, to p and its complement to q.",
-            POp::Selp => "a when the predicate c is true, else b.",
-            POp::Cvt => "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.",
-        }
-    }
-}
-
-/// Types a modifier may name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum PType {
-    B8,
-    B16,
-    B32,
-    B64,
-    U8,
-    U16,
-    U32,
-    U64,
-    S8,
-    S16,
-    S32,
-    S64,
-    Pred,
-    F16,
-    F32,
-    F64,
-    U16x2,
-    S16x2,
-    B128,
-}
-
-impl PType {
-    /// Every type name the parser knows.
-    pub const ALL: [PType; 19] = [
-        PType::B8,
-        PType::B16,
-        PType::B32,
-        PType::B64,
-        PType::U8,
-        PType::U16,
-        PType::U32,
-        PType::U64,
-        PType::S8,
-        PType::S16,
-        PType::S32,
-        PType::S64,
-        PType::Pred,
-        PType::F16,
-        PType::F32,
-        PType::F64,
-        PType::U16x2,
-        PType::S16x2,
-        PType::B128,
-    ];
-    /// The type as written, without the dot.
-    pub fn name(self) -> &'static str {
-        match self {
-            PType::B8 => "b8",
-            PType::B16 => "b16",
-            PType::B32 => "b32",
-            PType::B64 => "b64",
-            PType::U8 => "u8",
-            PType::U16 => "u16",
-            PType::U32 => "u32",
-            PType::U64 => "u64",
-            PType::S8 => "s8",
-            PType::S16 => "s16",
-            PType::S32 => "s32",
-            PType::S64 => "s64",
-            PType::Pred => "pred",
-            PType::F16 => "f16",
-            PType::F32 => "f32",
-            PType::F64 => "f64",
-            PType::U16x2 => "u16x2",
-            PType::S16x2 => "s16x2",
-            PType::B128 => "b128",
-        }
-    }
-    /// The type named `s`.
-    pub fn from_name(s: &str) -> Option<PType> {
-        PType::ALL.into_iter().find(|t| t.name() == s)
-    }
-    /// Width in bits (1 for a predicate).
-    pub fn bits(self) -> u32 {
-        match self {
-            PType::Pred => 1,
-            PType::B8 | PType::U8 | PType::S8 => 8,
-            PType::B16 | PType::U16 | PType::S16 | PType::F16 => 16,
-            PType::B32 | PType::U32 | PType::S32 | PType::F32 | PType::U16x2 | PType::S16x2 => 32,
-            PType::B64 | PType::U64 | PType::S64 | PType::F64 => 64,
-            PType::B128 => 128,
-        }
-    }
-    /// A signed integer type (`.s8` ... `.s64`).
-    pub fn signed(self) -> bool {
-        matches!(self, PType::S8 | PType::S16 | PType::S32 | PType::S64)
-    }
-    /// A bit type (`.b8` ... `.b64`).
-    pub fn is_bits(self) -> bool {
-        matches!(self, PType::B8 | PType::B16 | PType::B32 | PType::B64)
-    }
-    /// An unsigned integer type (`.u8` ... `.u64`).
-    pub fn is_unsigned(self) -> bool {
-        matches!(self, PType::U8 | PType::U16 | PType::U32 | PType::U64)
-    }
-    /// A floating-point type.
-    pub fn is_float(self) -> bool {
-        matches!(self, PType::F16 | PType::F32 | PType::F64)
-    }
-}
 
 /// Comparison of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -526,7 +316,8 @@ impl FloatLit {
             raw & mask(bits)
         }
     }
-    fn text(self) -> String {
+    /// The literal as written.
+    pub fn text(self) -> String {
         match self {
             FloatLit::F32(b) => format!("0f{b:08x}"),
             FloatLit::F64(b) => format!("0d{b:016x}"),
@@ -907,7 +698,7 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
 }
 
 fn names_list() -> String {
-    POp::ALL.map(|o| o.name()).join(", ")
+    POp::all().map(|o| o.name()).collect::<Vec<_>>().join(", ")
 }
 
 struct Validator<'a> {
@@ -917,22 +708,6 @@ struct Validator<'a> {
     mods: Vec<(M, Span, &'a str)>,
     ops: Vec<RawArg>,
     end: usize,
-}
-
-/// The types each opcode takes.
-fn types_for(op: POp) -> Vec<PType> {
-    use PType::*;
-    match op {
-        POp::And | POp::Or | POp::Xor | POp::Not => vec![B16, B32, B64, Pred],
-        POp::Cnot => vec![B16, B32, B64],
-        POp::Lop3 | POp::Prmt | POp::Shf => vec![B32],
-        POp::Shl => vec![B16, B32, B64],
-        POp::Shr => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64],
-        POp::Setp => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64],
-        POp::Selp => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64],
-        POp::Mov => vec![B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64],
-        POp::Cvt => vec![U8, U16, U32, U64, S8, S16, S32, S64],
-    }
 }
 
 /// The range of integer type `t` as (min, max).
@@ -1039,7 +814,7 @@ impl Validator<'_> {
             .allowed(CmpOp::ALL.map(|c| c.name())));
         }
         // Types.
-        let allowed = types_for(op);
+        let allowed = op.types();
         let want_types = if op == POp::Cvt { 2 } else { 1 };
         if types.len() != want_types {
             let sp = types
@@ -1462,6 +1237,28 @@ impl Validator<'_> {
 // ------------------------------------------------------------------------------------------
 // Evaluation
 
+/// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or for
+/// `cvt` (`loose`) any wider data register, as ptxas decides.
+pub fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
+    if (reg == 1) != (bits == 1) {
+        return false;
+    }
+    if loose {
+        reg >= bits
+    } else {
+        reg == bits
+    }
+}
+
+/// A register width in words: "a predicate", "32 bits wide".
+pub fn width_name(bits: u32) -> String {
+    if bits == 1 {
+        "a predicate".to_string()
+    } else {
+        format!("{bits} bits wide")
+    }
+}
+
 fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
@@ -1514,8 +1311,164 @@ impl OpInsn {
             _ => self.ty.bits(),
         }
     }
+    /// Name of destination `i`'s role: `d`; `p`, `q` for setp; `d0`, `d1`... for the parts of
+    /// an unpacking `mov`.
+    pub fn dst_name(&self, i: usize) -> String {
+        match (self.op, self.dsts.len()) {
+            (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
+            (_, 1) => "d".to_string(),
+            _ => format!("d{i}"),
+        }
+    }
+    /// The registers it names in written order (destinations first), each with the width the
+    /// instruction reads or writes.
+    pub fn uses_written(&self) -> Vec<(String, u32)> {
+        let mut out = Vec::new();
+        for (i, d) in self.dsts.iter().enumerate() {
+            if let Dst::Reg(r) = d {
+                out.push((r.clone(), self.dst_bits(i)));
+            }
+        }
+        for (i, x) in self.srcs.iter().enumerate() {
+            if let Src::Reg { name, .. } = x {
+                out.push((name.clone(), self.src_bits(i)));
+            }
+        }
+        out
+    }
+    /// A register named twice must serve both uses, as one declaration would (ptxas's rule):
+    /// the message when it cannot.
+    pub fn register_conflict(&self) -> Option<String> {
+        let mut seen: Vec<(String, u32)> = Vec::new();
+        for (name, bits) in self.uses_written() {
+            match seen.iter().find(|s| s.0 == name) {
+                None => seen.push((name, bits)),
+                Some(&(_, first)) => {
+                    if !width_fits(first, bits, self.op == POp::Cvt) {
+                        return Some(format!(
+                            "{name} is used as {} and as {}: one register cannot be both",
+                            width_name(first),
+                            width_name(bits)
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+    /// What its type and each modifier written do, in our own words (the Learn panel and
+    /// `ptxlab`'s help read these).
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let t = self.ty;
+        let kind = |t: PType| {
+            if t == PType::Pred {
+                "predicates (true or false)".to_string()
+            } else if t.signed() {
+                format!("{}-bit signed integers", t.bits())
+            } else if t.is_unsigned() {
+                format!("{}-bit unsigned integers", t.bits())
+            } else if t.is_float() {
+                format!("{}-bit floating-point numbers", t.bits())
+            } else {
+                format!("{} bits, no sign", t.bits())
+            }
+        };
+        if let Some(src) = self.src_ty {
+            out.push(format!(
+                ".{}.{}: a is read as {}, d is written as {}",
+                t.name(),
+                src.name(),
+                kind(src),
+                kind(t)
+            ));
+        } else {
+            out.push(format!(".{}: the operands are {}", t.name(), kind(t)));
+        }
+        if self.op == POp::Shf {
+            out.push(if self.left {
+                ".l: b:a moves left by the amount; d is the upper 32 bits of the result".into()
+            } else {
+                ".r: b:a moves right by the amount; d is the lower 32 bits of the result".into()
+            });
+            out.push(match self.mode {
+                Some(ShfMode::Clamp) => ".clamp: amounts above 32 count as 32".into(),
+                _ => ".wrap: only the amount's low 5 bits count (modulo 32)".into(),
+            });
+        }
+        if let Some(c) = self.cmp {
+            let how = match c {
+                CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs => "always unsigned".to_string(),
+                _ if t.is_float() => format!(".{} values", t.name()),
+                _ => format!("as .{} ({})", t.name(), kind(t)),
+            };
+            out.push(format!(
+                ".{}: p is a {} b, read {how}",
+                c.name(),
+                c.symbol()
+            ));
+        }
+        if let Some(b) = self.bool_op {
+            out.push(format!(
+                ".{0}: p is (the comparison) {0} c, q is (its negation) {0} c",
+                b.name()
+            ));
+        }
+        if self.sat {
+            out.push(format!(
+                ".sat: values outside .{}'s range become its minimum or maximum instead of losing their upper bits",
+                t.name()
+            ));
+        }
+        match (self.op, self.prmt) {
+            (POp::Prmt, None) => out.push(
+                "Each of c's four low nibbles fills one byte of d: its value 0-7 names a byte of b:a (a is bytes 0-3, b bytes 4-7); with 8 added, the byte's sign bit is copied over all 8 bits instead".into(),
+            ),
+            (POp::Prmt, Some(m)) => out.push(format!(
+                ".{}: {}; only c & 3 counts",
+                m.name(),
+                match m {
+                    PrmtMode::F4e => "four consecutive bytes of b:a from byte c & 3 upward",
+                    PrmtMode::B4e => "four consecutive bytes of b:a from byte c & 3 downward, wrapping",
+                    PrmtMode::Rc8 => "byte c & 3 of a, copied into all four bytes",
+                    PrmtMode::Ecl => "bytes of a from c & 3 up, the top one repeated (edge clamp left)",
+                    PrmtMode::Ecr => "bytes of a up to c & 3, the bottom one repeated (edge clamp right)",
+                    PrmtMode::Rc16 => "half-word c & 1 of a, copied into both halves",
+                }
+            )),
+            _ => {}
+        }
+        if self.op == POp::Lop3 {
+            out.push(
+                "immLut is a truth table: bit a·4 + b·2 + c of it is d's bit for those input bits. a alone is 0xf0, b alone 0xcc, c alone 0xaa, so the table for any expression is the same expression of those three (a & b is 0xf0 & 0xcc = 0xc0)".into(),
+            );
+        }
+        if self.pack {
+            out.push(format!(
+                "{{...}} on the right packs {} parts into d, the first in the lowest bits",
+                self.srcs.len()
+            ));
+        }
+        if self.unpack {
+            out.push(format!(
+                "{{...}} on the left splits a into {} parts, the first from the lowest bits",
+                self.dsts.len()
+            ));
+        }
+        out
+    }
+    /// Whether source `i` is read as a signed number (for display and sweeps): `cvt`'s source
+    /// of a signed type; the compared, selected, moved or shifted value of a signed type.
+    pub fn src_signed(&self, i: usize) -> bool {
+        match self.op {
+            POp::Cvt => self.src_ty.is_some_and(PType::signed),
+            POp::Setp | POp::Selp | POp::Mov => i < 2 && self.ty.signed(),
+            POp::Shr => i == 0 && self.ty.signed(),
+            _ => false,
+        }
+    }
     /// Names of the source roles, for traces.
-    fn src_name(&self, i: usize) -> String {
+    pub fn src_name(&self, i: usize) -> String {
         match self.op {
             POp::Mov if self.pack => format!("a{i}"),
             POp::Lop3 if i == 3 => "immLut".into(),
@@ -1725,14 +1678,7 @@ impl OpInsn {
                 Dst::Reg(r) => format!("written to {r}"),
                 Dst::Sink => "dropped (_)".to_string(),
             };
-            let name = if self.dsts.len() == 1 {
-                "d".to_string()
-            } else {
-                match self.op {
-                    POp::Setp => ["p", "q"][i.min(1)].to_string(),
-                    _ => format!("d{i}"),
-                }
-            };
+            let name = self.dst_name(i);
             let out = Val::reg(name, bits, val.unwrap_or(0));
             if result.is_none() && val.is_some() {
                 result = Some(out.clone());
@@ -1752,7 +1698,7 @@ impl OpInsn {
                 result,
                 views,
                 doc_url: self.op.doc_url(),
-                reading: crate::readings::Reading::Hardware,
+                reading: crate::differences::Reading::Hardware,
             },
         }
     }
@@ -1768,6 +1714,44 @@ impl OpInsn {
             d |= ((lut as u32 >> row) & 1) << i;
         }
         let table: Vec<u64> = (0..8).map(|r| (lut >> r) & 1).collect();
+        // The truth table, one row per stage: the bits of d whose (a, b, c) is that row, and
+        // the value immLut gives them.
+        for r in 0..8u32 {
+            let used = rows
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| u32::from(x) == r)
+                .fold(0u64, |m, (i, _)| m | 1 << i);
+            let (ra, rb, rc) = (r >> 2 & 1, r >> 1 & 1, r & 1);
+            let lit = |bit: u32, name: &str| {
+                if bit == 1 {
+                    name.to_string()
+                } else {
+                    format!("~{name}")
+                }
+            };
+            st.push(
+                Stage::new(
+                    StageKind::Extract,
+                    format!(
+                        "row {r} (a={ra} b={rb} c={rc}) gives {}: the bits of d that take it",
+                        (lut >> r) & 1
+                    ),
+                    Val::reg(format!("row{r}"), 32, used),
+                )
+                .op(format!(
+                    "{} & {} & {}",
+                    lit(ra, "a"),
+                    lit(rb, "b"),
+                    lit(rc, "c")
+                ))
+                .inputs([
+                    Val::reg("a", 32, a as u64),
+                    Val::reg("b", 32, b as u64),
+                    Val::reg("c", 32, c as u64),
+                ]),
+            );
+        }
         st.push(
             Stage::new(
                 StageKind::Operate,
@@ -1984,11 +1968,13 @@ impl OpInsn {
                 )
                 .lane(i as u8)
                 .op(if rep {
-                    "pool[k] & 0x80 ? 0xff : 0"
+                    format!("b:a.b{k} & 0x80 ? 0xff : 0")
                 } else {
-                    "pool[k]"
+                    format!("b:a.b{k}")
                 })
-                .input(Val::reg(format!("pool[{k}]"), 8, byte as u64))
+                // The pool itself is the input, so that the figure draws the byte's wire
+                // from it (the field says which bits).
+                .input(Val::reg("b:a", 64, pool64))
                 .flag_if(rep, Flag::SignExtended)
                 .detail(Detail::Field {
                     source: pool64,
@@ -2274,123 +2260,5 @@ impl OpInsn {
             );
             vec![Some(v[0])]
         }
-    }
-}
-
-impl OpInsn {
-    /// A CUDA inline-assembly statement that runs the instruction, with C variables named as
-    /// the roles (`d`, `a`, `b`, `c`, and `p`, `q` for setp's results; `d0`, `d1`... and
-    /// `a0`, `a1`... for the parts of a vector). Predicates cannot be asm operands, so each
-    /// lives in a `.reg .pred` of its own scope, set from or read into an integer (0 or 1).
-    pub fn asm_statement(&self) -> String {
-        use crate::cuda::constraint;
-        let mut outs: Vec<String> = Vec::new();
-        let mut ins: Vec<String> = Vec::new();
-        let mut preds: Vec<String> = Vec::new();
-        let mut pre = String::new();
-        let mut post = String::new();
-        // Operand numbers: outputs first, then inputs; fixed after both lists are known.
-        let dst_names: Vec<String> = self
-            .dsts
-            .iter()
-            .enumerate()
-            .map(|(i, _)| match (self.op, self.dsts.len()) {
-                (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
-                (_, 1) => "d".to_string(),
-                _ => format!("d{i}"),
-            })
-            .collect();
-        let n_out = self.dsts.iter().filter(|d| **d != Dst::Sink).count();
-        let mut dst_text = Vec::new();
-        for (i, d) in self.dsts.iter().enumerate() {
-            if *d == Dst::Sink {
-                dst_text.push("_".to_string());
-                continue;
-            }
-            let k = outs.len();
-            let bits = self.dst_bits(i);
-            if bits == 1 {
-                let p = format!("p{i}");
-                preds.push(p.clone());
-                post.push_str(&format!(" selp.u32 %{k}, 1, 0, {p};"));
-                outs.push(format!("\"=r\"({})", dst_names[i]));
-                dst_text.push(p);
-            } else {
-                outs.push(format!("\"={}\"({})", constraint(bits), dst_names[i]));
-                dst_text.push(format!("%{k}"));
-            }
-        }
-        let mut src_text = Vec::new();
-        for (i, s) in self.srcs.iter().enumerate() {
-            let name = self.src_name(i);
-            match s {
-                Src::Reg { not, .. } => {
-                    let k = n_out + ins.len();
-                    let bits = self.src_bits(i);
-                    if bits == 1 {
-                        let p = format!("c{i}");
-                        preds.push(p.clone());
-                        pre.push_str(&format!(" setp.ne.u32 {p}, %{k}, 0;"));
-                        ins.push(format!("\"r\"({name})"));
-                        src_text.push(format!("{}{p}", if *not { "!" } else { "" }));
-                    } else {
-                        ins.push(format!("\"{}\"({name})", constraint(bits)));
-                        src_text.push(format!("%{k}"));
-                    }
-                }
-                Src::Imm(v) => src_text.push(v.to_string()),
-                Src::Float(f) => src_text.push(f.text()),
-                Src::Sink => src_text.push("_".to_string()),
-            }
-        }
-        let head = self.canonical();
-        let head = head.split(' ').next().unwrap_or("");
-        let d = if self.unpack {
-            format!("{{{}}}", dst_text.join(", "))
-        } else {
-            dst_text.join("|")
-        };
-        let a = if self.pack {
-            format!("{{{}}}", src_text.join(", "))
-        } else {
-            src_text.join(", ")
-        };
-        let body = format!("{head} {d}, {a};");
-        let text = if preds.is_empty() {
-            body
-        } else {
-            format!("{{ .reg .pred {};{pre} {body}{post} }}", preds.join(", "))
-        };
-        format!(
-            "asm(\"{text}\" : {} : {});",
-            outs.join(", "),
-            ins.join(", ")
-        )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn asm_statements() {
-        let s = |t: &str| parse_op(t).unwrap().asm_statement();
-        assert_eq!(
-            s("lop3.b32 d, a, b, c, 0xca;"),
-            r#"asm("lop3.b32 %0, %1, %2, %3, 202;" : "=r"(d) : "r"(a), "r"(b), "r"(c));"#
-        );
-        assert_eq!(
-            s("mov.b32 {lo, hi}, a;"),
-            r#"asm("mov.b32 {%0, %1}, %2;" : "=h"(d0), "=h"(d1) : "r"(a));"#
-        );
-        assert_eq!(
-            s("setp.lt.and.s32 p|q, a, b, !c;"),
-            r#"asm("{ .reg .pred p0, p1, c2; setp.ne.u32 c2, %4, 0; setp.lt.and.s32 p0|p1, %2, %3, !c2; selp.u32 %0, 1, 0, p0; selp.u32 %1, 1, 0, p1; }" : "=r"(p), "=r"(q) : "r"(a), "r"(b), "r"(c));"#
-        );
-        assert_eq!(
-            s("selp.b64 d, a, 5, c;"),
-            r#"asm("{ .reg .pred c2; setp.ne.u32 c2, %2, 0; selp.b64 %0, %1, 5, c2; }" : "=l"(d) : "l"(a), "r"(c));"#
-        );
     }
 }

@@ -1,0 +1,234 @@
+//! `ptxlab eval`, `cuda` and `check` on the program instructions (`prmt`, `setp`, `lop3`,
+//! `cvt` ...) written alone: every destination is printed, the trace shows the stages, errors
+//! are specific and exit with status 2.
+
+use std::process::Command;
+
+fn ptxlab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
+        .args(args)
+        .output()
+        .expect("ptxlab runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn prmt_picks_bytes_and_replicates_signs() {
+    let (rc, out, err) = ptxlab(&[
+        "eval",
+        "prmt.b32 d, a, b, c;",
+        "a=0x11223344",
+        "b=0x8899aabb",
+        "c=0x7c40",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    // nibbles 0, 4, c (byte 4 with its sign), 7 -> 0x44, 0xbb, 0xff (0xbb is negative), 0x88
+    assert_eq!(
+        out.trim(),
+        "d = 0x88ffbb44  (unsigned 2298460996, signed -1996506300, 32 bits)"
+    );
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "prmt.b32 d, a, b, c;",
+        "a=0x11223344",
+        "b=0x8899aabb",
+        "c=0x7c40",
+        "--trace",
+    ]);
+    assert!(
+        out.contains("its sign bit (1) replicated over 8 bits"),
+        "{out}"
+    );
+    assert!(out.contains("the 8-byte pool b:a"), "{out}");
+}
+
+#[test]
+fn setp_prints_both_predicates() {
+    let (rc, out, _) = ptxlab(&["eval", "setp.lt.s32 p|q, a, b;", "a=-1", "b=1"]);
+    assert_eq!(rc, 0);
+    assert_eq!(out, "p = 1  (true, predicate)\nq = 0  (false, predicate)\n");
+    // Read unsigned, 0xffffffff is not below 1.
+    let (_, out, _) = ptxlab(&["eval", "setp.lt.u32 p|q, a, b;", "a=-1", "b=1"]);
+    assert_eq!(out, "p = 0  (false, predicate)\nq = 1  (true, predicate)\n");
+    // The .and form combines with the predicate c, the third source.
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "setp.lt.and.s32 p|q, a, b, !c;",
+        "a=-1",
+        "b=1",
+        "c=1",
+    ]);
+    assert_eq!(
+        out,
+        "p = 0  (false, predicate)\nq = 0  (false, predicate)\n"
+    );
+}
+
+#[test]
+fn lop3_cvt_shf_and_mov() {
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "lop3.b32 d, a, b, c, 0xca;",
+        "a=0xff00ff00",
+        "b=0x12345678",
+        "c=0x9abcdef0",
+    ]);
+    // 0xca is a ? b : c, bit by bit.
+    assert!(out.starts_with("d = 0x12bc56f0 "), "{out}");
+    let (_, out, _) = ptxlab(&["eval", "cvt.sat.s8.s32 d, a;", "a=300"]);
+    assert!(out.starts_with("d = 0x7f "), "{out}");
+    let (_, out, _) = ptxlab(&["eval", "cvt.sat.s8.s32 d, a;", "a=-300"]);
+    assert!(out.starts_with("d = 0x80 "), "{out}");
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "shf.l.wrap.b32 d, a, b, c;",
+        "a=0x80000001",
+        "b=0x80000001",
+        "c=33",
+    ]);
+    assert!(out.starts_with("d = 0x00000003 "), "{out}");
+    let (_, out, _) = ptxlab(&["eval", "mov.b32 {lo, hi}, a;", "a=0x12345678"]);
+    assert!(
+        out.starts_with("d0 = 0x5678 ") && out.contains("\nd1 = 0x1234 "),
+        "{out}"
+    );
+    // An immediate source stands for itself; the inputs bind by position.
+    let (_, out, _) = ptxlab(&["eval", "selp.b32 d, a, 7, c;", "a=5", "c=0"]);
+    assert!(out.starts_with("d = 0x00000007 "), "{out}");
+}
+
+#[test]
+fn json_lists_every_destination_and_the_trace() {
+    let (rc, out, _) = ptxlab(&["eval", "setp.ne.b32 p|q, a, b;", "a=1", "b=2", "--json"]);
+    assert_eq!(rc, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["values"][0]["name"], "p");
+    assert_eq!(v["values"][0]["value"], 1);
+    assert_eq!(v["values"][1]["name"], "q");
+    assert_eq!(v["values"][1]["value"], 0);
+    assert_eq!(v["trace"]["opcode"], "setp");
+    assert!(v["trace"]["doc_url"]
+        .as_str()
+        .unwrap()
+        .ends_with("#comparison-and-selection-instructions-setp"));
+}
+
+#[test]
+fn compare_says_not_measured() {
+    let (rc, out, _) = ptxlab(&["eval", "prmt.b32 d, a, b, c;", "--compare"]);
+    assert_eq!(rc, 0);
+    assert!(
+        out.contains("follows the ISA text and is not yet measured"),
+        "{out}"
+    );
+}
+
+#[test]
+fn errors_are_specific() {
+    let (rc, _, err) = ptxlab(&["eval", "prmt.b32 d, a, b;"]);
+    assert_eq!(rc, 2);
+    assert!(
+        err.contains("'prmt' takes 4 operands (d, a, b, c), not 3"),
+        "{err}"
+    );
+    let (rc, _, err) = ptxlab(&["eval", "setp.lt.b32 p, a, b;"]);
+    assert_eq!(rc, 2);
+    assert!(
+        err.contains("bit types compare only for equality (allowed: eq, ne)"),
+        "{err}"
+    );
+    let (_, _, err) = ptxlab(&["eval", "prm.b32 d, a;"]);
+    assert!(
+        err.contains("unknown opcode 'prm' (allowed: prmt)"),
+        "{err}"
+    );
+    let (_, _, err) = ptxlab(&["eval", "cvt.sat.s32.s16 d, a;"]);
+    assert!(err.contains("nothing to saturate"), "{err}");
+}
+
+#[test]
+fn cuda_statements() {
+    let (rc, out, _) = ptxlab(&[
+        "cuda",
+        "prmt.b32 d, a, b, c;",
+        "setp.lt.s32 p|q, a, b;",
+        "vadd.u32.u32.u32 d, a, b;",
+    ]);
+    assert_eq!(rc, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        r#"asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));"#
+    );
+    assert!(
+        lines[1].starts_with(r#"asm("{ .reg .pred p0, p1; setp.lt.s32 p0|p1, %2, %3;"#),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        lines[2],
+        r#"asm("vadd.u32.u32.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));"#
+    );
+}
+
+#[test]
+fn check_reads_cases_of_program_instructions() {
+    let dir = std::env::temp_dir().join(format!("ptxlab-single-ops-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("cases.jsonl");
+    std::fs::write(
+        &f,
+        concat!(
+            r#"{"ptx":"prmt.b32 d, a, b, c;","a":"0x11223344","b":"0x8899aabb","c":"0x7c40","d":"0x88ffbb44"}"#, "\n",
+            r#"{"ptx":"cvt.sat.u8.s32 d, a;","a":"-5","d":"0x0"}"#, "\n",
+            r#"{"ptx":"cvt.sat.u8.s32 d, a;","a":"-5","d":"0x1"}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let (rc, out, _) = ptxlab(&["check", f.to_str().unwrap()]);
+    assert_eq!(rc, 1, "{out}");
+    assert!(out.contains("MISMATCH hardware d=0x1 ours d=0x0"), "{out}");
+    assert!(out.ends_with("2 passed, 1 failed\n"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn batch_evaluates_program_instructions() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
+        .args(["batch", "setp.lt.s32 p|q, a, b;", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a=-1 b=1\n5,3\nzz 1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "line,a,b,p,p_unsigned,p_signed,q,flags,text_d,error"
+    );
+    assert_eq!(lines[1], "1,0xffffffff,0x00000001,0x1,1,1,0x0,,,");
+    assert_eq!(lines[2], "2,0x00000005,0x00000003,0x0,0,0,0x1,,,");
+    assert!(
+        lines[3].starts_with("3,,,,,,,,,\"line 3: a: 'zz' is not a number"),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an unreadable line fails the run"
+    );
+}

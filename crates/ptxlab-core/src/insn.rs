@@ -1,0 +1,310 @@
+//! Any one instruction the playground and the `ptxlab` tool evaluate on its own: one of the 47
+//! video and integer arithmetic opcodes of [`crate::isa::OPCODES`] ([`Insn::Table`]), or one of
+//! the 14 logic, shift, move, compare and convert instructions of [`crate::isa::OP_ROWS`]
+//! ([`Insn::Op`]). [`check`] reads either with its own parser and validator (there is one per
+//! form); [`Insn::evaluate`] gives every destination's value and the stage [`Trace`].
+//!
+//! Sources are bound by position: the first source reads [`Inputs::a`], the second `b`, the
+//! third `c`, the fourth `e`; an immediate written in the text stands for itself.
+//!
+//! ```
+//! use ptxlab_core::insn::{check, Insn};
+//! use ptxlab_core::Inputs;
+//!
+//! let prmt = check("prmt.b32 d, a, b, c;").unwrap();
+//! // Nibbles 0, 8, b, 3: byte 0, byte 0's sign, byte 3's sign, byte 3.
+//! let out = prmt.evaluate(&Inputs::new(0x8000_007f, 0, 0x3b80, 0));
+//! assert_eq!(out.values[0].value, Some(0x80ff_007f));
+//! assert_eq!(out.trace.result.raw(), 0x80ff_007f);
+//!
+//! let setp = check("setp.lt.s32 p|q, a, b;").unwrap();
+//! let out = setp.evaluate(&Inputs::new(-1i64 as u64, 1, 0, 0));
+//! let names: Vec<&str> = out.values.iter().map(|v| v.name.as_str()).collect();
+//! assert_eq!(names, ["p", "q"]);
+//! assert_eq!((out.values[0].value, out.values[1].value), (Some(1), Some(0)));
+//!
+//! // The 47 table opcodes read as before.
+//! assert!(matches!(check("vadd.u32.u32.u32 d, a, b;").unwrap(), Insn::Table(_)));
+//! // Errors stay specific, and point into the text.
+//! let e = check("@p cvt.sat.s32.s16 d, a;").unwrap_err();
+//! assert_eq!(&"@p cvt.sat.s32.s16 d, a;"[e.span], ".sat");
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::ast::{Guard, Instruction};
+use crate::error::Diagnostic;
+use crate::eval::{evaluate_traced, Inputs, Widths};
+use crate::ops::{parse_op, OpInsn, POp, Src};
+use crate::trace::Trace;
+
+/// One instruction of either kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Insn {
+    /// One of the 47 video and integer arithmetic instructions.
+    Table(Instruction),
+    /// One of the 14 program instructions (`mov`, `prmt`, `setp`, ...).
+    Op {
+        /// `@p` or `@!p` before it, if written (shown, not evaluated: it always executes).
+        guard: Option<Guard>,
+        /// The validated instruction.
+        op: OpInsn,
+    },
+}
+
+/// One destination's value after an evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Written {
+    /// Its role: `d`; `p`, `q` for `setp`; `d0`, `d1`... for the parts of an unpacking `mov`.
+    pub name: String,
+    /// Its width in bits (1 for a predicate).
+    pub bits: u32,
+    /// The value written; `None` for a `_` sink.
+    pub value: Option<u64>,
+}
+
+/// What one evaluation gives: every destination, and the stages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Every destination in order.
+    pub values: Vec<Written>,
+    /// The stages (the hardware's reading).
+    pub trace: Trace,
+}
+
+/// Parse and validate one instruction of either kind, each with its own parser and validator.
+/// An optional guard (`@p`, `@!p`) is read and kept.
+pub fn check(text: &str) -> Result<Insn, Diagnostic> {
+    let t = text.trim_start();
+    let (guard, body) = match t.strip_prefix('@') {
+        Some(g) => {
+            let g = g.trim_start();
+            let (negated, g) = match g.strip_prefix('!') {
+                Some(x) => (true, x.trim_start()),
+                None => (false, g),
+            };
+            let end = g.find(char::is_whitespace).unwrap_or(g.len());
+            (
+                Some(Guard {
+                    negated,
+                    pred: g[..end].to_string(),
+                }),
+                &g[end..],
+            )
+        }
+        None => (None, t),
+    };
+    let body = body.trim_start();
+    let word: String = body
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if POp::from_name(&word).is_none() {
+        return crate::check(text).map(Insn::Table).map_err(|mut d| {
+            if crate::isa::Opcode::from_name(&word).is_none()
+                && d.message.starts_with("unknown opcode")
+            {
+                // Both tables are read here: suggest from both.
+                let stem: String = word.to_ascii_lowercase().chars().take(3).collect();
+                let near = POp::all()
+                    .map(|o| o.name())
+                    .filter(|n| !stem.is_empty() && n.starts_with(&stem));
+                let near: Vec<String> = near.map(String::from).collect();
+                if d.allowed.len() == crate::isa::OPCODES.len() {
+                    // Nothing near among the table's names.
+                    if near.is_empty() {
+                        d.allowed.extend(POp::all().map(|o| o.name().to_string()));
+                    } else {
+                        d.allowed = near;
+                    }
+                } else {
+                    d.allowed.extend(near);
+                }
+            }
+            d
+        });
+    }
+    let off = text.len() - body.len();
+    // A trailing `//` comment is not part of the statement.
+    let stmt = body.find("//").map_or(body, |k| &body[..k]);
+    let op = parse_op(stmt).map_err(|mut d| {
+        d.span = d.span.start + off..d.span.end + off;
+        d
+    })?;
+    if let Some(m) = op.register_conflict() {
+        return Err(Diagnostic::new(off..text.len(), m));
+    }
+    if let Some(g) = &guard {
+        if g.pred.is_empty() {
+            return Err(Diagnostic::new(
+                0..off,
+                "'@' must be followed by a predicate register, e.g. @p or @!p",
+            ));
+        }
+    }
+    Ok(Insn::Op { guard, op })
+}
+
+impl Insn {
+    /// The opcode's name as written: `vadd`, `prmt`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Insn::Table(i) => i.opcode.name(),
+            Insn::Op { op, .. } => op.op.name(),
+        }
+    }
+    /// The table instruction, if it is one.
+    pub fn table(&self) -> Option<&Instruction> {
+        match self {
+            Insn::Table(i) => Some(i),
+            Insn::Op { .. } => None,
+        }
+    }
+    /// The program instruction, if it is one.
+    pub fn op(&self) -> Option<&OpInsn> {
+        match self {
+            Insn::Table(_) => None,
+            Insn::Op { op, .. } => Some(op),
+        }
+    }
+    /// Canonical text, with the guard.
+    pub fn canonical(&self) -> String {
+        match self {
+            Insn::Table(i) => i.canonical(),
+            Insn::Op { guard, op } => {
+                let g = guard.as_ref().map_or(String::new(), |g| {
+                    format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred)
+                });
+                format!("{g}{}", op.canonical())
+            }
+        }
+    }
+    /// Link to the instruction's section of NVIDIA's documentation.
+    pub fn doc_url(&self) -> String {
+        match self {
+            Insn::Table(i) => i.opcode.doc_url(),
+            Insn::Op { op, .. } => op.op.doc_url(),
+        }
+    }
+    /// What it computes, in a sentence of our own.
+    pub fn summary(&self) -> &'static str {
+        match self {
+            Insn::Table(i) => i.opcode.info().summary,
+            Insn::Op { op, .. } => op.op.summary(),
+        }
+    }
+    /// Whether its results were measured on an H100 (the 14 program instructions follow the
+    /// ISA text and are not yet measured).
+    pub fn measured(&self) -> bool {
+        match self {
+            Insn::Table(_) => true,
+            Insn::Op { op, .. } => op.op.row().measured,
+        }
+    }
+    /// Operand widths: the first destination and each source position as read.
+    pub fn widths(&self) -> Widths {
+        match self {
+            Insn::Table(i) => i.widths(),
+            Insn::Op { op, .. } => {
+                let mut src = [32; 4];
+                for (k, s) in src.iter_mut().enumerate().take(op.srcs.len()) {
+                    *s = op.src_bits(k);
+                }
+                Widths {
+                    dst: op.dst_bits(0),
+                    src,
+                    sources: op.srcs.len().min(4),
+                }
+            }
+        }
+    }
+    /// Which source positions read a value from [`Inputs`] (a register, not an immediate),
+    /// with the role's name and width: `(position, name, bits)`.
+    pub fn register_sources(&self) -> Vec<(usize, String, u32)> {
+        match self {
+            Insn::Table(i) => {
+                let w = i.widths();
+                i.srcs
+                    .iter()
+                    .enumerate()
+                    .take(4)
+                    .filter(|(_, o)| matches!(o.kind, crate::ast::OperandKind::Reg(_)))
+                    .map(|(k, _)| (k, crate::ast::SOURCE_NAMES[k].to_string(), w.src[k]))
+                    .collect()
+            }
+            Insn::Op { op, .. } => op
+                .srcs
+                .iter()
+                .enumerate()
+                .take(4)
+                .filter(|(_, s)| matches!(s, Src::Reg { .. }))
+                .map(|(k, _)| (k, op.src_name(k), op.src_bits(k)))
+                .collect(),
+        }
+    }
+    /// Evaluate (the hardware's reading): every destination and the stages.
+    pub fn evaluate(&self, inputs: &Inputs) -> Evaluation {
+        match self {
+            Insn::Table(i) => {
+                let trace = evaluate_traced(i, inputs);
+                Evaluation {
+                    values: vec![Written {
+                        name: "d".into(),
+                        bits: trace.result.bits,
+                        value: Some(trace.result.raw() as u64),
+                    }],
+                    trace,
+                }
+            }
+            Insn::Op { op, .. } => {
+                let out = op.eval(&op_sources(op, inputs));
+                let mut trace = out.trace;
+                trace.instruction = self.canonical();
+                let values = out
+                    .values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Written {
+                        name: op.dst_name(i),
+                        bits: op.dst_bits(i),
+                        value: *v,
+                    })
+                    .collect();
+                Evaluation { values, trace }
+            }
+        }
+    }
+    /// The stages only (the hardware's reading).
+    pub fn trace(&self, inputs: &Inputs) -> Trace {
+        self.evaluate(inputs).trace
+    }
+    /// The first destination's value, zero-extended to 64 bits (a sink reads 0).
+    pub fn value(&self, inputs: &Inputs) -> u64 {
+        match self {
+            Insn::Table(i) => crate::eval::evaluate(i, inputs),
+            Insn::Op { op, .. } => op
+                .eval(&op_sources(op, inputs))
+                .values
+                .first()
+                .copied()
+                .flatten()
+                .unwrap_or(0),
+        }
+    }
+}
+
+/// The source values of a program instruction as it reads them: position `k` takes input `k`
+/// (`a`, `b`, `c`, `e`), an immediate its own value, a sink 0.
+pub fn op_sources(op: &OpInsn, inputs: &Inputs) -> Vec<u64> {
+    let given = inputs.as_array();
+    op.srcs
+        .iter()
+        .enumerate()
+        .map(|(k, s)| match s {
+            Src::Reg { .. } => given.get(k).copied().unwrap_or(0),
+            Src::Imm(v) => op.imm_value(k, *v),
+            Src::Float(f) => f.value(op.src_bits(k), op.src_is_float(k)),
+            Src::Sink => 0,
+        })
+        .collect()
+}

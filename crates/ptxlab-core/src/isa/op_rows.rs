@@ -1,0 +1,339 @@
+//! The rows of the logic, shift, data-movement, comparison and conversion instructions that
+//! real code uses around the video and integer arithmetic ones: `mov`, `and or xor not cnot`,
+//! `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `selp` and integer `cvt`. One row per opcode
+//! ([`OP_ROWS`]), read the same way as [`super::OPCODES`]: the name, family, documentation
+//! anchor, the types and modifiers ptxas accepts, the operand form, an accepted example and a
+//! summary in our own words. [`crate::ops`] parses, validates and evaluates them from these rows.
+//!
+//! None of these instructions has been measured on an H100 yet: each row says so
+//! ([`OpRow::measured`]), and the semantics follow the ISA text.
+//!
+//! ```
+//! use ptxlab_core::isa::{OpFamily, POp, PType, OP_ROWS};
+//!
+//! let prmt = POp::from_name("prmt").unwrap();
+//! assert_eq!(prmt.family(), OpFamily::Movement);
+//! assert_eq!(prmt.row().types, &[PType::B32]);
+//! assert!(prmt.doc_url().ends_with("#data-movement-and-conversion-instructions-prmt"));
+//! assert!(OP_ROWS.iter().all(|r| r.op.row().name == r.name && !r.measured));
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::PTX_DOC_BASE;
+
+/// The family of a program instruction, as NVIDIA's documentation groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpFamily {
+    /// `and or xor not cnot lop3 shf shl shr`.
+    Logic,
+    /// `mov prmt cvt`.
+    Movement,
+    /// `setp selp`.
+    Comparison,
+}
+
+impl OpFamily {
+    /// Every family, in the order the pickers list them.
+    pub const ALL: [OpFamily; 3] = [OpFamily::Logic, OpFamily::Movement, OpFamily::Comparison];
+    /// The family's name in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OpFamily::Logic => "logic and shift",
+            OpFamily::Movement => "data movement and conversion",
+            OpFamily::Comparison => "comparison and selection",
+        }
+    }
+}
+
+/// Types a program instruction's modifier may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum PType {
+    B8,
+    B16,
+    B32,
+    B64,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    Pred,
+    F16,
+    F32,
+    F64,
+    U16x2,
+    S16x2,
+    B128,
+}
+
+impl PType {
+    /// Every type name the parser knows.
+    pub const ALL: [PType; 19] = [
+        PType::B8,
+        PType::B16,
+        PType::B32,
+        PType::B64,
+        PType::U8,
+        PType::U16,
+        PType::U32,
+        PType::U64,
+        PType::S8,
+        PType::S16,
+        PType::S32,
+        PType::S64,
+        PType::Pred,
+        PType::F16,
+        PType::F32,
+        PType::F64,
+        PType::U16x2,
+        PType::S16x2,
+        PType::B128,
+    ];
+    /// The type as written, without the dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            PType::B8 => "b8",
+            PType::B16 => "b16",
+            PType::B32 => "b32",
+            PType::B64 => "b64",
+            PType::U8 => "u8",
+            PType::U16 => "u16",
+            PType::U32 => "u32",
+            PType::U64 => "u64",
+            PType::S8 => "s8",
+            PType::S16 => "s16",
+            PType::S32 => "s32",
+            PType::S64 => "s64",
+            PType::Pred => "pred",
+            PType::F16 => "f16",
+            PType::F32 => "f32",
+            PType::F64 => "f64",
+            PType::U16x2 => "u16x2",
+            PType::S16x2 => "s16x2",
+            PType::B128 => "b128",
+        }
+    }
+    /// The type named `s`.
+    pub fn from_name(s: &str) -> Option<PType> {
+        PType::ALL.into_iter().find(|t| t.name() == s)
+    }
+    /// Width in bits (1 for a predicate).
+    pub fn bits(self) -> u32 {
+        match self {
+            PType::Pred => 1,
+            PType::B8 | PType::U8 | PType::S8 => 8,
+            PType::B16 | PType::U16 | PType::S16 | PType::F16 => 16,
+            PType::B32 | PType::U32 | PType::S32 | PType::F32 | PType::U16x2 | PType::S16x2 => 32,
+            PType::B64 | PType::U64 | PType::S64 | PType::F64 => 64,
+            PType::B128 => 128,
+        }
+    }
+    /// A signed integer type (`.s8` ... `.s64`).
+    pub fn signed(self) -> bool {
+        matches!(self, PType::S8 | PType::S16 | PType::S32 | PType::S64)
+    }
+    /// A bit type (`.b8` ... `.b64`).
+    pub fn is_bits(self) -> bool {
+        matches!(self, PType::B8 | PType::B16 | PType::B32 | PType::B64)
+    }
+    /// An unsigned integer type (`.u8` ... `.u64`).
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, PType::U8 | PType::U16 | PType::U32 | PType::U64)
+    }
+    /// A floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, PType::F16 | PType::F32 | PType::F64)
+    }
+}
+
+/// One row: everything about one program instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OpRow {
+    /// The opcode this row describes.
+    pub op: POp,
+    /// Its name as written: `prmt`.
+    pub name: &'static str,
+    /// Its family.
+    pub family: OpFamily,
+    /// Anchor of its section in NVIDIA's PTX documentation.
+    pub doc_anchor: &'static str,
+    /// The instruction types ptxas accepts (for `cvt`, the destination type).
+    pub types: &'static [PType],
+    /// `cvt`'s source types; empty for the others.
+    pub src_types: &'static [PType],
+    /// The modifiers besides the types, as written without the dot, in groups of which at
+    /// most one is written (`shf`: direction, then mode; `setp`: comparison, then Boolean
+    /// operation). A group whose first word is `!` must be written.
+    pub mods: &'static [&'static [&'static str]],
+    /// The operand form, as the ISA writes it.
+    pub form: &'static str,
+    /// The source position (0 = `a`) read as a shift amount, if any (`shl`, `shr`: `b`;
+    /// `shf`: `c`).
+    pub amount: Option<usize>,
+    /// The source position whose nibbles select bytes, if any (`prmt`: `c`).
+    pub selector: Option<usize>,
+    /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
+    pub example: &'static str,
+    /// What it computes, in a sentence of our own.
+    pub summary: &'static str,
+    /// Whether its results were measured on an H100 (none yet: they follow the ISA text).
+    pub measured: bool,
+}
+
+macro_rules! op_rows {
+    ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
+       $form:literal $(amount $amount:literal)? $(selector $sel:literal)?, $example:literal,
+       $summary:literal;)*) => {
+        /// The program instructions: logic, shift, data movement, comparison and conversion.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum POp {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $var,
+            )*
+        }
+
+        /// One row per program instruction.
+        pub const OP_ROWS: &[OpRow] = &[
+            $(OpRow {
+                op: POp::$var,
+                name: $name,
+                family: OpFamily::$fam,
+                doc_anchor: $anchor,
+                types: $types,
+                src_types: $src,
+                mods: $mods,
+                form: $form,
+                amount: op_rows!(@opt $($amount)?),
+                selector: op_rows!(@opt $($sel)?),
+                example: $example,
+                summary: $summary,
+                measured: false,
+            },)*
+        ];
+    };
+    (@opt) => { None };
+    (@opt $v:literal) => { Some($v) };
+}
+
+use PType::{Pred, B16, B32, B64, F32, F64, S16, S32, S64, S8, U16, U32, U64, U8};
+
+const LOGIC_TYPES: &[PType] = &[B16, B32, B64, Pred];
+const BITS3: &[PType] = &[B16, B32, B64];
+const B32_ONLY: &[PType] = &[B32];
+const SHR_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64];
+const CMP_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
+const MOV_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64];
+const CVT_TYPES: &[PType] = &[U8, U16, U32, U64, S8, S16, S32, S64];
+const NONE: &[PType] = &[];
+
+const NO_MODS: &[&[&str]] = &[];
+const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
+const PRMT_MODS: &[&[&str]] = &[&["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]];
+const SETP_MODS: &[&[&str]] = &[
+    &[
+        "!", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu",
+        "leu", "gtu", "geu", "num", "nan",
+    ],
+    &["and", "or", "xor"],
+    &["ftz"],
+];
+const CVT_MODS: &[&[&str]] = &[&["sat"]];
+
+op_rows! {
+    Mov "mov" Movement "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
+        "d, a  |  d, {a0, a1, ...}  |  {d0, d1, ...}, a",
+        "mov.b32 d, {a, b};",
+        "Copies a register or a value; with braces, packs parts into one register or splits one into parts.";
+    And "and" Logic "logic-and-shift-instructions-and", LOGIC_TYPES, NONE, NO_MODS,
+        "d, a, b", "and.b32 d, a, b;",
+        "Bitwise and (logical and for predicates).";
+    Or "or" Logic "logic-and-shift-instructions-or", LOGIC_TYPES, NONE, NO_MODS,
+        "d, a, b", "or.b32 d, a, b;",
+        "Bitwise or (logical or for predicates).";
+    Xor "xor" Logic "logic-and-shift-instructions-xor", LOGIC_TYPES, NONE, NO_MODS,
+        "d, a, b", "xor.b32 d, a, b;",
+        "Bitwise exclusive or (for predicates: true when exactly one is).";
+    Not "not" Logic "logic-and-shift-instructions-not", LOGIC_TYPES, NONE, NO_MODS,
+        "d, a", "not.b32 d, a;",
+        "Flips every bit (negates a predicate).";
+    Cnot "cnot" Logic "logic-and-shift-instructions-cnot", BITS3, NONE, NO_MODS,
+        "d, a", "cnot.b32 d, a;",
+        "1 when a is zero, else 0, like C's !a.";
+    Lop3 "lop3" Logic "logic-and-shift-instructions-lop3", B32_ONLY, NONE, NO_MODS,
+        "d, a, b, c, immLut", "lop3.b32 d, a, b, c, 0xb2;",
+        "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.";
+    Shf "shf" Logic "logic-and-shift-instructions-shf", B32_ONLY, NONE, SHF_MODS,
+        "d, a, b, c" amount 2, "shf.l.wrap.b32 d, a, b, c;",
+        "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.";
+    Shl "shl" Logic "logic-and-shift-instructions-shl", BITS3, NONE, NO_MODS,
+        "d, a, b" amount 1, "shl.b32 d, a, b;",
+        "Shift left; amounts of the width or more give 0.";
+    Shr "shr" Logic "logic-and-shift-instructions-shr", SHR_TYPES, NONE, NO_MODS,
+        "d, a, b" amount 1, "shr.s32 d, a, b;",
+        "Shift right, filling with the sign for .s types and zeros otherwise.";
+    Prmt "prmt" Movement "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
+        PRMT_MODS, "d, a, b, c" selector 2, "prmt.b32 d, a, b, c;",
+        "Builds a word from four of the eight bytes of b:a, each chosen by a selector nibble that may also replicate the byte's sign.";
+    Setp "setp" Comparison "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
+        SETP_MODS, "p[|q], a, b[, c]", "setp.lt.s32 p|q, a, b;",
+        "Compares a with b and writes the result, optionally combined with a predicate c, to p and its complement to q.";
+    Selp "selp" Comparison "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
+        NO_MODS, "d, a, b, c", "selp.b32 d, a, b, c;",
+        "a when the predicate c is true, else b.";
+    Cvt "cvt" Movement "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
+        CVT_MODS, "d, a", "cvt.sat.s8.s32 d, a;",
+        "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.";
+}
+
+impl POp {
+    /// This opcode's row of [`OP_ROWS`].
+    pub fn row(self) -> &'static OpRow {
+        // The table is generated in declaration order, so the discriminant indexes it.
+        &OP_ROWS[self as usize]
+    }
+    /// Every program opcode, in table order.
+    pub fn all() -> impl Iterator<Item = POp> {
+        OP_ROWS.iter().map(|r| r.op)
+    }
+    /// The opcode as written.
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+    /// Its family.
+    pub fn family(self) -> OpFamily {
+        self.row().family
+    }
+    /// The opcode named `s`, if it is a program instruction.
+    pub fn from_name(s: &str) -> Option<POp> {
+        OP_ROWS.iter().find(|r| r.name == s).map(|r| r.op)
+    }
+    /// Anchor of the instruction's section in NVIDIA's PTX documentation.
+    pub fn doc_anchor(self) -> &'static str {
+        self.row().doc_anchor
+    }
+    /// Link to the section of NVIDIA's PTX documentation.
+    pub fn doc_url(self) -> String {
+        format!("{PTX_DOC_BASE}#{}", self.doc_anchor())
+    }
+    /// What it computes, in a sentence of our own.
+    pub fn summary(self) -> &'static str {
+        self.row().summary
+    }
+    /// An accepted example.
+    pub fn example(self) -> &'static str {
+        self.row().example
+    }
+    /// The types it takes (for `cvt`, the destination type).
+    pub fn types(self) -> &'static [PType] {
+        self.row().types
+    }
+}

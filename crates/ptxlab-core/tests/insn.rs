@@ -1,0 +1,163 @@
+//! One instruction of either kind behind `insn::check` and `Insn::evaluate`: the 47 table
+//! opcodes read as before, the 14 program instructions read by their own parser, their sources
+//! bound by position, and no text or value panics.
+
+use proptest::prelude::*;
+use ptxlab_core::insn::{check, op_sources, Insn};
+use ptxlab_core::isa::{POp, OP_ROWS};
+use ptxlab_core::{batch, evaluate, evaluate_traced, sweep, Inputs, OPCODES};
+
+const VALUES: Inputs = Inputs {
+    a: 0x8765_4321_fedc_ba98,
+    b: 0x1234_5678_9abc_def0,
+    c: 0x0000_0000_0000_7c40,
+    e: 5,
+};
+
+#[test]
+fn table_opcodes_read_as_before() {
+    for row in OPCODES {
+        let Insn::Table(i) = check(row.example).unwrap() else {
+            panic!("{}", row.example)
+        };
+        let out = Insn::Table(i.clone()).evaluate(&VALUES);
+        assert_eq!(out.values.len(), 1);
+        assert_eq!(out.values[0].value, Some(evaluate(&i, &VALUES)));
+        assert_eq!(out.trace, evaluate_traced(&i, &VALUES));
+    }
+}
+
+#[test]
+fn program_rows_evaluate_with_every_destination() {
+    for row in OP_ROWS {
+        let insn = check(row.example).unwrap_or_else(|d| panic!("{}: {d}", row.example));
+        let op = insn.op().expect(row.example).clone();
+        assert_eq!(insn.name(), row.name);
+        assert!(!insn.measured());
+        assert!(insn.doc_url().ends_with(row.doc_anchor));
+        let out = insn.evaluate(&VALUES);
+        let direct = op.eval(&op_sources(&op, &VALUES));
+        let values: Vec<Option<u64>> = out.values.iter().map(|w| w.value).collect();
+        assert_eq!(values, direct.values, "{}", row.example);
+        assert_eq!(out.values.len(), op.dsts.len());
+        let w = insn.widths();
+        assert_eq!(w.sources, op.srcs.len());
+        assert_eq!(out.values[0].bits, w.dst);
+        assert_eq!(insn.value(&VALUES), values[0].unwrap_or(0));
+    }
+}
+
+#[test]
+fn sources_bind_by_position_and_immediates_stand_for_themselves() {
+    let prmt = check("prmt.b32 d, a, b, c;").unwrap();
+    let d = |i: &Insn, v: Inputs| i.evaluate(&v).values[0].value.unwrap();
+    let v = Inputs::new(0x1122_3344, 0x8899_aabb, 0x7c40, 0);
+    assert_eq!(d(&prmt, v), 0x88ff_bb44);
+    let imm = check("prmt.b32 d, a, b, 0x7c40;").unwrap();
+    assert_eq!(d(&imm, Inputs { c: 0, ..v }), 0x88ff_bb44);
+    let names: Vec<String> = imm
+        .register_sources()
+        .into_iter()
+        .map(|(_, n, _)| n)
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    // A packing mov reads its parts from a, b, ...
+    let pack = check("mov.b32 d, {lo, hi};").unwrap();
+    assert_eq!(d(&pack, Inputs::new(0x1234, 0xabcd, 0, 0)), 0xabcd_1234);
+    // setp's third source is the predicate c.
+    let setp = check("setp.eq.or.u32 p|q, a, b, c;").unwrap();
+    let out = setp.evaluate(&Inputs::new(1, 2, 1, 0));
+    assert_eq!(
+        (out.values[0].value, out.values[1].value),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn guards_and_comments_are_kept_or_dropped_as_in_the_table() {
+    let g = check("@!%p1 not.b16 d, a; // flip").unwrap();
+    assert_eq!(g.canonical(), "@!%p1 not.b16 d, a;");
+    assert_eq!(
+        g.evaluate(&Inputs::new(0x00ff, 0, 0, 0)).values[0].value,
+        Some(0xff00)
+    );
+    assert_eq!(
+        g.evaluate(&Inputs::default()).trace.instruction,
+        g.canonical()
+    );
+}
+
+#[test]
+fn errors_point_at_the_text() {
+    let t = "@p cvt.sat.s32.s16 d, a;";
+    let e = check(t).unwrap_err();
+    assert_eq!(&t[e.span.clone()], ".sat");
+    let t = "  shf.l.b32 d, a, b, c;";
+    let e = check(t).unwrap_err();
+    assert!(e.message.contains("mode"), "{e}");
+    assert_eq!(e.allowed, ["wrap", "clamp"]);
+    let e = check("cvt.u32.u16 r, r;").unwrap();
+    assert_eq!(e.name(), "cvt");
+    let e = check("and.b32 r, r, p;").unwrap();
+    assert_eq!(e.name(), "and");
+    let e = check("selp.b32 r, r, r, r;").unwrap_err();
+    assert!(e.message.contains("one register cannot be both"), "{e}");
+    let e = check("lop4.b32 d, a, b, c, 1;").unwrap_err();
+    assert_eq!(e.allowed, ["lop3"]);
+    assert!(check("vadd4.u32.u32.u32 d, a, b, c;").is_ok());
+    for name in POp::all().map(|o| o.name()) {
+        // The table parser names the program instructions' family instead of calling
+        // them unknown.
+        let e = ptxlab_core::check(&format!("{name}.b32 d, a;")).unwrap_err();
+        assert!(e.message.contains("logic, move, compare or convert"), "{e}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Random text never panics the checker or the evaluator.
+    #[test]
+    fn random_text_never_panics(s in "\\PC{0,60}", a: u64, b: u64, c: u64) {
+        if let Ok(i) = check(&s) {
+            let out = i.evaluate(&Inputs::new(a, b, c, 0));
+            prop_assert!(!out.values.is_empty());
+        }
+    }
+
+    /// Each program row's example with one character changed, inserted or removed never
+    /// panics; what checks also evaluates.
+    #[test]
+    fn mutated_examples_never_panic(
+        row in 0..OP_ROWS.len(),
+        at in 0usize..40,
+        ch in prop::sample::select(vec![' ', '.', ',', '|', '{', '}', '!', '-', '_', '0', 'x', '9', 'p', ';', '@']),
+        kind in 0u8..3,
+        a: u64, b: u64, c: u64,
+    ) {
+        let mut t: Vec<char> = OP_ROWS[row].example.chars().collect();
+        let k = at.min(t.len());
+        match kind {
+            0 => t.insert(k, ch),
+            1 if k < t.len() => { t.remove(k); }
+            _ if k < t.len() => t[k] = ch,
+            _ => {}
+        }
+        let text: String = t.into_iter().collect();
+        if let Ok(i) = check(&text) {
+            let inputs = Inputs::new(a, b, c, 0);
+            let out = i.evaluate(&inputs);
+            prop_assert_eq!(out.trace.instruction, i.canonical());
+            // The batch and the sweep take what checks, too.
+            let lines = batch::parse_batch_insn(&format!("{a} {b} {c}\na={a}\n"), &i);
+            let rows = batch::evaluate_batch_insn(&i, &lines);
+            let _ = batch::batch_csv_insn(&i, &rows);
+            let (x, y) = sweep::default_axes_insn(&i);
+            let (x, y) = (x.with_range(a, b, 4), y.with_range(c, a, 3));
+            let s = sweep::sweep_insn(&i, &inputs, &x, &y);
+            prop_assert_eq!(s.d.len(), 12);
+            let cell = sweep::case_at(&inputs, &x, &y, 1, 2);
+            prop_assert_eq!(s.d_at(1, 2), Some(i.value(&cell)));
+        }
+    }
+}

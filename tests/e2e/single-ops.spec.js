@@ -1,0 +1,147 @@
+// The logic, shift, move, compare and convert instructions (prmt, lop3, setp, cvt ...) typed
+// into the single-instruction view: d (hex) as the ISA text computes it, the pickers offer
+// their families and modifiers, Learn says they are not yet measured, the CUDA statement, and
+// screenshots of prmt with sign replication and of lop3 at 1280 px.
+
+const fs = require('fs');
+const path = require('path');
+const { test, expect } = require('@playwright/test');
+const { watch } = require('./page');
+
+const SHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'screenshots');
+
+async function open(page) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('./');
+  await expect(page.getByLabel('d (hex)')).toBeVisible();
+}
+
+async function setInstruction(page, ptx) {
+  await page.getByLabel('Instruction', { exact: true }).fill(ptx);
+  await expect(page.locator('#insn-msg')).toHaveCount(0);
+}
+
+async function setOperands(page, values) {
+  for (const [r, v] of Object.entries(values)) {
+    await page.getByLabel(`${r} (hex)`, { exact: true }).fill(v);
+  }
+}
+
+async function shot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+// Independent of the core: the ISA text's prmt, default mode.
+function prmt(a, b, c) {
+  const pool = [];
+  for (let i = 0; i < 4; i++) pool.push((a >>> (8 * i)) & 0xff);
+  for (let i = 0; i < 4; i++) pool.push((b >>> (8 * i)) & 0xff);
+  let d = 0;
+  for (let i = 0; i < 4; i++) {
+    const nib = (c >>> (4 * i)) & 0xf;
+    let byte = pool[nib & 7];
+    if (nib & 8) byte = byte & 0x80 ? 0xff : 0;
+    d |= byte << (8 * i);
+  }
+  return d >>> 0;
+}
+
+function lop3(a, b, c, lut) {
+  let d = 0;
+  for (let i = 0; i < 32; i++) {
+    const row = (((a >>> i) & 1) << 2) | (((b >>> i) & 1) << 1) | ((c >>> i) & 1);
+    d |= ((lut >>> row) & 1) << i;
+  }
+  return d >>> 0;
+}
+
+const hex8 = (v) => '0x' + (v >>> 0).toString(16).padStart(8, '0');
+
+test.describe('program instructions in the single view', () => {
+  let problems;
+  test.beforeEach(async ({ page }) => {
+    problems = watch(page);
+  });
+  test.afterEach(async () => {
+    expect(problems, 'no console errors').toEqual([]);
+  });
+
+  test('prmt with sign replication', async ({ page }) => {
+    await open(page);
+    await setInstruction(page, 'prmt.b32 d, a, b, c;');
+    const [a, b, c] = [0x11223344, 0x8899aabb, 0x00007c40];
+    await setOperands(page, { a: hex8(a), b: hex8(b), c: hex8(c) });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(hex8(prmt(a, b, c)));
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x88ffbb44');
+    await expect(page.locator('.learn-body')).toContainText('not yet measured on an H100');
+    await expect(page.locator('.learn-body')).toContainText('sign bit is copied');
+    await expect(page.locator('#cuda-asm')).toHaveText(
+      'asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));');
+    await expect(page.locator('.stages')).toContainText('replicated over 8 bits');
+    await expect(page.locator('.stages svg').first()).toBeVisible();
+    await shot(page, 'prmt-sign-replication-1280');
+  });
+
+  test('lop3 truth table', async ({ page }) => {
+    await open(page);
+    await setInstruction(page, 'lop3.b32 d, a, b, c, 0xb2;');
+    const [a, b, c] = [0xff00ff00, 0x12345678, 0x9abcdef0];
+    await setOperands(page, { a: hex8(a), b: hex8(b), c: hex8(c) });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(hex8(lop3(a, b, c, 0xb2)));
+    // The immediate truth table is shown, not edited.
+    const lut = page.getByLabel('e (hex)', { exact: true });
+    await expect(lut).toHaveValue('0xb2');
+    await expect(lut).toHaveAttribute('readonly', 'readonly');
+    await expect(page.locator('.stages')).toContainText('immLut 0xb2');
+    await shot(page, 'lop3-1280');
+  });
+
+  test('setp gives p and q; cvt saturates', async ({ page }) => {
+    await open(page);
+    await setInstruction(page, 'setp.lt.s32 p|q, a, b;');
+    await setOperands(page, { a: '0xffffffff', b: '0x00000001' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x1');
+    await expect(page.getByLabel('every destination')).toContainText('q');
+    await setInstruction(page, 'setp.lt.u32 p|q, a, b;');
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x0');
+    await setInstruction(page, 'cvt.sat.s8.s32 d, a;');
+    await setOperands(page, { a: '0x0000012c' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x7f');
+    await setOperands(page, { a: '0xfffffed4' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x80');
+  });
+
+  test('pickers offer the new families and modifiers', async ({ page }) => {
+    await open(page);
+    const field = page.getByLabel('Instruction', { exact: true });
+    await page.locator('#pick-family').selectOption({ label: 'data movement and conversion' });
+    await expect(field).toHaveValue('mov.b32 d, {a, b};');
+    await page.locator('#pick-opcode').selectOption({ label: 'prmt' });
+    await expect(field).toHaveValue('prmt.b32 d, a, b, c;');
+    await page.locator('#pick-prmt').selectOption({ label: '.rc8' });
+    await expect(field).toHaveValue('prmt.b32.rc8 d, a, b, c;');
+    await setOperands(page, { a: '0x11223344', c: '0x00000002' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x22222222');
+    // Back to the table's families.
+    await page.locator('#pick-family').selectOption({ label: 'integer arithmetic' });
+    await expect(field).toHaveValue(/^add\./);
+  });
+});
+
+test('the batch reads setp by role and gives p and q', async ({ page }) => {
+  const problems = watch(page);
+  await open(page);
+  await setInstruction(page, 'setp.lt.s32 p|q, a, b;');
+  // The sweep and machine-code views read the table's instructions only.
+  await expect(page.locator('#tab-sweep')).toHaveCount(0);
+  await page.locator('#tab-batch').click();
+  await page.locator('#batch-input').fill('a,b\n-1,1\n5,3\n');
+  const rows = page.locator('.batch-table tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(page.locator('.batch-table thead')).toContainText('p (hex)');
+  await expect(rows.nth(0).locator('.batch-d')).toHaveText('0x1');
+  await expect(rows.nth(1).locator('.batch-d')).toHaveText('0x0');
+  await expect(rows.nth(1)).toContainText('0x1');
+  expect(problems).toEqual([]);
+});
