@@ -235,6 +235,112 @@ test.describe('JavaScript module', () => {
     expect(r.version).toBe(cargo.match(/^version = "(.*)"/m)[1]);
   });
 
+  test('run: the test programs give the register files ptxlab run gives; bad lines throw with their span', async ({ page }) => {
+    const dir = path.join(ROOT, 'crates', 'ptxlab-cli', 'tests', 'data', 'programs');
+    const programs = fs.readdirSync(dir).filter((f) => f.endsWith('.ptx')).sort().map((f) => {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      const regs = text.split('\n')[0].replace(/^\/\/ args:/, '').trim();
+      const base = path.join(dir, f.replace(/\.ptx$/, ''));
+      return {
+        name: f,
+        text,
+        regs,
+        out: fs.existsSync(`${base}.out`) ? fs.readFileSync(`${base}.out`, 'utf8') : null,
+        err: fs.existsSync(`${base}.err`) ? fs.readFileSync(`${base}.err`, 'utf8').trim() : null,
+      };
+    });
+    expect(programs.filter((p) => p.out).length).toBeGreaterThanOrEqual(20);
+    await blank(page);
+    const got = await page.evaluate((programs) => programs.map((p) => {
+      try {
+        const r = window.api.run(p.text, p.regs.split(/\s+/).join(' '));
+        return {
+          written: r.written.map((w) => `${w.name} = ${w.hex}\n`).join(''),
+          values: r.written.every((w) => typeof w.value === 'bigint' && BigInt(w.hex) === w.value),
+          steps: r.steps.length,
+          stages: r.steps.every((s) => !s.executed || s.trace.stages.length > 0),
+          lines: r.steps.map((s) => s.line),
+        };
+      } catch (e) {
+        return { error: e.message, line: e.line, span: p.text.slice(e.start, e.end) };
+      }
+    }), programs);
+    for (const [i, p] of programs.entries()) {
+      const g = got[i];
+      if (p.out) {
+        expect(g.error, p.name).toBeUndefined();
+        expect(g.written, p.name).toBe(p.out);
+        expect(g.values, p.name).toBe(true);
+        expect(g.stages, p.name).toBe(true);
+        expect(g.steps, p.name).toBeGreaterThan(0);
+      } else {
+        expect(g.error, p.name).toBe(p.err);
+        const line = Number(/^line (\d+):/.exec(p.err)[1]);
+        expect(g.line, p.name).toBe(line);
+        expect(g.span, `${p.name}: the span is the line`).toBe(p.text.split('\n')[line - 1]);
+      }
+    }
+    // Registers as an object (BigInts, booleans), a guard left false, and the register table.
+    const r = await page.evaluate(() => {
+      const out = window.api.run('setp.ne.u32 %p1, %r1, 0;\n@%p1 add.u32 %r2, %r1, 1;\n@!%p1 mov.b64 %rd1, %rd2;', {
+        '%r1': 0n, '%rd2': 0xfedcba9876543210n, '%p1': true,
+      });
+      let bad = null;
+      try {
+        window.api.run('mov.b32 %r1, 1;', { '%r9': 1 });
+      } catch (e) {
+        bad = e.message;
+      }
+      return {
+        rd1: out.written.find((w) => w.name === '%rd1').value.toString(16),
+        executed: out.steps.map((s) => s.executed),
+        p1: out.registers.find((x) => x.name === '%p1'),
+        bad,
+      };
+    });
+    expect(r.rd1).toBe('fedcba9876543210');
+    expect(r.executed).toEqual([true, false, true]);
+    expect(r.p1.hex).toBe('0x0');
+    expect(r.p1.initial).toBe(true);
+    expect(r.p1.writtenBy).toBe(1);
+    expect(r.bad).toMatch(/%r9 is not a register of the program/);
+  });
+
+  test('intrinsic: d as ptxlab intrinsic gives it, lanes, and the PTX run as a program', async ({ page }) => {
+    const calls = [
+      ['__vcmpgtu4', ['0x0180ff00', '0x02800000']],
+      ['__dp4a', ['0x01020304', '-1', '10']],
+      ['__vibmax_s16x2', ['0x00017fff', '0x00028000']],
+      ['__umul64hi', ['-1', '2']],
+    ];
+    await blank(page);
+    const got = await page.evaluate((calls) => calls.map(([name, args]) => {
+      const r = window.api.intrinsic(name, args);
+      return { d: r.d, programD: r.program.d, lanes: r.lanes.length, outputs: r.outputs, steps: r.program.steps.length, ptx: r.ptx.length, valueType: typeof r.value };
+    }), calls);
+    for (const [i, [name, args]] of calls.entries()) {
+      const out = execFileSync('cargo', ['run', '-q', '-p', 'ptxlab-cli', '--bin', 'ptxlab', '--', 'intrinsic', name, ...args], { cwd: ROOT, encoding: 'utf8' });
+      expect(`d = ${got[i].d}`, name).toBe(out.split('\n')[0]);
+      expect(got[i].programD, name).toBe(got[i].d);
+      expect(got[i].steps, name).toBeGreaterThan(0);
+      expect(got[i].valueType).toBe('bigint');
+      for (const m of out.matchAll(/^(pred\w*) = ([01])$/gm)) expect(got[i].outputs[m[1]], name).toBe(Number(m[2]));
+    }
+    expect(got[0].lanes).toBe(4);
+    const errors = await page.evaluate(() => [['__nosuch', []], ['__vadd4', ['1']], ['__vadd4', ['1', '0x1ffffffff']], ['__vadd4', [1, 2n ** 40n]]].map(([n, a]) => {
+      try {
+        window.api.intrinsic(n, a);
+        return null;
+      } catch (e) {
+        return e.message;
+      }
+    }));
+    expect(errors[0]).toMatch(/unknown intrinsic '__nosuch'/);
+    expect(errors[1]).toMatch(/takes 2 arguments/);
+    expect(errors[2]).toMatch(/argument 2 of __vadd4/);
+    expect(errors[3]).toMatch(/argument 2 of __vadd4 .*does not fit in 32 bits/);
+  });
+
   test('the playground page exposes the functions as window.ptxlab', async ({ page }) => {
     const c = findByPtx('vabsdiff4.u32.u32.u32.add d, a, b, c;');
     await page.goto(`./?i=${encodeURIComponent(c.ptx)}&a=${c.a}&b=${c.b}&c=${c.c}`);

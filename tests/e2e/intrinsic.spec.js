@@ -183,6 +183,36 @@ test.describe('intrinsic view', () => {
     await expect(link).toHaveAttribute('href', /&regs=%25a%3D0x0010ff00,%25b%3D0x00000001$/);
   });
 
+  test('the Program view opened from the link runs the PTX to the d of the view and the CLI', async ({ page }) => {
+    // A video instruction, SWAR sequences (prmt, lop3, scopes of inline asm), halves unpacked
+    // with mov, a 64-bit one and one that also writes bools.
+    const calls = [
+      ['__vabsdiffu4', ['0x0010ff00', '0x0a0000ff']],
+      ['__vcmpgtu4', ['0x0180ff00', '0x02800000']],
+      ['__vabsss2', ['0x80007fff']],
+      ['__vsub2', ['0x00010000', '0x00020001']],
+      ['__umul64hi', ['0xffffffffffffffff', '0x0000000000000003']],
+      ['__vibmax_s16x2', ['0x00017fff', '0x00028000']],
+    ];
+    for (const [name, args] of calls) {
+      const want = cliResult(name, args);
+      const trace = execFileSync(cli(), ['intrinsic', name, ...args, '--trace'], { encoding: 'utf8' });
+      expect(trace, `${name}: the CLI's program gives its d`).toContain(`program d = ${want.d}, as the meaning gives`);
+      const q = `?fn=${name}&` + args.map((v, k) => `${'abc'[k]}=${v}`).join('&');
+      await open(page, q);
+      await expect(dHex(page)).toHaveValue(want.d);
+      await page.getByRole('link', { name: 'Open in Program view' }).click();
+      await expect(page.getByRole('tab', { name: 'Program' })).toHaveAttribute('aria-selected', 'true');
+      await page.getByRole('button', { name: 'Run to end' }).click();
+      const d = page.locator('.program-regs tr[data-reg="%d"] td.hex');
+      await expect(d, `${name}(${args}): %d after the program`).toHaveText(want.d);
+      for (const m of want.out.matchAll(/^(pred\w*) = ([01])$/gm)) {
+        const cell = page.locator(`.program-regs tr[data-reg="%${m[1]}"] td.hex`);
+        await expect(cell, `${name}: %${m[1]}`).toHaveText(new RegExp(`^0x0*${m[2]}$`));
+      }
+    }
+  });
+
   test('the cost table shows plainly where a GPU has the native instruction and where not', async ({ page }) => {
     await open(page, '?fn=__vabsdiffu4&a=0&b=0');
     const table = page.getByRole('table', { name: 'Cost on each GPU' });

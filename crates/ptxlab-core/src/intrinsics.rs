@@ -5,9 +5,11 @@
 //! (arguments in `%a %b %c`, result in `%d`), and the machine instructions that sm_75, sm_80,
 //! sm_90, sm_100 and sm_120 run for it (`scripts/intrinsics.py` writes it). The meaning of each
 //! intrinsic is written below in our own words, per lane; [`evaluate`] computes it and gives the
-//! lanes for a picture. `scripts/intrinsics_check.py` runs the recorded PTX as a program and
-//! compares it with [`evaluate`] over edge values, random inputs and every pair of byte values;
-//! `docs/intrinsics.md` lists what it found.
+//! lanes for a picture. [`machine`] runs the recorded PTX as a program with the core's runner
+//! ([`crate::program`]); the test `intrinsics_program` compares what it leaves in `%d` (and the
+//! bools) with [`evaluate`] over edge values, random inputs and every pair of byte values, and
+//! `scripts/intrinsics_check.py` does the same with an interpreter of its own.
+//! `docs/intrinsics.md` lists what they found.
 //!
 //! ```
 //! use ptxlab_core::intrinsics;

@@ -5,7 +5,8 @@
 //! writes `tests/data/intrinsics-ptx.txt`: per intrinsic the number of inputs and an FNV-1a
 //! digest of the PTX results. This test builds the same inputs, evaluates the meanings and
 //! compares the digests, so a meaning that drifts from the PTX fails here (the script then shows
-//! the inputs where they part).
+//! the inputs where they part). `intrinsics_program.rs` runs the same PTX through the core's own
+//! program runner instead of the script's interpreter.
 
 mod support;
 
