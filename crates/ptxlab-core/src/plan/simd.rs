@@ -530,16 +530,16 @@ fn minmax2_soa<H: Half, const MX: bool, const ADD: bool, const ID: bool>(
     });
 }
 
-/// Without vector instructions (wasm32 here) specialising on `.sat`, `.add` and the selectors
-/// gains little and costs code size: one loop per operation and lane count reads them from the
-/// plan.
+/// Without vector instructions (wasm32 here) specialising on the operation, `.sat`, `.add` and
+/// the selectors gains little and costs code size (the playground's wasm budget): one loop per
+/// lane count reads them from the plan.
 #[cfg(target_arch = "wasm32")]
 fn pick_o<const L: usize, const OP: u8>(_sat: bool, _add: bool, _id: bool) -> Fns {
-    fns!(simd_batch_op[L, OP], simd_batch_op[L, OP])
+    fns!(simd_batch_l[L], simd_batch_l[L])
 }
 
 #[cfg(target_arch = "wasm32")]
-fn simd_batch_op<N: Notes, const L: usize, const OP: u8>(
+fn simd_batch_l<N: Notes, const L: usize>(
     k: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
@@ -548,7 +548,7 @@ fn simd_batch_op<N: Notes, const L: usize, const OP: u8>(
 ) {
     if let Kernel::Simd(k) = k {
         drive::<N, true>(ops, ins, out, fl, |v, t| {
-            k.run_l::<N, L>(v, t, OP, k.sat, k.add, false)
+            k.run_l::<N, L>(v, t, k.op, k.sat, k.add, false)
         });
     }
 }
