@@ -320,13 +320,9 @@ pub fn App() -> Html {
             <section class="panel explore" aria-labelledby="h-explore">
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
-                    if let Some(t) = &v.table {
-                        <explore::Explore insn={t.clone()} inputs={state.inputs()}
-                            signed={v.trace.result.signed} dispatch={dispatch.clone()}
-                            sweep={state.sweep.clone()} />
-                    } else {
-                        <p class="muted">{ format!("The sweep, batch and machine-code views read the video and integer arithmetic instructions; {} is evaluated above, one case at a time.", v.insn.name()) }</p>
-                    }
+                    <explore::Explore any={v.insn.clone()} insn={v.table.clone()} inputs={state.inputs()}
+                        signed={v.trace.result.signed} dispatch={dispatch.clone()}
+                        sweep={state.sweep.clone()} />
                 }
             </section>
         </main>

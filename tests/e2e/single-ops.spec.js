@@ -128,3 +128,20 @@ test.describe('program instructions in the single view', () => {
     await expect(field).toHaveValue(/^add\./);
   });
 });
+
+test('the batch reads setp by role and gives p and q', async ({ page }) => {
+  const problems = watch(page);
+  await open(page);
+  await setInstruction(page, 'setp.lt.s32 p|q, a, b;');
+  // The sweep and machine-code views read the table's instructions only.
+  await expect(page.locator('#tab-sweep')).toHaveCount(0);
+  await page.locator('#tab-batch').click();
+  await page.locator('#batch-input').fill('a,b\n-1,1\n5,3\n');
+  const rows = page.locator('.batch-table tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(page.locator('.batch-table thead')).toContainText('p (hex)');
+  await expect(rows.nth(0).locator('.batch-d')).toHaveText('0x1');
+  await expect(rows.nth(1).locator('.batch-d')).toHaveText('0x0');
+  await expect(rows.nth(1)).toContainText('0x1');
+  expect(problems).toEqual([]);
+});

@@ -1714,6 +1714,44 @@ impl OpInsn {
             d |= ((lut as u32 >> row) & 1) << i;
         }
         let table: Vec<u64> = (0..8).map(|r| (lut >> r) & 1).collect();
+        // The truth table, one row per stage: the bits of d whose (a, b, c) is that row, and
+        // the value immLut gives them.
+        for r in 0..8u32 {
+            let used = rows
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| u32::from(x) == r)
+                .fold(0u64, |m, (i, _)| m | 1 << i);
+            let (ra, rb, rc) = (r >> 2 & 1, r >> 1 & 1, r & 1);
+            let lit = |bit: u32, name: &str| {
+                if bit == 1 {
+                    name.to_string()
+                } else {
+                    format!("~{name}")
+                }
+            };
+            st.push(
+                Stage::new(
+                    StageKind::Extract,
+                    format!(
+                        "row {r} (a={ra} b={rb} c={rc}) gives {}: the bits of d that take it",
+                        (lut >> r) & 1
+                    ),
+                    Val::reg(format!("row{r}"), 32, used),
+                )
+                .op(format!(
+                    "{} & {} & {}",
+                    lit(ra, "a"),
+                    lit(rb, "b"),
+                    lit(rc, "c")
+                ))
+                .inputs([
+                    Val::reg("a", 32, a as u64),
+                    Val::reg("b", 32, b as u64),
+                    Val::reg("c", 32, c as u64),
+                ]),
+            );
+        }
         st.push(
             Stage::new(
                 StageKind::Operate,
@@ -1930,11 +1968,13 @@ impl OpInsn {
                 )
                 .lane(i as u8)
                 .op(if rep {
-                    "pool[k] & 0x80 ? 0xff : 0"
+                    format!("b:a.b{k} & 0x80 ? 0xff : 0")
                 } else {
-                    "pool[k]"
+                    format!("b:a.b{k}")
                 })
-                .input(Val::reg(format!("pool[{k}]"), 8, byte as u64))
+                // The pool itself is the input, so that the figure draws the byte's wire
+                // from it (the field says which bits).
+                .input(Val::reg("b:a", 64, pool64))
                 .flag_if(rep, Flag::SignExtended)
                 .detail(Detail::Field {
                     source: pool64,

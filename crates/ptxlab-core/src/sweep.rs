@@ -729,7 +729,11 @@ mod tests {
         let s = sweep_insn(&prmt, &base, &nib(0), &nib(1));
         assert_eq!((s.width, s.height), (16, 16));
         // nibble 0 = 0xc (byte 4's sign: 0xbb is negative), nibble 1 = 7 (byte 7 = 0x88)
-        assert_eq!(s.d_at(0xc, 7), Some(0x4444_88ff), "nibbles 2 and 3 are 0: byte 0");
+        assert_eq!(
+            s.d_at(0xc, 7),
+            Some(0x4444_88ff),
+            "nibbles 2 and 3 are 0: byte 0"
+        );
         assert!(s.has(0xc, 7, Flag::SignExtended));
         assert!(!s.has(4, 7, Flag::SignExtended));
         for (col, row) in [(0, 0), (3, 9), (15, 15)] {

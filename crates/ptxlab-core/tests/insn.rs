@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use ptxlab_core::insn::{check, op_sources, Insn};
 use ptxlab_core::isa::{POp, OP_ROWS};
-use ptxlab_core::{evaluate, evaluate_traced, Inputs, OPCODES};
+use ptxlab_core::{batch, evaluate, evaluate_traced, sweep, Inputs, OPCODES};
 
 const VALUES: Inputs = Inputs {
     a: 0x8765_4321_fedc_ba98,
@@ -145,8 +145,19 @@ proptest! {
         }
         let text: String = t.into_iter().collect();
         if let Ok(i) = check(&text) {
-            let out = i.evaluate(&Inputs::new(a, b, c, 0));
+            let inputs = Inputs::new(a, b, c, 0);
+            let out = i.evaluate(&inputs);
             prop_assert_eq!(out.trace.instruction, i.canonical());
+            // The batch and the sweep take what checks, too.
+            let lines = batch::parse_batch_insn(&format!("{a} {b} {c}\na={a}\n"), &i);
+            let rows = batch::evaluate_batch_insn(&i, &lines);
+            let _ = batch::batch_csv_insn(&i, &rows);
+            let (x, y) = sweep::default_axes_insn(&i);
+            let (x, y) = (x.with_range(a, b, 4), y.with_range(c, a, 3));
+            let s = sweep::sweep_insn(&i, &inputs, &x, &y);
+            prop_assert_eq!(s.d.len(), 12);
+            let cell = sweep::case_at(&inputs, &x, &y, 1, 2);
+            prop_assert_eq!(s.d_at(1, 2), Some(i.value(&cell)));
         }
     }
 }

@@ -4,34 +4,35 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::ast::{OperandKind, SOURCE_NAMES};
-use ptxlab_core::batch::{batch_csv, evaluate_batch, parse_batch, BatchRow};
+use ptxlab_core::batch::{batch_csv_insn, evaluate_batch_insn, parse_batch_insn, BatchRow};
+use ptxlab_core::insn::Insn;
 use ptxlab_core::trace::{Flag, Views};
-use ptxlab_core::{widths, Instruction};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Instruction>,
+    pub insn: Rc<Insn>,
 }
 
 /// The register sources of an instruction, as the table's columns: (index, name, bits).
-pub fn columns(insn: &Instruction) -> Vec<(usize, &'static str, u32)> {
-    let w = widths(insn);
-    (0..w.sources.min(4))
-        .filter(|&i| {
-            insn.srcs
-                .get(i)
-                .is_some_and(|o| matches!(o.kind, OperandKind::Reg(_)))
-        })
-        .map(|i| (i, SOURCE_NAMES[i], w.src[i]))
-        .collect()
+pub fn columns(insn: &Insn) -> Vec<(usize, String, u32)> {
+    insn.register_sources()
+}
+
+/// The destinations as the table names them: `d` (or `p`, `q` for `setp`), with their widths.
+pub fn destinations(insn: &Insn) -> Vec<(String, u32)> {
+    match insn {
+        Insn::Table(i) => vec![("d".into(), i.widths().dst)],
+        Insn::Op { op, .. } => (0..op.dsts.len())
+            .map(|k| (op.dst_name(k), op.dst_bits(k)))
+            .collect(),
+    }
 }
 
 /// A header and two example lines for the placeholder.
-pub fn placeholder(insn: &Instruction) -> String {
+pub fn placeholder(insn: &Insn) -> String {
     let cols = columns(insn);
-    let names: Vec<&str> = cols.iter().map(|c| c.1).collect();
+    let names: Vec<&str> = cols.iter().map(|c| c.1.as_str()).collect();
     let ex1: Vec<&str> = cols.iter().map(|_| "0x7f").collect();
     let ex2: Vec<&str> = cols.iter().map(|_| "-1").collect();
     format!("{}\n{}\n{}", names.join(","), ex1.join(","), ex2.join(","))
@@ -82,15 +83,17 @@ pub fn BatchPanel(props: &Props) -> Html {
     let rows: Rc<Vec<BatchRow>> = {
         let key = (props.insn.clone(), (*text).clone());
         (*use_memo(key, |(insn, t)| {
-            Rc::new(evaluate_batch(insn, &parse_batch(t, insn)))
+            Rc::new(evaluate_batch_insn(insn, &parse_batch_insn(t, insn)))
         }))
         .clone()
     };
     let csv = use_memo((props.insn.clone(), rows.clone()), |(insn, rows)| {
-        batch_csv(insn, rows)
+        batch_csv_insn(insn, rows)
     });
     let cols = columns(&props.insn);
-    let dst_bits = widths(&props.insn).dst;
+    let dsts = destinations(&props.insn);
+    let (first, dst_bits) = dsts[0].clone();
+    let more: Vec<(String, u32)> = dsts[1..].to_vec();
     let oninput = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -104,14 +107,14 @@ pub fn BatchPanel(props: &Props) -> Html {
     };
     let errors = rows.iter().filter(|r| r.error.is_some()).count();
     let differ = rows.iter().filter(|r| r.text_d.is_some()).count();
-    let span = (cols.len() + 5).to_string();
+    let span = (cols.len() + more.len() + 5).to_string();
     html! {
         <div class="batch">
             <label for="batch-input" class="batch-label">{ "Operand sets, one per line" }</label>
             <p class="muted" id="batch-help">
                 { "CSV (commas, semicolons or tabs) or spaces, in the order " }
-                <code>{ cols.iter().map(|c| c.1).collect::<Vec<_>>().join(", ") }</code>
-                { "; an optional header line names the columns (a d column is ignored); or " }
+                <code>{ cols.iter().map(|c| c.1.clone()).collect::<Vec<_>>().join(", ") }</code>
+                { format!("; an optional header line names the columns (a {first} column is ignored); or ") }
                 <code>{ "a=0x12 b=-5" }</code>
                 { ". Hex, binary (0b), decimal and negative values; # starts a comment." }
             </p>
@@ -130,10 +133,11 @@ pub fn BatchPanel(props: &Props) -> Html {
                         <thead>
                             <tr>
                                 <th scope="col">{ "line" }</th>
-                                { for cols.iter().map(|c| html! { <th scope="col">{ c.1 }</th> }) }
-                                <th scope="col">{ "d (hex)" }</th>
-                                <th scope="col">{ "d unsigned" }</th>
-                                <th scope="col">{ "d signed" }</th>
+                                { for cols.iter().map(|c| html! { <th scope="col">{ c.1.clone() }</th> }) }
+                                <th scope="col">{ format!("{first} (hex)") }</th>
+                                <th scope="col">{ format!("{first} unsigned") }</th>
+                                <th scope="col">{ format!("{first} signed") }</th>
+                                { for more.iter().map(|m| html! { <th scope="col">{ m.0.clone() }</th> }) }
                                 <th scope="col">{ "events" }</th>
                                 <th scope="col">{ "ISA text's d" }</th>
                             </tr>
@@ -148,7 +152,10 @@ pub fn BatchPanel(props: &Props) -> Html {
                                             { for cols.iter().map(|&(i, _, bits)| html! { <td><code>{ Views::of(arr[i], bits).hex }</code></td> }) }
                                             <td class="batch-d"><code>{ v.hex.clone() }</code></td>
                                             <td><code>{ v.unsigned.clone() }</code></td>
-                                            <td><code>{ v.signed.clone() }</code></td>
+                                            <td><code>{ if dst_bits == 1 { v.unsigned.clone() } else { v.signed.clone() } }</code></td>
+                                            { for more.iter().enumerate().map(|(k, m)| html! {
+                                                <td><code>{ r.more.get(k).copied().flatten().map(|x| Views::of(x, m.1).hex).unwrap_or_else(|| "_".into()) }</code></td>
+                                            }) }
                                             <td class="batch-flags">{ event_names(&r.flags) }</td>
                                             <td>{ r.text_d.map(|t| html! { <code>{ Views::of(t, dst_bits).hex }</code> }).unwrap_or_default() }</td>
                                         </tr>
@@ -179,7 +186,7 @@ pub fn BatchPanel(props: &Props) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxlab_core::check;
+    use ptxlab_core::insn::check;
 
     #[test]
     fn columns_skip_immediates() {
@@ -187,7 +194,18 @@ mod tests {
         assert_eq!(columns(&insn).len(), 1);
         let insn = check("vadd4.u32.u32.u32 d, a, b, c;").unwrap();
         let c = columns(&insn);
-        assert_eq!(c.iter().map(|c| c.1).collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(
+            c.iter().map(|c| c.1.as_str()).collect::<Vec<_>>(),
+            ["a", "b", "c"]
+        );
         assert_eq!(placeholder(&insn).lines().next(), Some("a,b,c"));
+        // The program instructions: immediates left out, destinations by role.
+        let insn = check("prmt.b32 d, a, b, 0x7c40;").unwrap();
+        assert_eq!(placeholder(&insn).lines().next(), Some("a,b"));
+        let insn = check("setp.lt.s32 p|q, a, b;").unwrap();
+        assert_eq!(
+            destinations(&insn),
+            [("p".to_string(), 1), ("q".to_string(), 1)]
+        );
     }
 }

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use ptxlab_core::insn::Insn;
 use ptxlab_core::{Inputs, Instruction};
 use yew::prelude::*;
 
@@ -41,7 +42,10 @@ impl Tab {
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Instruction>,
+    /// The instruction of either kind (the batch reads both).
+    pub any: Rc<Insn>,
+    /// The table instruction, when it is one: the sweep and machine-code views read it.
+    pub insn: Option<Rc<Instruction>>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number.
     pub signed: bool,
@@ -57,7 +61,7 @@ pub fn Explore(props: &Props) -> Html {
     html! {
         <div class="explore-body">
             <div class="explore-tabs" role="group" aria-label="explore views">
-                { for Tab::ALL.iter().map(|&t| {
+                { for Tab::ALL.iter().filter(|&&t| t == Tab::Batch || props.insn.is_some()).map(|&t| {
                     let is_open = *open == Some(t);
                     let onclick = {
                         let open = open.clone();
@@ -75,18 +79,20 @@ pub fn Explore(props: &Props) -> Html {
             </div>
             if let Some(t) = *open {
                 <div class="explore-panel" id={format!("panel-{}", t.key())} role="region" aria-labelledby={format!("tab-{}", t.key())}>
-                    { match t {
-                        Tab::Sweep => html! {
-                            <sweep::SweepPanel insn={props.insn.clone()} inputs={props.inputs}
+                    { match (t, &props.insn) {
+                        (Tab::Sweep, Some(insn)) => html! {
+                            <sweep::SweepPanel insn={insn.clone()} inputs={props.inputs}
                                 signed={props.signed} dispatch={props.dispatch.clone()}
                                 spec={props.sweep.clone()} />
                         },
-                        Tab::Sass => html! { <sass::SassPanel insn={props.insn.clone()} /> },
-                        Tab::Batch => html! { <batch::BatchPanel insn={props.insn.clone()} /> },
+                        (Tab::Sass, Some(insn)) => html! { <sass::SassPanel insn={insn.clone()} /> },
+                        _ => html! { <batch::BatchPanel insn={props.any.clone()} /> },
                     } }
                 </div>
-            } else {
+            } else if props.insn.is_some() {
                 <p class="muted">{ "Open a view: the result over a grid of two source fields, the machine code ptxas emits for this form, or many operand sets at once." }</p>
+            } else {
+                <p class="muted">{ format!("Open the batch: many operand sets of {} at once. (The sweep heat map and the machine code read the video and integer arithmetic instructions.)", props.any.name()) }</p>
             }
         </div>
     }

@@ -361,4 +361,41 @@ mod tests {
         let x = |lane: u8| l.lanes.iter().find(|c| c.lane == lane).unwrap().x;
         assert!(x(3) < x(0));
     }
+
+    /// prmt: each byte of d has a wire from the pool byte its nibble picks, and a replicated
+    /// sign has one from that byte's top bit; lop3 lays out its eight truth-table rows.
+    #[test]
+    fn program_instruction_figures() {
+        let insn = ptxlab_core::insn::check("prmt.b32 d, a, b, c;").unwrap();
+        let t = insn.trace(&Inputs::new(0x1122_3344, 0x8899_aabb, 0x7c40, 0));
+        let l = layout(&t, &Provenance::of(&t));
+        let pool = t
+            .stages
+            .iter()
+            .position(|s| s.kind == StageKind::Pool)
+            .unwrap();
+        let from_pool: Vec<(u32, u32)> = l
+            .wires
+            .iter()
+            .filter(|w| w.from == pool)
+            .map(|w| (w.from_lo, w.from_hi))
+            .collect();
+        // Nibbles 0, 4, c, 7: bytes 0 and 4, byte 4's sign bit, byte 7.
+        assert_eq!(from_pool.len(), 4, "{from_pool:?}");
+        for want in [(0, 7), (32, 39), (39, 39), (56, 63)] {
+            assert!(from_pool.contains(&want), "{want:?} in {from_pool:?}");
+        }
+        assert_eq!(l.lanes.len(), 4);
+        let insn = ptxlab_core::insn::check("lop3.b32 d, a, b, c, 0xb2;").unwrap();
+        let t = insn.trace(&Inputs::new(0xff00_ff00, 0x1234_5678, 0x9abc_def0, 0));
+        let l = layout(&t, &Provenance::of(&t));
+        let rows = t
+            .stages
+            .iter()
+            .filter(|s| s.output.name.starts_with("row"))
+            .count();
+        assert_eq!(rows, 8);
+        assert!(l.regs.iter().all(Option::is_some));
+        assert!(l.height * 0.95 <= 720.0, "{}", l.height);
+    }
 }

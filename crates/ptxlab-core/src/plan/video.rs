@@ -307,16 +307,16 @@ impl Scalar {
     }
 }
 
-/// Without vector instructions (wasm32 here) specialising on `.sat`, the tail and the
-/// selectors gains little and costs code size: one loop per primary operation reads them from
-/// the plan.
+/// Without vector instructions (wasm32 here) specialising on the operation, `.sat`, the tail
+/// and the selectors gains little and costs code size (the playground's wasm budget): one loop
+/// reads them from the plan.
 #[cfg(target_arch = "wasm32")]
 fn pick_p<const P: u8>(_sat: bool, _tail: u8, _whole: bool) -> Fns {
-    fns!(scalar_batch_op[P], scalar_batch_op[P])
+    fns!(scalar_batch_any[], scalar_batch_any[])
 }
 
 #[cfg(target_arch = "wasm32")]
-fn scalar_batch_op<N: Notes, const P: u8>(
+fn scalar_batch_any<N: Notes>(
     k: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
@@ -325,7 +325,7 @@ fn scalar_batch_op<N: Notes, const P: u8>(
 ) {
     if let Kernel::Scalar(k) = k {
         drive::<N, true>(ops, ins, out, fl, |v, t| {
-            k.run(v, t, P, k.sat, k.tail, false)
+            k.run(v, t, k.prim, k.sat, k.tail, false)
         });
     }
 }
