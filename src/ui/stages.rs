@@ -5,18 +5,6 @@
 use ptxlab_core::trace::{Flag, Stage, Val};
 use yew::prelude::*;
 
-/// `SignExtended` -> `sign extended`.
-pub fn words(debug: &str) -> String {
-    let mut s = String::new();
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            s.push(' ');
-        }
-        s.push(c.to_ascii_lowercase());
-    }
-    s
-}
-
 fn flag_class(f: Flag) -> &'static str {
     match f {
         Flag::ClampedHigh | Flag::ClampedLow | Flag::Wrapped | Flag::DivideByZero => "warn",
@@ -39,7 +27,7 @@ fn val_text(v: &Val) -> String {
 
 /// The card of stage `i`; `highlight` is the stage where two readings part.
 pub fn stage_card(i: usize, s: &Stage, highlight: Option<usize>) -> Html {
-    let kind = words(&format!("{:?}", s.kind));
+    let kind = s.kind.name().to_string();
     let parts = highlight == Some(i);
     html! {
         <article key={i.to_string()} class={classes!("stage-card", format!("kind-{}", kind.replace(' ', "-")), parts.then_some("parts"))}
@@ -51,7 +39,7 @@ pub fn stage_card(i: usize, s: &Stage, highlight: Option<usize>) -> Html {
                 }
                 <span class="stage-label">{ s.label.clone() }</span>
                 { for s.flags.iter().map(|f| html! {
-                    <span class={classes!("badge", flag_class(*f))}>{ words(&format!("{f:?}")) }</span>
+                    <span class={classes!("badge", flag_class(*f))}>{ f.label() }</span>
                 }) }
                 if let Some(d) = s.difference {
                     <a class="badge note" href={d.doc_link()} target="_blank" rel="noopener"
@@ -78,11 +66,43 @@ pub fn stage_card(i: usize, s: &Stage, highlight: Option<usize>) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::fs;
+    use std::path::Path;
 
+    /// `file:line: text` for every format argument written with `:?` outside tests.
+    fn debug_formats(dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in fs::read_dir(dir).expect("src/ is readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(debug_formats(&p));
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let text = fs::read_to_string(&p).unwrap_or_default();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for (i, line) in code.lines().enumerate() {
+                let l = line.trim_start();
+                if !l.starts_with("//") && (l.contains(":?}") || l.contains(":#?}")) {
+                    out.push(format!("{}:{}: {}", p.display(), i + 1, l));
+                }
+            }
+        }
+        out
+    }
+
+    /// The page shows the core's names (`StageKind::name`, `Flag::label`, `Display`), never
+    /// text built from `Debug` output.
     #[test]
-    fn words_of_debug_names() {
-        assert_eq!(words("SignExtended"), "sign extended");
-        assert_eq!(words("Read"), "read");
+    fn no_text_on_the_page_is_built_from_debug() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found = debug_formats(&src);
+        assert!(
+            found.is_empty(),
+            "Debug output in text for people:\n{}",
+            found.join("\n")
+        );
     }
 }

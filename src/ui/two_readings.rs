@@ -13,7 +13,6 @@ use ptxlab_core::{
 use yew::prelude::*;
 
 use super::figure::Pipeline;
-use super::stages::words;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -30,7 +29,7 @@ pub fn banner_text(div: &Divergence, dst_bits: u32) -> String {
         .hardware_stage
         .as_ref()
         .or(div.text_stage.as_ref())
-        .map_or_else(|| words(&format!("{:?}", div.kind)), |s| s.label.clone());
+        .map_or_else(|| div.kind.name().to_string(), |s| s.label.clone());
     format!(
         "The ISA text, read literally, gives {} here; the H100 gives {}. They part at stage {}: {}.",
         hex(div.text),

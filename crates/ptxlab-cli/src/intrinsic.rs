@@ -192,7 +192,7 @@ pub fn render_trace(i: &Intrinsic, e: &Evaluation) -> String {
             "  sm_{:<3} {:>2} {:<15} {}\n",
             c.arch,
             c.count(),
-            format!("{:?}", c.kind).to_lowercase(),
+            c.kind.name(),
             c.opcodes.join(" ")
         );
     }

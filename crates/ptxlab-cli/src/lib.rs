@@ -281,7 +281,7 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
             .collect();
         s.push_str(&format!(
             "  {lane}{:<10} {}{}{}  -> {} = {} ({}, {} bits{})",
-            format!("{:?}", st.kind),
+            st.kind.name(),
             st.label,
             if st.op.is_empty() {
                 String::new()
@@ -300,7 +300,8 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
             if st.output.signed { ", signed" } else { "" },
         ));
         if !st.flags.is_empty() {
-            s.push_str(&format!("  {:?}", st.flags));
+            let names: Vec<&str> = st.flags.iter().map(|f| f.name()).collect();
+            s.push_str(&format!("  [{}]", names.join(", ")));
         }
         s.push('\n');
     }

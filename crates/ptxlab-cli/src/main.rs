@@ -100,8 +100,8 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
                     Some("text") => Reading::Text,
                     other => {
                         return Err(format!(
-                            "--reading takes 'hardware' or 'text', not {:?}",
-                            other.unwrap_or("nothing")
+                            "--reading takes 'hardware' or 'text', not {}",
+                            other.map_or("nothing".to_string(), |s| format!("'{s}'"))
                         ))
                     }
                 }
@@ -203,7 +203,7 @@ fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<
         Some(div) => {
             println!("hardware d = 0x{:0digits$x}", div.hardware);
             println!("text     d = 0x{:0digits$x}", div.text);
-            println!("they part at stage {} ({:?})", div.stage, div.kind);
+            println!("they part at stage {} ({})", div.stage, div.kind.name());
             if let Some(s) = &div.hardware_stage {
                 println!("  hardware: {} -> {}", s.label, s.output.hex());
             }
@@ -251,7 +251,7 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
             for f in sass::forms() {
                 println!(
                     "{:<16} {:>3}  {:<52} {}",
-                    format!("{:?}", f.kind),
+                    f.kind.name(),
                     f.instructions.len(),
                     f.ptx,
                     f.core.as_deref().unwrap_or("")

@@ -40,6 +40,17 @@ pub enum SassKind {
     Emulated,
 }
 
+impl SassKind {
+    /// The name used in JSON and the CLI: `native`, `native-with-glue`, `emulated`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SassKind::Native => "native",
+            SassKind::NativeWithGlue => "native-with-glue",
+            SassKind::Emulated => "emulated",
+        }
+    }
+}
+
 /// Machine instructions that do a whole operation of their own (as opposed to the ordinary
 /// moves, adds, shifts, selects and logic that emulation is built from).
 const DEDICATED: &[&str] = &[

@@ -216,6 +216,51 @@ pub enum StageKind {
     Result,
 }
 
+impl StageKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [StageKind; 17] = [
+        StageKind::Read,
+        StageKind::Extract,
+        StageKind::Pool,
+        StageKind::Operate,
+        StageKind::Product,
+        StageKind::Adjust,
+        StageKind::Scale,
+        StageKind::Clamp,
+        StageKind::Secondary,
+        StageKind::Merge,
+        StageKind::Accumulate,
+        StageKind::Field,
+        StageKind::Search,
+        StageKind::Truncate,
+        StageKind::Compare,
+        StageKind::Divide,
+        StageKind::Result,
+    ];
+    /// The name shown to people and used in JSON: `read`, `extract`, `product`...
+    pub fn name(self) -> &'static str {
+        match self {
+            StageKind::Read => "read",
+            StageKind::Extract => "extract",
+            StageKind::Pool => "pool",
+            StageKind::Operate => "operate",
+            StageKind::Product => "product",
+            StageKind::Adjust => "adjust",
+            StageKind::Scale => "scale",
+            StageKind::Clamp => "clamp",
+            StageKind::Secondary => "secondary",
+            StageKind::Merge => "merge",
+            StageKind::Accumulate => "accumulate",
+            StageKind::Field => "field",
+            StageKind::Search => "search",
+            StageKind::Truncate => "truncate",
+            StageKind::Compare => "compare",
+            StageKind::Divide => "divide",
+            StageKind::Result => "result",
+        }
+    }
+}
+
 /// Something notable that happened in a stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -270,6 +315,24 @@ impl Flag {
     #[inline(always)]
     pub const fn bit(self) -> u32 {
         1 << self as u32
+    }
+    /// The flag in words, for people: `clamped high`, `hardware differs from text`...
+    pub fn label(self) -> &'static str {
+        match self {
+            Flag::SignExtended => "sign extended",
+            Flag::ZeroExtended => "zero extended",
+            Flag::ClampedHigh => "clamped high",
+            Flag::ClampedLow => "clamped low",
+            Flag::Wrapped => "wrapped",
+            Flag::AmountClamped => "amount clamped",
+            Flag::AmountWrapped => "amount wrapped",
+            Flag::MaskedOff => "masked off",
+            Flag::DivideByZero => "divide by zero",
+            Flag::Negated => "negated",
+            Flag::PlusOne => "plus one",
+            Flag::NotFound => "not found",
+            Flag::HardwareDiffersFromText => "hardware differs from text",
+        }
     }
     /// The name used in JSON and CSV: `clamped-high`, `masked-off`...
     pub fn name(self) -> &'static str {

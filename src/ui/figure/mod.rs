@@ -11,7 +11,7 @@ use ptxlab_core::provenance::Provenance;
 use ptxlab_core::trace::{Detail, StageKind, Trace};
 use yew::prelude::*;
 
-use super::stages::{stage_card, words};
+use super::stages::stage_card;
 
 mod export;
 pub mod layout;
@@ -107,13 +107,7 @@ impl Drawn {
 pub fn stage_words(i: usize, t: &Trace) -> String {
     let s = &t.stages[i];
     let lane = s.lane.map(|l| format!("lane {l}, ")).unwrap_or_default();
-    format!(
-        "{}. {}{}: {}",
-        i + 1,
-        lane,
-        words(&format!("{:?}", s.kind)),
-        s.label
-    )
+    format!("{}. {}{}: {}", i + 1, lane, s.kind.name(), s.label)
 }
 
 #[function_component]
@@ -277,7 +271,7 @@ pub fn Pipeline(props: &Props) -> Html {
                 <summary>{ "Stages in words" }</summary>
                 <ol id="pipeline-words" class="stage-list">
                     { for t.stages.iter().enumerate().map(|(i, s)| {
-                        let kind = words(&format!("{:?}", s.kind));
+                        let kind = s.kind.name().to_string();
                         let current = step.at == Some(i);
                         let parts = props.highlight == Some(i);
                         html! {
@@ -291,7 +285,7 @@ pub fn Pipeline(props: &Props) -> Html {
                                 if !s.op.is_empty() { <code class="op">{ s.op.clone() }</code>{ " " } }
                                 <span aria-hidden="true">{ "→ " }</span>
                                 <code class="output">{ format!("{} = {}", s.output.name, s.output.hex()) }</code>
-                                { for s.flags.iter().map(|f| html! { <span class="badge">{ words(&format!("{f:?}")) }</span> }) }
+                                { for s.flags.iter().map(|f| html! { <span class="badge">{ f.label() }</span> }) }
                                 if let Some(d) = s.difference {
                                     <a class="badge note diff-link" href={d.doc_link()} target="_blank" rel="noopener"
                                         title={d.info().title}>{ "why: hardware vs ISA text" }</a>

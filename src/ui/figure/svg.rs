@@ -8,7 +8,6 @@ use yew::prelude::*;
 
 use super::layout::{Reg, CH, LABEL_H, W};
 use super::{extension, Drawn, Point};
-use crate::ui::stages::words;
 
 /// What changes from one moment to the next: lit bits, the pointed bit, the step.
 pub struct Marks<'a> {
@@ -152,7 +151,7 @@ fn cells(t: &Trace, d: &Drawn, r: &Reg, lit: u128, pointed: Option<u32>) -> Html
 /// The label above a register: kind, name and value, cut to the room there is.
 fn label(t: &Trace, r: &Reg) -> Html {
     let s = &t.stages[r.stage];
-    let kind = words(&format!("{:?}", s.kind));
+    let kind = s.kind.name().to_string();
     let mut text = format!("{} = {}", s.output.name, s.output.hex());
     if s.output.bits > 1 {
         text.push_str(&format!(" ({})", s.output.value));
@@ -239,7 +238,7 @@ pub fn StageReg(p: &StageProps) -> Html {
         return html! {};
     };
     let s = &t.stages[i];
-    let kind = words(&format!("{:?}", s.kind));
+    let kind = s.kind.name().to_string();
     let line = d.layout.lines.iter().find(|x| x.stage == i);
     let masked = s.flags.contains(&Flag::MaskedOff);
     let (future, current, parts) = (p.future, p.current, p.parts);

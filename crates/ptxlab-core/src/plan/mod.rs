@@ -387,11 +387,17 @@ pub(crate) const SOA: usize = 64;
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn words(ops: &Operands, ins: &[Inputs], w: &mut [[u32; SOA]; 3]) {
-    for (j, i) in ins.iter().enumerate() {
-        let v = if ops.imm { ops.values(i) } else { i.as_array() };
-        w[0][j] = v[0] as u32;
-        w[1][j] = v[1] as u32;
-        w[2][j] = v[2] as u32;
+    let [wa, wb, wc] = w;
+    let dst = wa.iter_mut().zip(wb.iter_mut()).zip(wc.iter_mut());
+    if ops.imm {
+        for (i, ((a, b), c)) in ins.iter().zip(dst) {
+            let v = ops.values(i);
+            (*a, *b, *c) = (v[0] as u32, v[1] as u32, v[2] as u32);
+        }
+    } else {
+        for (i, ((a, b), c)) in ins.iter().zip(dst) {
+            (*a, *b, *c) = (i.a as u32, i.b as u32, i.c as u32);
+        }
     }
 }
 

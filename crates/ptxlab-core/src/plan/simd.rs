@@ -404,9 +404,153 @@ impl Simd {
             SUB => pick_o::<L, SUB>(sat, add, id),
             AVRG => pick_o::<L, AVRG>(sat, add, id),
             ABSDIFF => pick_o::<L, ABSDIFF>(sat, add, id),
+            MIN | MAX if L == 2 && self.uniform() => pick_minmax2(self.op == MAX, sat, add, id),
             MIN => pick_o::<L, MIN>(sat, add, id),
             MAX => pick_o::<L, MAX>(sat, add, id),
             _ => pick_o::<L, SET>(sat, add, id),
+        }
+    }
+
+    /// Whether `a`, `b` and `d` are all signed or all unsigned.
+    fn uniform(&self) -> bool {
+        self.akeep == self.bkeep && (self.akeep == -1) == self.d_signed
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
+    if max {
+        pick_o::<2, MAX>(sat, add, id)
+    } else {
+        pick_o::<2, MIN>(sat, add, id)
+    }
+}
+
+/// `vmin2` / `vmax2` with `a`, `b` and `d` all of one signedness: the result lane is one of
+/// the source lanes, so it needs no clamp and fits 16 bits; the batch loop computes it in
+/// `i16` or `u16` (a vector instruction each), `.sat` or not.
+#[cfg(not(target_arch = "wasm32"))]
+fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
+    macro_rules! arms {
+        ($($m:literal $a:literal $i:literal),*) => {
+            match (max, add, id) {
+                $(($m, $a, $i) => match (sat, $m) {
+                    (false, false) => fns!(minmax2_batch[$m, false, $a, $i], simd_one[2, MIN, false, $a, $i]),
+                    (true, false) => fns!(minmax2_batch[$m, true, $a, $i], simd_one[2, MIN, true, $a, $i]),
+                    (false, true) => fns!(minmax2_batch[$m, false, $a, $i], simd_one[2, MAX, false, $a, $i]),
+                    (true, true) => fns!(minmax2_batch[$m, true, $a, $i], simd_one[2, MAX, true, $a, $i]),
+                },)*
+            }
+        };
+    }
+    arms!(false false false, false false true, false true false, false true true,
+          true false false, true false true, true true false, true true true)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn minmax2_batch<N: Notes, const MX: bool, const SAT: bool, const ADD: bool, const ID: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Simd(k) = k {
+        if N::KEEP {
+            let op = if MX { MAX } else { MIN };
+            drive::<N, true>(ops, ins, out, fl, |v, t| {
+                k.run_l::<N, 2>(v, t, op, SAT, ADD, ID)
+            });
+        } else if k.d_signed {
+            minmax2_soa::<i16, MX, ADD, ID>(k, ops, ins, out);
+        } else {
+            minmax2_soa::<u16, MX, ADD, ID>(k, ops, ins, out);
+        }
+    }
+}
+
+/// A 16-bit lane type for [`minmax2_soa`].
+#[cfg(not(target_arch = "wasm32"))]
+trait Half: Copy + Ord {
+    fn of(w: u32) -> Self;
+    /// Extended to 32 bits by the type's signedness.
+    fn ext(self) -> u32;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Half for i16 {
+    #[inline(always)]
+    fn of(w: u32) -> i16 {
+        w as u16 as i16
+    }
+    #[inline(always)]
+    fn ext(self) -> u32 {
+        i32::from(self) as u32
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Half for u16 {
+    #[inline(always)]
+    fn of(w: u32) -> u16 {
+        w as u16
+    }
+    #[inline(always)]
+    fn ext(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+/// [`simd_soa`] of a uniform `vmin2` / `vmax2` in 16-bit lanes of type `H`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn minmax2_soa<H: Half, const MX: bool, const ADD: bool, const ID: bool>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    let n = ins.len().min(out.len());
+    let mut w = [[0u32; SOA]; 3];
+    let mut acc = [0u32; SOA];
+    for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
+        let m = ic.len();
+        words(ops, ic, &mut w);
+        let acc = &mut acc[..m];
+        for i in 0..2 {
+            let (sa, sb) = if ID {
+                (16 * i as u32, 32 + 16 * i as u32)
+            } else {
+                (k.ash[i], k.bsh[i])
+            };
+            let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
+            let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
+            let in_mask = k.in_mask[i] as u32;
+            let at = 16 * i as u32;
+            for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
+                let (x, y) = (H::of(x >> xs), H::of(y >> ys));
+                let r = if MX { x.max(y) } else { x.min(y) };
+                let v = if ADD {
+                    r.ext() & in_mask
+                } else {
+                    (r.ext() & 0xffff) << at
+                };
+                *d = if i == 0 {
+                    v
+                } else if ADD {
+                    d.wrapping_add(v)
+                } else {
+                    *d | v
+                };
+            }
+        }
+        let keep = k.keep;
+        for ((o, &d), &c) in oc.iter_mut().zip(acc.iter()).zip(&w[2][..m]) {
+            *o = u64::from(if ADD {
+                c.wrapping_add(d)
+            } else {
+                (d & keep) | (c & !keep)
+            });
         }
     }
 }
