@@ -28,6 +28,8 @@ Data file format (one record per intrinsic, lines start with a tag):
 """
 import argparse, os, re, subprocess, sys, tempfile
 
+from ptxas_wheel import cuda_root, tool_env
+
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 ARCHS = [75, 80, 90, 100, 120]
@@ -234,10 +236,15 @@ def opcode(insn):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cuda-root", default="/work/cache/nvcc-13.5.37/nvidia/cu13")
+    ap.add_argument("--cuda-root", default=None,
+                    help="the wheels' nvidia/cu13 folder (default: $CUDA_ROOT, else the newest "
+                         "unpacked under /work/cache)")
     ap.add_argument("--out", default=os.path.join(root, "crates", "ptxlab-core", "src", "intrinsics.txt"))
     args = ap.parse_args()
-    env = dict(os.environ, PATH=os.path.join(args.cuda_root, "bin") + os.pathsep + os.environ["PATH"])
+    root_dir = cuda_root(args.cuda_root)
+    if not root_dir:
+        sys.exit("no CUDA tools: unpack the wheels as the docstring says and give --cuda-root")
+    env = tool_env(root_dir)
     ver = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, env=env, check=True).stdout
     version = re.search(r"V(\d+\.\d+\.\d+)", ver).group(1)
     with tempfile.TemporaryDirectory() as td:

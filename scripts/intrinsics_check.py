@@ -17,6 +17,8 @@ FNV-1a digest of the PTX results, which the Rust test compares with the core's m
 """
 import argparse, os, re, subprocess, sys
 
+from ptxas_wheel import split_operands
+
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 DATA = os.path.join(root, "crates", "ptxlab-core", "src", "intrinsics.txt")
@@ -158,19 +160,7 @@ def translate(stmt):
     if not m:
         raise Unsupported(stmt)
     op, rest = m.group(1), m.group(2)
-    # Split operands at commas outside braces.
-    ops, depth, cur = [], 0, ""
-    for ch in rest:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            ops.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    ops.append(cur.strip())
+    ops = split_operands(rest)
     parts = op.split(".")
     base, ty = parts[0], parts[-1]
     n = {"b16": 16, "s16": 16, "u16": 16, "b32": 32, "s32": 32, "u32": 32, "b64": 64, "s64": 64,

@@ -21,20 +21,15 @@ Usage:
     scripts/ptxas_programs.py --ptxas ... --stdin < texts   # decide texts given one per line
 
 ptxas comes from the PyPI wheel nvidia-cuda-nvcc (pip download --no-deps nvidia-cuda-nvcc,
-unzip, nvidia/cu13/bin/ptxas); it needs no GPU.
+unzip, nvidia/cu13/bin/ptxas); it needs no GPU. Without --ptxas it is found as
+scripts/ptxas_wheel.py says ($PTXAS, the unpacked wheel under /work/cache, PATH).
 """
 import argparse
-import json
-import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 
-HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
-FIRST_LINE = HEADER.count("\n") + 1
-PTXAS = "ptxas"
+from ptxas_wheel import decide_all, decision_line, read_texts, split_operands, tool
 
 INT = ["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"]
 BITS = ["b8", "b16", "b32", "b64"]
@@ -65,24 +60,6 @@ def reg_type(t):
     if w not in (8, 16, 32, 64, 128):
         return "b32"
     return "b%d" % w
-
-
-def split_operands(s):
-    """Split at top-level commas; braces group."""
-    out, depth, cur = [], 0, ""
-    for ch in s:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
 
 
 def names_in(op):
@@ -153,60 +130,6 @@ def scope(ptx):
         by_type.setdefault(ty, []).append(n)
     decl = " ".join(".reg .%s %s;" % (ty, ", ".join(ns)) for ty, ns in by_type.items())
     return "{ " + decl + " " + ptx + " }"
-
-
-LINE_RE = re.compile(r"^ptxas (\S+), line (\d+); (error|fatal)\s*: (.*)$")
-
-
-def run(texts):
-    """One ptxas run: ({index: [messages]}, foreign error or False)."""
-    src = HEADER + "".join(scope(t) + "\n" for t in texts) + "ret;\n}\n"
-    with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
-        f.write(src)
-        path = f.name
-    try:
-        p = subprocess.run([PTXAS, "-arch=sm_90", "-o", "/dev/null", path],
-                           capture_output=True, text=True)
-    finally:
-        os.unlink(path)
-    flagged, foreign = {}, False
-    for line in (p.stdout + p.stderr).splitlines():
-        m = LINE_RE.match(line)
-        if not m:
-            continue
-        fname, ln, msg = m.group(1), int(m.group(2)), m.group(4).strip()
-        if fname != path:
-            foreign = msg
-            continue
-        i = ln - FIRST_LINE
-        if 0 <= i < len(texts):
-            flagged.setdefault(i, []).append(msg)
-    if p.returncode != 0 and not flagged and not foreign:
-        tail = (p.stdout + p.stderr).strip().splitlines()[-1:] or ["ptxas failed"]
-        foreign = tail[0]
-    return flagged, foreign
-
-
-def decide(texts, out):
-    pending = list(texts)
-    while pending:
-        flagged, foreign = run(pending)
-        if flagged:
-            for i, msgs in flagged.items():
-                out[pending[i]] = (False, " | ".join(msgs))
-            pending = [t for i, t in enumerate(pending) if i not in flagged]
-            continue
-        if not foreign:
-            for t in pending:
-                out[t] = (True, "")
-            return
-        if len(pending) == 1:
-            out[pending[0]] = (False, foreign)
-            return
-        half = len(pending) // 2
-        decide(pending[:half], out)
-        decide(pending[half:], out)
-        return
 
 
 # ---------------------------------------------------------------- the forms asked about
@@ -535,34 +458,24 @@ def mutations(n, seed):
 
 
 def main():
-    global PTXAS
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ptxas", default=os.environ.get("PTXAS", "ptxas"))
+    ap.add_argument("--ptxas", default=None,
+                    help="the ptxas to ask (default: $PTXAS, the unpacked PyPI wheel, PATH)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--stdin", action="store_true", help="decide texts read from standard input")
     ap.add_argument("--mutations", type=int, default=3000, help="random mutations of valid forms")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
-    PTXAS = args.ptxas
     if args.stdin:
-        texts = []
-        for line in sys.stdin:
-            line = line.strip()
-            if line.startswith("{"):
-                line = json.loads(line)["ptx"]
-            if line and line not in texts:
-                texts.append(line)
+        texts = read_texts(sys.stdin)
     else:
         texts = forms()
         have = set(texts)
         texts += [t for t in mutations(args.mutations, args.seed) if t not in have]
-    out = {}
-    for k in range(0, len(texts), 400):
-        decide(texts[k:k + 400], out)
+    out = decide_all(texts, scope, tool("ptxas", args.ptxas))
     sink = open(args.out, "w") if args.out else sys.stdout
     for t in texts:
-        acc, msg = out[t]
-        sink.write(json.dumps({"ptx": t, "accepted": acc, "ptxas": msg}) + "\n")
+        sink.write(decision_line(t, *out[t]) + "\n")
     if args.out:
         sink.close()
         n = sum(1 for t in texts if out[t][0])

@@ -3,7 +3,8 @@
 //! `scripts/build-api.sh` builds this crate for `wasm32-unknown-unknown` and runs the
 //! wasm-bindgen CLI with `--target web`, giving `dist/api/ptxlab.js` (an ES module) and
 //! `dist/api/ptxlab_bg.wasm`. After `await init()` the module exports [`check`], [`evaluate`],
-//! [`compare`], [`axes`], [`sweep`] and [`version`].
+//! [`compare`], [`axes`], [`sweep`], [`run`] (a program of several lines), [`intrinsic`] (a CUDA
+//! intrinsic by its meaning and by its PTX) and [`version`].
 //!
 //! Operand values may be hex strings (`"0x7f"`), any string the `ptxlab` tool reads (`"-5"`,
 //! `"0b101"`), safe-integer numbers or `BigInt`s; missing sources are 0. Every 64-bit value that
@@ -11,6 +12,8 @@
 //! an `Error` whose message is the one `ptxlab eval` prints for the same input.
 
 use js_sys::{Array, BigUint64Array, Object, Reflect, Uint16Array};
+use ptxlab_core::intrinsics;
+use ptxlab_core::program::{parse_assignments, parse_program, Machine};
 use ptxlab_core::sweep::{self as sw, SweepAxis};
 use ptxlab_core::trace::Flag;
 use ptxlab_core::{
@@ -134,6 +137,240 @@ pub fn sweep(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue
     set(&out, "x", &to_js(&x)?);
     set(&out, "y", &to_js(&y)?);
     Ok(out.into())
+}
+
+/// Run a program: several lines of straight-line PTX over registers (as `ptxlab run` and the
+/// Program view take it). `registers` gives starting values, as an object (`{"%r1": "0x10",
+/// "%p1": true}`) or as text (`"%r1=0x10, %p1=true"`); every other register starts at 0.
+/// Returns `{written, registers, steps}`: `written` the registers the program wrote, in order of
+/// first write, each `{name, bits, hex, value}` (`value` a `BigInt`); `registers` every
+/// register, each `{name, bits, hex, value, initial, writtenBy}` (`writtenBy` the line of the
+/// statement that last wrote it, or `null`); `steps` one per statement, each `{index, line,
+/// executed, trace, writes}` with the instruction's stages in `trace` (`null` where its guard
+/// was false) and `writes` `[{reg, bits, old, new}]`. A bad line throws an `Error` whose message
+/// is `line N: ...`, as `ptxlab run` prints it, with `line`, and `start` and `end` locating that
+/// line in `program` (UTF-16 indices).
+#[wasm_bindgen]
+pub fn run(program: JsValue, registers: JsValue) -> Result<JsValue, JsValue> {
+    let text = program
+        .as_string()
+        .ok_or_else(|| error("the program must be a string of PTX text"))?;
+    let init = read_registers(&registers)?;
+    let prog = parse_program(&text).map_err(|e| {
+        let err = error(&e.to_string());
+        let (start, end) = line_span(&text, e.line);
+        let _ = Reflect::set(&err, &"line".into(), &(e.line as u32).into());
+        let _ = Reflect::set(&err, &"start".into(), &start.into());
+        let _ = Reflect::set(&err, &"end".into(), &end.into());
+        err
+    })?;
+    let mut m = Machine::new(prog, &init).map_err(|e| error(&e))?;
+    m.run();
+    let written: Array = m
+        .written()
+        .into_iter()
+        .map(|(name, bits, v)| {
+            let o = Object::new();
+            set(&o, "name", &name.into());
+            set(&o, "bits", &bits.into());
+            set(&o, "hex", &hex(v, bits).into());
+            set(&o, "value", &JsValue::from(v));
+            JsValue::from(o)
+        })
+        .collect();
+    let regs: Array = m
+        .registers()
+        .into_iter()
+        .map(|r| {
+            let o = Object::new();
+            set(&o, "name", &r.name.into());
+            set(&o, "bits", &r.bits.into());
+            set(&o, "hex", &hex(r.value, r.bits).into());
+            set(&o, "value", &JsValue::from(r.value));
+            set(&o, "initial", &r.initial.into());
+            set(
+                &o,
+                "writtenBy",
+                &r.written_by.map_or(JsValue::NULL, |l| (l as u32).into()),
+            );
+            JsValue::from(o)
+        })
+        .collect();
+    let out = Object::new();
+    set(&out, "written", &written);
+    set(&out, "registers", &regs);
+    set(&out, "steps", &to_js(m.history())?);
+    Ok(out.into())
+}
+
+/// Call a CUDA SIMD or integer intrinsic (`"__vcmpgtu4"`, `"__dp4a"` ...) on `args` (an array of
+/// values, read as the C types of its arguments). Returns `{name, d, value, meaning, lanes,
+/// addend, outputs, ptx, program}`: `d` the result in hex as `ptxlab intrinsic` prints it,
+/// `value` a `BigInt`, `meaning` one sentence, `lanes` `[{index, bits, inputs, output}]`,
+/// `addend` the summed `c` (or `null`), `outputs` the bools of `__vibmax_*` / `__vibmin_*`
+/// (`{pred: 1}` ...), `ptx` the statements nvcc emits, and `program` that PTX run as a program
+/// on the arguments: `{d, steps}` as [`run`] gives its steps. An unknown name or a bad argument
+/// throws an `Error` with the message `ptxlab intrinsic` prints.
+#[wasm_bindgen]
+pub fn intrinsic(name: JsValue, args: JsValue) -> Result<JsValue, JsValue> {
+    let name = name
+        .as_string()
+        .ok_or_else(|| error("the intrinsic's name must be a string such as \"__vcmpgtu4\""))?;
+    let i = intrinsics::find(&name).ok_or_else(|| error(&unknown_intrinsic(&name)))?;
+    let list: Vec<JsValue> = if args.is_undefined() || args.is_null() {
+        Vec::new()
+    } else if Array::is_array(&args) {
+        Array::from(&args).iter().collect()
+    } else {
+        return Err(error(
+            "the arguments must be an array such as [\"0x01020304\", 5n]",
+        ));
+    };
+    if list.len() != i.args.len() {
+        let types: Vec<&str> = i.args.iter().map(|t| t.c_name()).collect();
+        return Err(error(&format!(
+            "{} takes {} argument{} ({}), got {}",
+            i.name,
+            i.args.len(),
+            if i.args.len() == 1 { "" } else { "s" },
+            types.join(", "),
+            list.len()
+        )));
+    }
+    let mut vals = Vec::new();
+    for (n, (v, t)) in list.iter().zip(&i.args).enumerate() {
+        let x = read_value_of_width(v, t.bits()).map_err(|e| {
+            error(&format!(
+                "argument {} of {} ({}): {e}",
+                n + 1,
+                i.name,
+                t.c_name()
+            ))
+        })?;
+        vals.push(x);
+    }
+    let e = intrinsics::evaluate(i, &vals).map_err(|e| error(&e.to_string()))?;
+    let mut m = intrinsics::machine(i, &e.args).map_err(|e| error(&e.to_string()))?;
+    m.run();
+    let (pd, _) = intrinsics::program_outcome(i, &m);
+    let digits = (i.result.bits() / 4) as usize;
+    let out = Object::new();
+    set(&out, "name", &i.name.into());
+    set(&out, "d", &format!("0x{:0digits$x}", e.result).into());
+    set(&out, "value", &JsValue::from(e.result));
+    set(&out, "meaning", &i.meaning.into());
+    set(&out, "lanes", &to_js(&e.lanes)?);
+    set(
+        &out,
+        "addend",
+        &e.addend.map_or(JsValue::NULL, JsValue::from),
+    );
+    let outputs = Object::new();
+    for (n, v) in &e.outputs {
+        set(&outputs, n, &(*v as u32).into());
+    }
+    set(&out, "outputs", &outputs);
+    let ptx: Array = i.ptx.iter().map(|s| JsValue::from_str(s)).collect();
+    set(&out, "ptx", &ptx);
+    let program = Object::new();
+    set(
+        &program,
+        "d",
+        &pd.map_or(JsValue::NULL, |v| format!("0x{v:0digits$x}").into()),
+    );
+    set(&program, "steps", &to_js(m.history())?);
+    set(&out, "program", &program);
+    Ok(out.into())
+}
+
+/// The message for a name that is no intrinsic, with the closest names.
+pub fn unknown_intrinsic(name: &str) -> String {
+    let near: Vec<&str> = intrinsics::search(name.trim_start_matches('_'))
+        .iter()
+        .take(6)
+        .map(|i| i.name)
+        .collect();
+    if near.is_empty() {
+        format!("unknown intrinsic '{name}'")
+    } else {
+        format!(
+            "unknown intrinsic '{name}'; did you mean {}?",
+            near.join(", ")
+        )
+    }
+}
+
+/// `v` in hex, padded to a register of `bits` bits (predicates as one digit).
+pub fn hex(v: u64, bits: u32) -> String {
+    let digits = bits.div_ceil(4).max(1) as usize;
+    format!("0x{v:0digits$x}")
+}
+
+/// The UTF-16 span of line `line` (1-based) of `text`, without its line break; the end of the
+/// text for a line past it.
+pub fn line_span(text: &str, line: usize) -> (u32, u32) {
+    let mut start = 0;
+    for (n, l) in text.split('\n').enumerate() {
+        let end = start + l.len();
+        if n + 1 == line {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            return (utf16_index(text, start), utf16_index(text, start + l.len()));
+        }
+        start = end + 1;
+    }
+    let n = utf16_index(text, text.len());
+    (n, n)
+}
+
+/// Starting registers: `undefined`, text (`"%r1=0x10 %p1=true"`) or an object of values.
+fn read_registers(v: &JsValue) -> Result<Vec<(String, u64)>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Vec::new());
+    }
+    if let Some(s) = v.as_string() {
+        return parse_assignments(&s).map_err(|e| error(&e));
+    }
+    if !v.is_object() {
+        return Err(error(
+            "the registers must be an object such as {\"%r1\": \"0x10\"} or text such as \"%r1=0x10\"",
+        ));
+    }
+    let obj: &Object = v.unchecked_ref();
+    let mut out = Vec::new();
+    for key in Object::keys(obj).iter() {
+        let k = key.as_string().unwrap_or_default();
+        let x = Reflect::get(obj, &key)?;
+        let val = if x.as_bool() == Some(true) {
+            1
+        } else if x.as_bool() == Some(false) {
+            0
+        } else if x.as_string().as_deref() == Some("true") {
+            1
+        } else if x.as_string().as_deref() == Some("false") {
+            0
+        } else {
+            read_value(&x).map_err(|m| error(&format!("{k}: {m}")))?
+        };
+        out.push((k, val));
+    }
+    Ok(out)
+}
+
+/// A value of `bits` bits: a string as `ptxlab intrinsic` reads it, or a number or `BigInt`
+/// that fits (negative ones as their two's complement).
+fn read_value_of_width(v: &JsValue, bits: u32) -> Result<u64, String> {
+    if let Some(s) = v.as_string() {
+        return ptxlab_core::value::parse_value(&s, bits, None);
+    }
+    let x = read_value(v)?;
+    fits(x, bits)
+        .then(|| if bits >= 64 { x } else { x & ((1 << bits) - 1) })
+        .ok_or_else(|| format!("{} does not fit in {bits} bits", x as i64))
+}
+
+/// Whether the 64-bit value `x` is a value of `bits` bits, unsigned or (negative) signed.
+pub fn fits(x: u64, bits: u32) -> bool {
+    bits >= 64 || x >> bits == 0 || (x as i64) >= -(1i64 << (bits - 1)) && (x as i64) < 0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,6 +622,35 @@ mod tests {
             "inside a character: back to its start"
         );
         assert_eq!(utf16_index("ab", 99), 2);
+    }
+
+    #[test]
+    fn line_spans_in_utf16() {
+        let text = "mov.b32 %r1, 1;\r\n// é😀\nbra L;";
+        assert_eq!(line_span(text, 1), (0, 15));
+        assert_eq!(line_span(text, 2), (17, 23));
+        assert_eq!(line_span(text, 3), (24, 30));
+        assert_eq!(line_span(text, 9), (30, 30));
+        assert_eq!(line_span("", 1), (0, 0));
+    }
+
+    #[test]
+    fn values_fit_their_width() {
+        assert!(fits(0xffff_ffff, 32));
+        assert!(fits(-1i64 as u64, 32));
+        assert!(fits(-(1i64 << 31) as u64, 32));
+        assert!(!fits(-(1i64 << 31) as u64 - 1, 32));
+        assert!(!fits(1 << 32, 32));
+        assert!(fits(u64::MAX, 64));
+        assert_eq!(hex(1, 1), "0x1");
+        assert_eq!(hex(0xab, 32), "0x000000ab");
+    }
+
+    #[test]
+    fn unknown_intrinsics_name_the_closest() {
+        let m = unknown_intrinsic("vcmpgtu");
+        assert!(m.contains("__vcmpgtu4") && m.contains("__vcmpgtu2"), "{m}");
+        assert_eq!(unknown_intrinsic("zzzz"), "unknown intrinsic 'zzzz'");
     }
 
     #[test]

@@ -21,13 +21,13 @@
 //! `{ }` scopes are accepted. Branches, loads, stores and instructions outside the table are
 //! refused with a message naming the line.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::ast::{Instruction, OperandKind};
-use crate::eval::{evaluate_traced, widths, Inputs};
+use crate::eval::{evaluate, evaluate_traced, widths, Inputs};
 use crate::ops::{width_fits, width_name};
 use crate::trace::Trace;
 
@@ -624,6 +624,19 @@ pub struct RegView {
     pub initial: bool,
 }
 
+/// What statements wrote for the values they read, kept between quiet runs of one program (see
+/// [`Machine::run_quiet`]).
+#[derive(Clone, Debug, Default)]
+pub struct Memo {
+    /// The values a statement read, then its index -> the registers it wrote and their values.
+    seen: HashMap<Vec<u64>, Vec<(usize, u64)>>,
+}
+
+impl Memo {
+    /// Entries kept at most; past that the memo starts again empty.
+    const MAX: usize = 1 << 17;
+}
+
 /// A program being run: the register file, the next statement, and the steps taken.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Machine {
@@ -761,72 +774,111 @@ impl Machine {
             .collect()
     }
 
-    fn read(&self, name: &str, bits: u32) -> u64 {
-        self.index.get(name).map_or(0, |&k| self.values[k]) & mask(bits)
+    fn read(&self, values: &[u64], name: &str, bits: u32) -> u64 {
+        self.index.get(name).map_or(0, |&k| values[k]) & mask(bits)
+    }
+
+    /// The values statement `i` reads from the register values `values` (sources cut to the
+    /// widths it reads, immediates included); None when its guard keeps it from running.
+    fn sources(&self, values: &[u64], i: usize) -> Option<Vec<u64>> {
+        let s = &self.program.statements[i];
+        if let Some((neg, g)) = &s.guard {
+            if (self.read(values, g, 1) != 0) == *neg {
+                return None;
+            }
+        }
+        Some(match &s.body {
+            Body::Table(insn) => {
+                let w = widths(insn);
+                let mut v = vec![0u64; 4];
+                for (k, o) in insn.srcs.iter().enumerate().take(4) {
+                    if let OperandKind::Reg(r) = &o.kind {
+                        v[k] = self.read(values, r, w.src[k]);
+                    }
+                }
+                v
+            }
+            Body::Op(insn) => insn
+                .srcs
+                .iter()
+                .enumerate()
+                .map(|(k, x)| match x {
+                    ops::Src::Reg { name, .. } => self.read(values, name, insn.src_bits(k)),
+                    ops::Src::Imm(v) => insn.imm_value(k, *v),
+                    ops::Src::Float(f) => f.value(insn.src_bits(k), insn.src_is_float(k)),
+                    ops::Src::Sink => 0,
+                })
+                .collect(),
+        })
+    }
+
+    /// Run statement `i` on the values it reads (from [`Machine::sources`]): what it writes
+    /// (register index, value, width written, written as signed) and, when `traced`, its
+    /// stages. Without `traced` the table's instructions run untraced (the same evaluation,
+    /// no stages recorded).
+    #[allow(clippy::type_complexity)]
+    fn execute(
+        &self,
+        i: usize,
+        src: &[u64],
+        traced: bool,
+    ) -> (Vec<(usize, u64, u32, bool)>, Option<Trace>) {
+        let mut out: Vec<(usize, u64, u32, bool)> = Vec::new();
+        let mut trace = None;
+        match &self.program.statements[i].body {
+            Body::Table(insn) => {
+                let w = widths(insn);
+                let inputs = Inputs::new(src[0], src[1], src[2], src[3]);
+                let d = if traced {
+                    let t = evaluate_traced(insn, &inputs);
+                    let d = t.result.raw() as u64;
+                    trace = Some(t);
+                    d
+                } else {
+                    evaluate(insn, &inputs)
+                };
+                if let OperandKind::Reg(r) = &insn.dst.kind {
+                    let signed = insn.form.ty(0).is_signed();
+                    out.push((self.index[r], d, w.dst, signed));
+                }
+            }
+            Body::Op(insn) => {
+                let o = insn.eval(src);
+                for (k, (d, val)) in insn.dsts.iter().zip(&o.values).enumerate() {
+                    if let (ops::Dst::Reg(r), Some(v)) = (d, val) {
+                        out.push((self.index[r], *v, insn.dst_bits(k), insn.dst_signed(k)));
+                    }
+                }
+                if traced {
+                    trace = Some(o.trace);
+                }
+            }
+        }
+        (out, trace)
     }
 
     /// Run the next statement; None at the end.
     pub fn step(&mut self) -> Option<&Step> {
         let i = self.pc();
-        let s = self.program.statements.get(i)?;
-        let go = match &s.guard {
-            None => true,
-            Some((neg, g)) => (self.read(g, 1) != 0) != *neg,
+        let line = self.program.statements.get(i)?.line;
+        let src = self.sources(&self.values, i);
+        let executed = src.is_some();
+        let (out, trace) = match src {
+            Some(src) => self.execute(i, &src, true),
+            None => (Vec::new(), None),
         };
         let mut step = Step {
             index: i,
-            line: s.line,
-            executed: go,
-            trace: None,
+            line,
+            executed,
+            trace,
             writes: Vec::new(),
         };
-        // What the statement writes: (register, value, width written, signed).
-        let mut out: Vec<(&str, u64, u32, bool)> = Vec::new();
-        if go {
-            match &s.body {
-                Body::Table(insn) => {
-                    let w = widths(insn);
-                    let mut v = [0u64; 4];
-                    for (k, o) in insn.srcs.iter().enumerate().take(4) {
-                        if let OperandKind::Reg(r) = &o.kind {
-                            v[k] = self.read(r, w.src[k]);
-                        }
-                    }
-                    let t = evaluate_traced(insn, &Inputs::new(v[0], v[1], v[2], v[3]));
-                    if let OperandKind::Reg(r) = &insn.dst.kind {
-                        let signed = insn.form.ty(0).is_signed();
-                        out.push((r, t.result.raw() as u64, w.dst, signed));
-                    }
-                    step.trace = Some(t);
-                }
-                Body::Op(insn) => {
-                    let src: Vec<u64> = insn
-                        .srcs
-                        .iter()
-                        .enumerate()
-                        .map(|(k, x)| match x {
-                            ops::Src::Reg { name, .. } => self.read(name, insn.src_bits(k)),
-                            ops::Src::Imm(v) => insn.imm_value(k, *v),
-                            ops::Src::Float(f) => f.value(insn.src_bits(k), insn.src_is_float(k)),
-                            ops::Src::Sink => 0,
-                        })
-                        .collect();
-                    let o = insn.eval(&src);
-                    for (k, (d, val)) in insn.dsts.iter().zip(&o.values).enumerate() {
-                        if let (ops::Dst::Reg(r), Some(v)) = (d, val) {
-                            out.push((r, *v, insn.dst_bits(k), insn.dst_signed(k)));
-                        }
-                    }
-                    step.trace = Some(o.trace);
-                }
-            }
-        }
-        for (r, v, bits, signed) in out {
-            let k = self.index[r];
+        for (k, v, bits, signed) in out {
             let rb = self.program.registers[k].bits;
             let new = extend(v, bits, signed, rb);
             step.writes.push(Write {
-                reg: r.to_string(),
+                reg: self.program.registers[k].name.clone(),
                 bits: rb,
                 old: self.values[k],
                 new,
@@ -837,6 +889,49 @@ impl Machine {
         }
         self.history.push(step);
         self.history.last()
+    }
+
+    /// Run from the start to the end without recording anything, leaving the machine as it
+    /// is: the value each register ends with, in the order of [`Program::registers`] (see
+    /// [`Machine::register_index`]). The same values [`Machine::run`] leaves, without the stages;
+    /// for running one program on many inputs (with [`Machine::start_with`]). `memo` keeps what
+    /// each statement wrote for the values it read, so a statement that meets the same values
+    /// again (one that reads only some of the inputs, or a constant) is not evaluated again;
+    /// give each program its own.
+    pub fn run_quiet(&self, memo: &mut Memo) -> Vec<u64> {
+        let mut values = self.start.clone();
+        for i in 0..self.program.statements.len() {
+            let Some(mut key) = self.sources(&values, i) else {
+                continue;
+            };
+            key.push(i as u64);
+            let writes = match memo.seen.get(&key) {
+                Some(w) => w.clone(),
+                None => {
+                    let (out, _) = self.execute(i, &key[..key.len() - 1], false);
+                    let w: Vec<(usize, u64)> = out
+                        .into_iter()
+                        .map(|(k, v, bits, signed)| {
+                            (k, extend(v, bits, signed, self.program.registers[k].bits))
+                        })
+                        .collect();
+                    if memo.seen.len() >= Memo::MAX {
+                        memo.seen.clear();
+                    }
+                    memo.seen.insert(key, w.clone());
+                    w
+                }
+            };
+            for (k, v) in writes {
+                values[k] = v;
+            }
+        }
+        values
+    }
+
+    /// The place of a register in [`Program::registers`].
+    pub fn register_index(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
     }
 
     /// Undo the last step; false at the start.
@@ -964,6 +1059,38 @@ mod tests {
         m.restart();
         assert_eq!(m.value("%r1"), Some((-300i64) as u64 & 0xffff_ffff));
         assert!(m.registers().iter().all(|r| !r.changed));
+    }
+
+    #[test]
+    fn a_quiet_run_ends_with_the_values_of_a_traced_one() {
+        let text = "setp.lt.s32 %p1, %r1, 0;\n@%p1 neg.s32 %r1, %r1;\ncvt.sat.s8.s32 %rs1, %r1;\nmov.b32 {%h1, %h2}, %r1;\nvadd.s32.s32.s32.sat %r2, %r1, %r1, %r1;\n@!%p1 add.u32 %r3, %r2, 1;";
+        let p = parse_program(text).unwrap();
+        let mut m = Machine::new(p, &[]).unwrap();
+        // Values met twice take what the memo kept.
+        let mut memo = Memo::default();
+        for v in [
+            0u64,
+            1,
+            0x7f,
+            0x80,
+            0x7fff_ffff,
+            (-300i64) as u64,
+            (-1i64) as u64,
+            0,
+            0x80,
+        ] {
+            m.start_with(&[("%r1".into(), v & 0xffff_ffff)]).unwrap();
+            let quiet = m.run_quiet(&mut memo);
+            assert_eq!(m.pc(), 0, "a quiet run leaves the machine as it was");
+            m.run();
+            let traced: Vec<u64> = m.registers().iter().map(|r| r.value).collect();
+            assert_eq!(quiet, traced, "%r1 = {v:#x}");
+            assert_eq!(
+                quiet[m.register_index("%r2").unwrap()],
+                m.value("%r2").unwrap()
+            );
+        }
+        assert_eq!(m.register_index("%nope"), None);
     }
 
     #[test]

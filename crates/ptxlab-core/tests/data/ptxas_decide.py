@@ -8,18 +8,16 @@ registers d, a, b, c, e as wide as its type asks; lines ptxas flags are rejected
 assembled again until a run is clean. Errors ptxas raises while expanding its built-in helpers
 carry no line of ours, so such a batch is split in halves until the culprit stands alone.
 
-Usage: PTXAS=/path/to/ptxas ptxas_decide.py < texts > decisions.jsonl
+Usage: [PTXAS=/path/to/ptxas] ptxas_decide.py < texts > decisions.jsonl
+
+ptxas is found as scripts/ptxas_wheel.py says (PTXAS, else the unpacked PyPI wheel, else PATH).
 """
-import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-PTXAS = os.environ.get("PTXAS", "ptxas")
-HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
-FIRST_LINE = HEADER.count("\n") + 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), *[".."] * 4, "scripts"))
+from ptxas_wheel import decide_all, decision_line, read_texts, tool  # noqa: E402
 
 
 def widths(ptx):
@@ -52,79 +50,11 @@ def scope(ptx):
     return "{ " + decl + " " + ptx + " }"
 
 
-LINE_RE = re.compile(r"^ptxas (\S+), line (\d+); (error|fatal)\s*: (.*)$")
-
-
-def run(texts):
-    """One ptxas run: ({index: [messages]}, fatal_index or None, foreign_error)."""
-    src = HEADER + "".join(scope(t) + "\n" for t in texts) + "ret;\n}\n"
-    with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
-        f.write(src)
-        path = f.name
-    try:
-        p = subprocess.run([PTXAS, "-arch=sm_90", "-o", "/dev/null", path],
-                           capture_output=True, text=True)
-    finally:
-        os.unlink(path)
-    flagged, fatal, foreign = {}, None, False
-    for line in (p.stdout + p.stderr).splitlines():
-        m = LINE_RE.match(line)
-        if not m:
-            continue
-        fname, ln, kind, msg = m.group(1), int(m.group(2)), m.group(3), m.group(4).strip()
-        if fname != path:
-            foreign = msg
-            continue
-        i = ln - FIRST_LINE
-        if 0 <= i < len(texts):
-            flagged.setdefault(i, []).append(msg)
-            if kind == "fatal":
-                fatal = i
-    if p.returncode != 0 and not flagged and not foreign:
-        foreign = (p.stdout + p.stderr).strip().splitlines()[-1:] or ["ptxas failed"]
-        foreign = foreign[0]
-    return flagged, fatal, foreign
-
-
-def decide(texts, out):
-    """Fill out[text] = (accepted, message) for every text."""
-    pending = list(texts)
-    while pending:
-        flagged, fatal, foreign = run(pending)
-        if flagged:
-            for i, msgs in flagged.items():
-                out[pending[i]] = (False, " | ".join(msgs))
-            pending = [t for i, t in enumerate(pending) if i not in flagged]
-            continue
-        if not foreign:
-            for t in pending:
-                out[t] = (True, "")
-            return
-        if len(pending) == 1:
-            out[pending[0]] = (False, foreign)
-            return
-        half = len(pending) // 2
-        decide(pending[:half], out)
-        decide(pending[half:], out)
-        return
-
-
 def main():
-    texts = []
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        if line.startswith("{"):
-            line = json.loads(line)["ptx"]
-        if line not in texts:
-            texts.append(line)
-    out = {}
-    for k in range(0, len(texts), 400):
-        decide(texts[k:k + 400], out)
+    texts = read_texts(sys.stdin)
+    out = decide_all(texts, scope, tool("ptxas"))
     for t in texts:
-        acc, msg = out[t]
-        print(json.dumps({"ptx": t, "accepted": acc, "ptxas": msg}))
+        print(decision_line(t, *out[t]))
 
 
 if __name__ == "__main__":
