@@ -12,6 +12,7 @@ mod model;
 mod num;
 mod program_model;
 mod query;
+mod sweep_model;
 mod templates;
 mod ui;
 

@@ -20,7 +20,7 @@ pub const MAX_PROGRAM: usize = 4000;
 /// The longest list of starting registers taken from the address.
 pub const MAX_REGS: usize = 2000;
 /// Keys the address may carry: the instruction, the four sources, view options, the sweep
-/// view's settings (read by the sweep panel, see `ui::explore::sweep::Spec`), a program
+/// view's settings (read by the sweep panel, see `sweep_model::Spec`), a program
 /// with its starting registers and the step reached (read by the Program view), and `fn`, a
 /// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`).
 pub const KEYS: [&str; 11] = [

@@ -10,7 +10,7 @@ use crate::program_model::{self, Prog};
 mod address;
 mod editor;
 mod embed;
-mod explore;
+pub(crate) mod explore;
 mod figure;
 mod intrinsic;
 mod learn;

@@ -38,15 +38,20 @@ impl OperandsData {
             .map(|i| {
                 let bits = state.width(i);
                 let register = valid.insn.register_sources().iter().any(|r| r.0 == i);
-                let immediate = (!register)
-                    .then(|| valid.trace.sources.get(i).map(|v| v.hex()))
+                // An immediate shows the value the trace read, in every view.
+                let imm_value = (!register)
+                    .then(|| valid.trace.sources.get(i).map(|v| v.raw() as u64))
                     .flatten();
+                let immediate = imm_value.map(|v| crate::num::format(v, bits, View::Hex));
                 Source {
                     src: i,
                     name: SOURCE_NAMES[i],
                     bits,
-                    value: state.values[i],
-                    fields: View::ALL.map(|v| state.field_text(i, v)),
+                    value: imm_value.unwrap_or(state.values[i]),
+                    fields: View::ALL.map(|v| match imm_value {
+                        Some(x) => crate::num::format(x, bits, v),
+                        None => state.field_text(i, v),
+                    }),
                     errors: View::ALL.map(|v| state.field_error(i, v).map(str::to_string)),
                     immediate,
                 }
@@ -199,5 +204,27 @@ fn bit_buttons(s: &Source, dispatch: &Callback<Action>, readonly: bool) -> Html 
         <div class="bits" role="group" aria-label={format!("{} bits", s.name)}>
             { for (0..halves).rev().map(half) }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod immediate_tests {
+    use super::*;
+
+    /// An immediate source shows the value the instruction reads in every view, not the
+    /// (unused) value the state keeps for that position.
+    #[test]
+    fn immediates_show_their_value_in_every_view() {
+        let s = State::new("lop3.b32 d, a, b, c, 0xb2;", [1, 2, 3, 0x55]);
+        let d = OperandsData::from_state(&s, s.valid.as_ref().unwrap());
+        let e = &d.sources[3];
+        assert_eq!(e.immediate.as_deref(), Some("0xb2"));
+        assert_eq!(e.value, 0xb2);
+        assert_eq!(e.fields[1], "178");
+        assert_eq!(e.fields[3], "10110010");
+        assert!(d.sources[0].immediate.is_none());
+        let s = State::new("add.s32 d, a, -5;", [1, 0, 0, 0]);
+        let d = OperandsData::from_state(&s, s.valid.as_ref().unwrap());
+        assert_eq!(d.sources[1].fields[2], "-5");
     }
 }

@@ -326,6 +326,10 @@ pub(crate) fn drive<N: Notes, const RAW: bool>(
     flags: &mut [u16],
     f: impl Fn(&[u64; 4], &mut N) -> u64,
 ) {
+    // In wasm every kernel takes masked operands (no chunk buffer in each loop: less code).
+    if cfg!(target_arch = "wasm32") && RAW {
+        return drive::<N, false>(ops, inputs, out, flags, f);
+    }
     let n = inputs.len().min(out.len());
     // Made only for immediates (no buffer to clear on every call otherwise).
     let mut buf: Option<[Inputs; CHUNK]> = None;

@@ -140,11 +140,32 @@ fn simd_soa<
     ins: &[Inputs],
     out: &mut [u64],
 ) {
+    let lb = 32 / N as u32;
+    let (akeep, bkeep) = (L::of(k.akeep), L::of(k.bkeep));
+    let (lo, hi) = (L::of(k.lo), L::of(k.hi));
+    soa_drive::<N, ADD, ID>(k, ops, ins, out, |x, y| {
+        let x = L::lane(x, lb) & akeep;
+        let y = L::lane(y, lb) & bkeep;
+        let r = lane_op(OP, k.cmp, x, y);
+        let r = if SAT { r.max(lo).min(hi) } else { r };
+        r.i32() as u32
+    });
+}
+
+/// The loops of [`simd_soa`] around `lane`, which maps the words holding a lane of `a` and of
+/// `b` (shifted down to it) to the lane's result, extended to 32 bits.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    lane: impl Fn(u32, u32) -> u32,
+) {
     let n = ins.len().min(out.len());
     let lb = 32 / N as u32;
     let lmask = (1u32 << lb) - 1;
-    let (akeep, bkeep) = (L::of(k.akeep), L::of(k.bkeep));
-    let (lo, hi) = (L::of(k.lo), L::of(k.hi));
     let mut w = [[0u32; SOA]; 3];
     let mut acc = [0u32; SOA];
     for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
@@ -163,15 +184,8 @@ fn simd_soa<
             let in_mask = k.in_mask[i] as u32;
             let at = lb * i as u32;
             for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
-                let x = L::lane(x >> xs, lb) & akeep;
-                let y = L::lane(y >> ys, lb) & bkeep;
-                let r = lane_op(OP, k.cmp, x, y);
-                let r = if SAT { r.max(lo).min(hi) } else { r };
-                let v = if ADD {
-                    r.i32() as u32 & in_mask
-                } else {
-                    (r.i32() as u32 & lmask) << at
-                };
+                let r = lane(x >> xs, y >> ys);
+                let v = if ADD { r & in_mask } else { (r & lmask) << at };
                 // The first lane starts the result.
                 *d = if i == 0 {
                     v
@@ -510,49 +524,10 @@ fn minmax2_soa<H: Half, const MX: bool, const ADD: bool, const ID: bool>(
     ins: &[Inputs],
     out: &mut [u64],
 ) {
-    let n = ins.len().min(out.len());
-    let mut w = [[0u32; SOA]; 3];
-    let mut acc = [0u32; SOA];
-    for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
-        let m = ic.len();
-        words(ops, ic, &mut w);
-        let acc = &mut acc[..m];
-        for i in 0..2 {
-            let (sa, sb) = if ID {
-                (16 * i as u32, 32 + 16 * i as u32)
-            } else {
-                (k.ash[i], k.bsh[i])
-            };
-            let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
-            let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
-            let in_mask = k.in_mask[i] as u32;
-            let at = 16 * i as u32;
-            for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
-                let (x, y) = (H::of(x >> xs), H::of(y >> ys));
-                let r = if MX { x.max(y) } else { x.min(y) };
-                let v = if ADD {
-                    r.ext() & in_mask
-                } else {
-                    (r.ext() & 0xffff) << at
-                };
-                *d = if i == 0 {
-                    v
-                } else if ADD {
-                    d.wrapping_add(v)
-                } else {
-                    *d | v
-                };
-            }
-        }
-        let keep = k.keep;
-        for ((o, &d), &c) in oc.iter_mut().zip(acc.iter()).zip(&w[2][..m]) {
-            *o = u64::from(if ADD {
-                c.wrapping_add(d)
-            } else {
-                (d & keep) | (c & !keep)
-            });
-        }
-    }
+    soa_drive::<2, ADD, ID>(k, ops, ins, out, |x, y| {
+        let (x, y) = (H::of(x), H::of(y));
+        if MX { x.max(y) } else { x.min(y) }.ext()
+    });
 }
 
 /// Without vector instructions (wasm32 here) specialising on the operation, `.sat`, `.add` and

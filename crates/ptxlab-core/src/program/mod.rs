@@ -21,7 +21,7 @@
 //! `{ }` scopes are accepted. Branches, loads, stores and instructions outside the table are
 //! refused with a message naming the line.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -298,9 +298,9 @@ fn strip_comments(text: &str) -> String {
 #[derive(Default)]
 struct RegTable {
     list: Vec<Register>,
-    index: BTreeMap<String, usize>,
+    index: HashMap<String, usize>,
     /// Line where each register's width was fixed by a use.
-    fixed_at: BTreeMap<String, usize>,
+    fixed_at: HashMap<String, usize>,
 }
 
 impl RegTable {
@@ -671,7 +671,7 @@ pub struct Machine {
     given: Vec<bool>,
     values: Vec<u64>,
     writer: Vec<Option<usize>>,
-    index: BTreeMap<String, usize>,
+    index: HashMap<String, usize>,
     history: Vec<Step>,
 }
 
@@ -679,7 +679,7 @@ impl Machine {
     /// Start a program with the given register values; every other register is 0. A value
     /// wider than its register is refused.
     pub fn new(program: Program, initial: &[(String, u64)]) -> Result<Machine, String> {
-        let index: BTreeMap<String, usize> = program
+        let index: HashMap<String, usize> = program
             .registers
             .iter()
             .enumerate()
