@@ -467,9 +467,12 @@ impl SweepState {
                 if let Some(i) = self.shown.iter().position(|x| *x == o) {
                     self.shown.remove(i);
                 } else {
-                    self.shown.push(o);
-                    self.shown
-                        .sort_by_key(|x| Overlay::ALL.iter().position(|y| y == x));
+                    // Kept in the order of Overlay::ALL.
+                    let shown = std::mem::take(&mut self.shown);
+                    self.shown = Overlay::ALL
+                        .into_iter()
+                        .filter(|x| *x == o || shown.contains(x))
+                        .collect();
                 }
                 // The text overlay over a map drawn without the text's reading: draw again.
                 if self.text_on() && self.drawn.as_ref().is_some_and(|d| !d.text) {

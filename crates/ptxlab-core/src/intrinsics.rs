@@ -1131,7 +1131,8 @@ pub fn search(text: &str) -> Vec<&'static Intrinsic> {
         };
         scored.push((score, n, i));
     }
-    scored.sort_by_key(|&(s, n, _)| (s, n));
+    // Names are unique, so no two keys are equal.
+    scored.sort_unstable_by_key(|&(s, n, _)| (s, n));
     scored.into_iter().map(|(_, _, i)| i).collect()
 }
 

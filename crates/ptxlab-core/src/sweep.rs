@@ -344,30 +344,26 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
             let kind = if n == 2 { 'h' } else { 'b' };
             let (asig, bsig) = (insn.signed(1), insn.signed(2));
             let mut lanes = Vec::new();
-            for (which, signed) in [(0usize, asig), (1usize, bsig)] {
-                let sel = insn.srcs.get(which).and_then(|o| o.sel.as_ref());
-                for lane in 0..n {
+            // Lane 0 of each operand first, then the other lanes in order.
+            for lane in 0..n {
+                for (which, signed) in [(0usize, asig), (1usize, bsig)] {
+                    let sel = insn.srcs.get(which).and_then(|o| o.sel.as_ref());
                     let k = lanes::pool_pick(sel, which, lane, n);
                     let (op, pos) = lanes::pool_entry(k, n);
                     let ord = if which == 0 { "first" } else { "second" };
-                    lanes.push((
-                        lane,
-                        SweepAxis::field(
-                            format!(
-                                "lane {lane} of the {ord} operand ({}.{kind}{pos})",
-                                SOURCE_NAMES[op]
-                            ),
-                            op,
-                            lb * pos as u32,
-                            lb,
-                            signed,
+                    lanes.push(SweepAxis::field(
+                        format!(
+                            "lane {lane} of the {ord} operand ({}.{kind}{pos})",
+                            SOURCE_NAMES[op]
                         ),
+                        op,
+                        lb * pos as u32,
+                        lb,
+                        signed,
                     ));
                 }
             }
-            // Lane 0 of each operand first, then the other lanes in order.
-            lanes.sort_by_key(|(lane, _)| *lane);
-            out.extend(lanes.into_iter().map(|(_, a)| a));
+            out.extend(lanes);
             out.push(SweepAxis::field(format!("c.{kind}0"), 2, 0, lb, false));
         }
         Family::Integer => {

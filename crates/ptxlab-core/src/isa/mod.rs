@@ -208,9 +208,10 @@ pub fn mod_rank(opcode: Opcode, m: Mod) -> u8 {
 
 /// Modifiers in the order the ISA's syntax lists them.
 pub fn canonical_order(opcode: Opcode, mods: impl IntoIterator<Item = Mod>) -> Vec<Mod> {
-    let mut v: Vec<Mod> = mods.into_iter().collect();
-    v.sort_by_key(|m| mod_rank(opcode, *m));
-    v
+    // Ties keep the order written (the position is part of the key).
+    let mut v: Vec<(usize, Mod)> = mods.into_iter().enumerate().collect();
+    v.sort_unstable_by_key(|&(i, m)| (mod_rank(opcode, m), i));
+    v.into_iter().map(|(_, m)| m).collect()
 }
 
 /// Bit widths of an instruction's operands.
