@@ -3,7 +3,8 @@
 //! wrong, and the map last drawn. Nothing here touches the browser, so it is tested natively;
 //! `ui::explore::sweep` only dispatches [`Msg`]s and renders.
 //!
-//! Every value of a map comes from `ptxlab_core::sweep` (evaluated on a [`Plan`]); this module
+//! Every value of a map comes from `ptxlab_core::sweep` (evaluated on a [`Plan`] for the 47
+//! table instructions, cell by cell for the program instructions); this module
 //! only decides which grid to evaluate, and when. The grid is evaluated on opening, on a
 //! change of axis, grid or scrubbed step, on the Draw button, and when the text overlay is
 //! turned on over a map drawn without the text's reading; never on an edit of the main view.
@@ -11,11 +12,13 @@
 use std::rc::Rc;
 
 use ptxlab_core::ast::SOURCE_NAMES;
+use ptxlab_core::insn::Insn;
 use ptxlab_core::sweep::{
-    case_at, default_axes, suggest_axes, sweep_with, Sweep, SweepAxis, MAX_STEPS,
+    case_at, default_axes_insn, suggest_axes_insn, sweep_insn, sweep_with, Sweep, SweepAxis,
+    MAX_STEPS,
 };
 use ptxlab_core::trace::{Flag, Views};
-use ptxlab_core::{widths, Inputs, Instruction, Plan};
+use ptxlab_core::{Inputs, Plan};
 
 use crate::model::Action;
 use crate::ui::explore::heat::{self, Overlay};
@@ -88,7 +91,7 @@ impl Spec {
     }
 
     /// Read the settings for `insn`; parts that do not read or do not fit it are left out.
-    pub fn read(text: &str, insn: &Instruction) -> Spec {
+    pub fn read(text: &str, insn: &Insn) -> Spec {
         let choices = axis_choices(insn);
         let mut spec = Spec::default();
         for part in text.split(';') {
@@ -145,7 +148,7 @@ pub fn with_grid(a: &SweepAxis, steps: u32) -> SweepAxis {
 #[derive(Debug, PartialEq)]
 pub struct Drawn {
     pub sweep: Sweep,
-    pub insn: Rc<Instruction>,
+    pub insn: Rc<Insn>,
     pub base: Inputs,
     pub x: SweepAxis,
     pub y: SweepAxis,
@@ -165,9 +168,9 @@ pub struct Drawn {
 }
 
 /// The axis choices for an instruction: the suggested fields, with the default pair included.
-pub fn axis_choices(insn: &Instruction) -> Vec<SweepAxis> {
-    let mut all = suggest_axes(insn);
-    let (x, y) = default_axes(insn);
+pub fn axis_choices(insn: &Insn) -> Vec<SweepAxis> {
+    let mut all = suggest_axes_insn(insn);
+    let (x, y) = default_axes_insn(insn);
     for a in [x, y] {
         if !all.iter().any(|b| same_field(b, &a)) {
             all.push(a);
@@ -208,7 +211,7 @@ pub fn hex_of(v: u64, bits: u32) -> String {
 
 /// The words shown for one cell: where it is on each axis, every source, `d` and the flags.
 pub fn case_lines(d: &Drawn, col: u32, row: u32) -> Vec<(String, String)> {
-    let w = widths(&d.insn);
+    let w = d.insn.widths();
     let inputs = case_at(&d.base, &d.x, &d.y, col, row);
     let arr = inputs.as_array();
     let mut out = vec![
@@ -253,13 +256,7 @@ pub fn load_actions(d: &Drawn, col: u32, row: u32) -> Vec<Action> {
 
 /// Whether a drawn map still shows `insn` over `inputs`: the same instruction and axes, and the
 /// same operands apart from the swept fields (loading a case from the map keeps it current).
-pub fn map_holds(
-    d: &Drawn,
-    insn: &Instruction,
-    inputs: &Inputs,
-    x: &SweepAxis,
-    y: &SweepAxis,
-) -> bool {
+pub fn map_holds(d: &Drawn, insn: &Insn, inputs: &Inputs, x: &SweepAxis, y: &SweepAxis) -> bool {
     *d.insn == *insn
         && d.x == *x
         && d.y == *y
@@ -305,9 +302,10 @@ pub enum Moment {
 /// page's performance clock, which also marks the moment; any function natively).
 #[derive(Clone)]
 pub struct Env {
-    pub insn: Rc<Instruction>,
-    /// `insn` decoded once: every draw runs on it.
-    pub plan: Rc<Plan>,
+    pub insn: Rc<Insn>,
+    /// A table instruction decoded once: every draw runs on it (`None` for a program
+    /// instruction, evaluated cell by cell).
+    pub plan: Rc<Option<Plan>>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number (for the colour scale).
     pub signed: bool,
@@ -368,10 +366,10 @@ impl SweepState {
     /// The state when the panel opens on `insn`, with the settings an address carried
     /// (`sweep=`, see [`Spec`]); parts that do not fit the instruction are left out. No map yet:
     /// apply [`Msg::Open`] to draw it.
-    pub fn new(insn: &Instruction, spec: Option<&str>) -> SweepState {
+    pub fn new(insn: &Insn, spec: Option<&str>) -> SweepState {
         let from = spec.map(|t| Spec::read(t, insn)).unwrap_or_default();
         let choices = Rc::new(axis_choices(insn));
-        let (dx, dy) = default_axes(insn);
+        let (dx, dy) = default_axes_insn(insn);
         let (x, y) = (from.x.unwrap_or(dx), from.y.unwrap_or(dy));
         let (scrub, scrub_at) = match from.scrub {
             Some((a, i)) => (Some(a), Some(i)),
@@ -416,7 +414,7 @@ impl SweepState {
 
     /// Whether the map no longer shows the main view's case: another instruction, other
     /// operands outside the swept fields, or other axes.
-    pub fn stale(&self, insn: &Instruction, inputs: &Inputs) -> bool {
+    pub fn stale(&self, insn: &Insn, inputs: &Inputs) -> bool {
         self.drawn.as_ref().is_some_and(|d| {
             let mut now = *inputs;
             if let Some((a, i)) = &d.scrub {
@@ -427,7 +425,7 @@ impl SweepState {
     }
 
     /// The map whose cells can be loaded into the main view: one of the same instruction.
-    pub fn loadable(&self, insn: &Instruction) -> Option<Rc<Drawn>> {
+    pub fn loadable(&self, insn: &Insn) -> Option<Rc<Drawn>> {
         self.drawn.clone().filter(|d| *d.insn == *insn)
     }
 
@@ -502,13 +500,13 @@ impl SweepState {
     }
 
     /// The axes and scrubbed field of another instruction: its defaults.
-    fn retarget(&mut self, insn: &Instruction) {
+    fn retarget(&mut self, insn: &Insn) {
         let canon = insn.canonical();
         if canon == self.canon {
             return;
         }
         let choices = Rc::new(axis_choices(insn));
-        let (x, y) = default_axes(insn);
+        let (x, y) = default_axes_insn(insn);
         self.scrub = default_scrub(&choices, &x, &y);
         self.scrub_at = None;
         self.choices = choices;
@@ -528,7 +526,11 @@ impl SweepState {
         if let Some((a, i)) = &scrub {
             a.apply(&mut base, *i);
         }
-        let s = sweep_with(&env.plan, &env.insn, &base, &self.x, &self.y, text);
+        // A program instruction has one reading (the ISA text's): its map is the text's.
+        let s = match (&*env.insn, env.plan.as_ref()) {
+            (Insn::Table(i), Some(plan)) => sweep_with(plan, i, &base, &self.x, &self.y, text),
+            (any, _) => sweep_insn(any, &base, &self.x, &self.y),
+        };
         let eval_ms = (env.clock)(Moment::Evaluated) - started_ms;
         let range = heat::value_range(&s, env.signed);
         let mut counts = [0usize; 4];
@@ -563,13 +565,13 @@ impl SweepState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptxlab_core::check;
+    use ptxlab_core::insn::check;
 
     /// The main view's environment for `ptx` over `inputs`, with a clock that reads 0.
     fn env(ptx: &str, inputs: Inputs) -> Env {
         let insn = Rc::new(check(ptx).unwrap());
         Env {
-            plan: Rc::new(Plan::new(&insn)),
+            plan: Rc::new(insn.table().map(Plan::new)),
             insn,
             inputs,
             signed: false,
@@ -594,7 +596,7 @@ mod tests {
     #[test]
     fn opening_draws_the_default_axes_with_the_text_compared() {
         let (e, s) = opened(VADD);
-        let (x, y) = default_axes(&e.insn);
+        let (x, y) = default_axes_insn(&e.insn);
         assert_eq!((&s.x, &s.y), (&x, &y));
         assert_eq!(s.shown, vec![Overlay::Clamped, Overlay::TextDiffers]);
         assert_eq!(s.generation, 1);
@@ -612,7 +614,7 @@ mod tests {
         assert!(clamped > 0);
         assert_eq!(d.counts[0], clamped);
         // The cell the map shows for (0xff, 1) is the core's evaluation of that case.
-        let want = ptxlab_core::evaluate(&e.insn, &case_at(&BASE, &x, &y, 0xff, 1));
+        let want = e.insn.value(&case_at(&BASE, &x, &y, 0xff, 1));
         assert_eq!(d.sweep.d_at(0xff, 1), Some(want));
         assert!(!s.stale(&e.insn, &e.inputs));
     }
@@ -633,7 +635,7 @@ mod tests {
         // Settings for another instruction fall back to its defaults, never a panic.
         let other = check("add.s32 d, a, b;").unwrap();
         let o = SweepState::new(&other, Some(&text));
-        assert_eq!((o.x.clone(), o.y.clone()), default_axes(&other));
+        assert_eq!((o.x.clone(), o.y.clone()), default_axes_insn(&other));
     }
 
     #[test]
@@ -746,7 +748,7 @@ mod tests {
         let (_, s) = opened(VADD);
         let e2 = env("add.s32 d, a, b;", BASE);
         let s = s.apply(&e2, Msg::Retarget);
-        let (x, y) = default_axes(&e2.insn);
+        let (x, y) = default_axes_insn(&e2.insn);
         assert_eq!((&s.x, &s.y), (&x, &y));
         assert_eq!(s.canon, e2.insn.canonical());
         assert_eq!(s.generation, 1);
@@ -765,8 +767,8 @@ mod tests {
 
     fn drawn(ptx: &str, base: Inputs) -> Drawn {
         let insn = Rc::new(check(ptx).unwrap());
-        let (x, y) = default_axes(&insn);
-        let s = ptxlab_core::sweep::sweep(&insn, &base, &x, &y);
+        let (x, y) = default_axes_insn(&insn);
+        let s = sweep_insn(&insn, &base, &x, &y);
         Drawn {
             range: heat::value_range(&s, false),
             scrub: None,
@@ -856,7 +858,7 @@ mod tests {
     fn settings_round_trip_through_the_address() {
         let insn = check("vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;").unwrap();
         let choices = axis_choices(&insn);
-        let (x, y) = default_axes(&insn);
+        let (x, y) = default_axes_insn(&insn);
         let x = with_grid(&x, 1024);
         assert_eq!((x.len(), x.step), (1024, 1));
         let y = y.with_range(0x10, 2, 64);
@@ -908,5 +910,50 @@ mod tests {
             src: 2,
             value: 0x3333_3333
         }));
+    }
+
+    #[test]
+    fn a_program_instruction_sweeps_over_its_own_axes() {
+        const SHF: &str = "shf.l.wrap.b32 d, a, b, c;";
+        let (e, s) = opened(SHF);
+        assert!(e.plan.is_none());
+        // The shift amount comes first, over 0 to a little past the width.
+        assert_eq!(s.x.operand, 2);
+        assert!(s.x.label.contains("shift amount"), "{}", s.x.label);
+        assert_eq!(s.x.len(), 41);
+        assert_ne!(s.y.operand, 2);
+        let d = s.drawn.clone().unwrap();
+        assert_eq!(d.sweep.d.len() as u32, s.x.len() * s.y.len());
+        // Every cell is the core's evaluation of its case: the funnel's high word.
+        for (col, row) in [(0, 0), (5, 17), (33, 200), (40, 255)] {
+            let case = case_at(&d.base, &d.x, &d.y, col, row);
+            assert_eq!(d.sweep.d_at(col, row), Some(e.insn.value(&case)));
+            let n = case.c & 31;
+            let pair = (u128::from(case.b & 0xffff_ffff) << 32) | u128::from(case.a & 0xffff_ffff);
+            let want = ((pair << n) >> 32) as u64 & 0xffff_ffff;
+            assert_eq!(d.sweep.d_at(col, row), Some(want), "{col} {row}");
+        }
+        // The settings round-trip through the address, and a grid change redraws.
+        let again = SweepState::new(&e.insn, Some(&s.spec_text()));
+        assert_eq!((&again.x, &again.y), (&s.x, &s.y));
+        let s = s.apply(&e, Msg::Grid(64));
+        assert_eq!(s.generation, 2);
+        assert_eq!(s.drawn.as_ref().unwrap().sweep.width, 64);
+        // A cell loads into the main view and the map then still holds.
+        let d = s.drawn.clone().unwrap();
+        assert!(!load_actions(&d, 3, 4).is_empty());
+        assert!(!s.stale(&e.insn, &case_at(&d.base, &d.x, &d.y, 3, 4)));
+        assert!(case_lines(&d, 3, 4).iter().any(|(k, _)| k == "d"));
+
+        // prmt: each selector nibble is an axis; the map is the byte each one picks.
+        let (e, s) = opened("prmt.b32 d, a, b, c;");
+        assert!(s.x.label.contains("nibble 0"), "{}", s.x.label);
+        assert!(s.y.label.contains("nibble 1"), "{}", s.y.label);
+        let d = s.drawn.clone().unwrap();
+        assert_eq!((d.sweep.width, d.sweep.height), (16, 16));
+        for (col, row) in [(0, 0), (3, 9), (15, 15)] {
+            let case = case_at(&d.base, &d.x, &d.y, col, row);
+            assert_eq!(d.sweep.d_at(col, row), Some(e.insn.value(&case)));
+        }
     }
 }

@@ -133,8 +133,9 @@ test('the batch reads setp by role and gives p and q', async ({ page }) => {
   const problems = watch(page);
   await open(page);
   await setInstruction(page, 'setp.lt.s32 p|q, a, b;');
-  // The sweep and machine-code views read the table's instructions only.
-  await expect(page.locator('#tab-sweep')).toHaveCount(0);
+  // The machine-code view reads the table's instructions only; the sweep reads both kinds.
+  await expect(page.locator('#tab-sass')).toHaveCount(0);
+  await expect(page.locator('#tab-sweep')).toHaveCount(1);
   await page.locator('#tab-batch').click();
   await page.locator('#batch-input').fill('a,b\n-1,1\n5,3\n');
   const rows = page.locator('.batch-table tbody tr');
@@ -143,5 +144,48 @@ test('the batch reads setp by role and gives p and q', async ({ page }) => {
   await expect(rows.nth(0).locator('.batch-d')).toHaveText('0x1');
   await expect(rows.nth(1).locator('.batch-d')).toHaveText('0x0');
   await expect(rows.nth(1)).toContainText('0x1');
+  expect(problems).toEqual([]);
+});
+
+// Independent of the core: the ISA text's shf.l.wrap, the high word of the funnel b:a.
+function shflWrap(a, b, c) {
+  const pair = (BigInt(b >>> 0) << 32n) | BigInt(a >>> 0);
+  return Number(((pair << BigInt(c & 31)) >> 32n) & 0xffffffffn);
+}
+
+test('the sweep of shf maps the funnel over the shift amount and a', async ({ page }) => {
+  const problems = watch(page);
+  await open(page);
+  await setInstruction(page, 'shf.l.wrap.b32 d, a, b, c;');
+  const b = 0x9abcdef0;
+  await setOperands(page, { a: '0x12345678', b: hex8(b), c: '0x00000004' });
+  await page.locator('#tab-sweep').click();
+  const canvas = page.locator('canvas.sweep-canvas');
+  await expect(canvas).toBeVisible();
+  // x: the shift amount over 0..40; y: a over 256 evenly spaced values.
+  await expect.poll(() => canvas.evaluate((c) => [c.width, c.height])).toEqual([41, 256]);
+  await expect(page.locator('.sweep-xlabel')).toHaveText('→ c (shift amount)');
+  await expect(page.locator('.sweep-ylabel')).toHaveText('↓ a');
+  await expect(page.locator('#sweep-x-field option:checked')).toHaveText('c (shift amount)');
+  const colours = () => canvas.evaluate((c) => {
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < px.length; i += 4) seen.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    return seen.size;
+  });
+  await expect.poll(colours).toBeGreaterThan(16);
+  // The cell at shift 5, a = 0 is the funnel's high word.
+  await canvas.focus();
+  for (let i = 0; i < 5; i++) await canvas.press('ArrowRight');
+  const tip = page.locator('.sweep-tip dl.case');
+  await expect(tip).toHaveAttribute('data-col', '5');
+  await expect(tip.locator('dd[data-name="d"]')).toHaveText(hex8(shflWrap(0, b, 5)));
+  await shot(page, 'shf-sweep-1280');
+  // The address carries the settings: opened again, the same map.
+  await expect.poll(() => page.url()).toContain('sweep=');
+  await page.goto(page.url());
+  await expect.poll(() => page.locator('canvas.sweep-canvas').evaluate((c) => [c.width, c.height]))
+    .toEqual([41, 256]);
+  await expect(page.locator('.sweep-xlabel')).toHaveText('→ c (shift amount)');
   expect(problems).toEqual([]);
 });

@@ -44,7 +44,7 @@ impl Tab {
 pub struct Props {
     /// The instruction of either kind (the batch reads both).
     pub any: Rc<Insn>,
-    /// The table instruction, when it is one: the sweep and machine-code views read it.
+    /// The table instruction, when it is one: the machine-code view reads it.
     pub insn: Option<Rc<Instruction>>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number.
@@ -61,7 +61,7 @@ pub fn Explore(props: &Props) -> Html {
     html! {
         <div class="explore-body">
             <div class="explore-tabs" role="group" aria-label="explore views">
-                { for Tab::ALL.iter().filter(|&&t| t == Tab::Batch || props.insn.is_some()).map(|&t| {
+                { for Tab::ALL.iter().filter(|&&t| t != Tab::Sass || props.insn.is_some()).map(|&t| {
                     let is_open = *open == Some(t);
                     let onclick = {
                         let open = open.clone();
@@ -80,8 +80,8 @@ pub fn Explore(props: &Props) -> Html {
             if let Some(t) = *open {
                 <div class="explore-panel" id={format!("panel-{}", t.key())} role="region" aria-labelledby={format!("tab-{}", t.key())}>
                     { match (t, &props.insn) {
-                        (Tab::Sweep, Some(insn)) => html! {
-                            <sweep::SweepPanel insn={insn.clone()} inputs={props.inputs}
+                        (Tab::Sweep, _) => html! {
+                            <sweep::SweepPanel insn={props.any.clone()} inputs={props.inputs}
                                 signed={props.signed} dispatch={props.dispatch.clone()}
                                 spec={props.sweep.clone()} />
                         },
@@ -92,7 +92,7 @@ pub fn Explore(props: &Props) -> Html {
             } else if props.insn.is_some() {
                 <p class="muted">{ "Open a view: the result over a grid of two source fields, the machine code ptxas emits for this form, or many operand sets at once." }</p>
             } else {
-                <p class="muted">{ format!("Open the batch: many operand sets of {} at once. (The sweep heat map and the machine code read the video and integer arithmetic instructions.)", props.any.name()) }</p>
+                <p class="muted">{ format!("Open a view: the result of {} over a grid of two source fields, or many operand sets at once. (The machine code view reads the video and integer arithmetic instructions.)", props.any.name()) }</p>
             }
         </div>
     }

@@ -8,8 +8,9 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use ptxlab_core::insn::Insn;
 use ptxlab_core::sweep::{Sweep, SweepAxis};
-use ptxlab_core::{Inputs, Instruction, Plan};
+use ptxlab_core::{Inputs, Plan};
 use yew::prelude::*;
 
 use super::heat::{self, Overlay};
@@ -22,7 +23,9 @@ use crate::ui::perf;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Instruction>,
+    /// The instruction of either kind: a table instruction is swept on a [`Plan`], a program
+    /// instruction cell by cell.
+    pub insn: Rc<Insn>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number (for the colour scale).
     pub signed: bool,
@@ -138,10 +141,10 @@ fn axis_editor(
 #[function_component]
 pub fn SweepPanel(props: &Props) -> Html {
     let canon = props.insn.canonical();
-    // Decoded once per instruction: every redraw and scrub runs on it.
+    // Decoded once per table instruction: every redraw and scrub runs on it.
     let plan = {
         let insn = props.insn.clone();
-        use_memo(canon.clone(), move |_| Plan::new(&insn))
+        use_memo(canon.clone(), move |_| insn.table().map(Plan::new))
     };
     let env = Env {
         insn: props.insn.clone(),
