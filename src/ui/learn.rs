@@ -10,6 +10,7 @@ use ptxlab_core::Instruction;
 use yew::prelude::*;
 
 use crate::choices::family_name;
+use crate::query;
 use crate::templates::{explain_mod, explain_selectors};
 
 #[derive(Properties, PartialEq)]
@@ -42,6 +43,7 @@ fn program_op(op: &OpInsn) -> Html {
             if !row.measured {
                 <p class="not-measured">{ NOT_MEASURED }</p>
             }
+            { emitted_by(row.name) }
             <p><a href={op.op.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", row.name) }
             </a></p>
@@ -85,9 +87,36 @@ fn table(insn: &Instruction) -> Html {
             if has_sel && !sel_note.is_empty() {
                 <p>{ sel_note }</p>
             }
+            { emitted_by(info.name) }
             <p><a href={insn.opcode.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", info.name) }
             </a></p>
         </div>
+    }
+}
+
+/// The CUDA intrinsics whose sm_90 PTX (as nvcc 13.5 emits it) uses this opcode, each a link
+/// to the intrinsic view; nothing when none does.
+fn emitted_by(opcode: &str) -> Html {
+    let found = ptxlab_core::intrinsics::emitting(opcode);
+    if found.is_empty() {
+        return Html::default();
+    }
+    let n = found.len();
+    let links = html! {
+        <ul class="emitted-by">
+            { for found.iter().map(|i| html! {
+                <li><a href={format!("?fn={}", query::encode(i.name))}>{ i.name }</a></li>
+            }) }
+        </ul>
+    };
+    let label = format!(
+        "{n} CUDA intrinsic{} whose PTX uses {opcode}",
+        if n == 1 { "" } else { "s" }
+    );
+    if n <= 8 {
+        html! { <div class="emitted"><p>{ label }{ ":" }</p>{ links }</div> }
+    } else {
+        html! { <details class="emitted"><summary>{ label }</summary>{ links }</details> }
     }
 }

@@ -272,6 +272,25 @@ test.describe('intrinsic view', () => {
     await expect(search(page)).toHaveValue('__vcmpgtu4');
   });
 
+  test('the Learn panel of a PTX instruction lists the intrinsics that emit it, each a link', async ({ page }) => {
+    // vabsdiff4 is what __vabsdiffu4 becomes: a short list, shown open.
+    await page.goto(`./?i=${encodeURIComponent('vabsdiff4.u32.u32.u32 d, a, b, c;')}`);
+    const learn = page.locator('.learn-body');
+    await expect(learn).toContainText(/\d+ CUDA intrinsics? whose PTX uses vabsdiff4/);
+    const link = learn.getByRole('link', { name: '__vabsdiffu4', exact: true });
+    await expect(link).toBeVisible();
+    await expect(learn.getByRole('link', { name: '__vadd4', exact: true })).toHaveCount(0);
+    await link.click();
+    await expect(search(page)).toHaveValue('__vabsdiffu4');
+    await expect(page).toHaveURL(/\?fn=__vabsdiffu4/);
+    // prmt, from one of the program instructions: __byte_perm is among many, behind a summary.
+    await page.goto(`./?i=${encodeURIComponent('prmt.b32 d, a, b, c;')}`);
+    const more = learn.locator('details.emitted');
+    await expect(more.locator('summary')).toContainText(/CUDA intrinsics whose PTX uses prmt/);
+    await more.locator('summary').click();
+    await expect(more.getByRole('link', { name: '__byte_perm', exact: true })).toBeVisible();
+  });
+
   test('axe: no serious or critical violations; screenshots at 1280 and 360 px', async ({ page }) => {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize({ width: 1280, height: 900 });

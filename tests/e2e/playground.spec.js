@@ -54,7 +54,8 @@ test.describe('playground', () => {
     await expect(page.getByLabel('c (hex)', { exact: true })).toHaveCount(0);
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(/^0x[0-9a-f]{8}$/);
     await expect(page.locator('.stage').first()).toBeVisible();
-    await expect(page.locator('.learn-body a')).toHaveAttribute('href', /docs\.nvidia\.com/);
+    await expect(page.locator('.learn-body').getByRole('link', { name: /section of NVIDIA's PTX ISA documentation/ }))
+      .toHaveAttribute('href', /docs\.nvidia\.com/);
   });
 
   test('operand views stay in sync; hex with or without 0x; bits flip', async ({ page }) => {
