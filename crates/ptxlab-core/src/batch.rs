@@ -69,6 +69,22 @@ pub struct BatchRow {
     pub more: Vec<Option<u64>>,
 }
 
+impl BatchRow {
+    /// The row of a line that could not be read: its number and what is wrong.
+    fn unread(line: usize, error: &str) -> BatchRow {
+        BatchRow {
+            line,
+            inputs: None,
+            d: None,
+            views: None,
+            flags: Vec::new(),
+            text_d: None,
+            error: Some(error.to_string()),
+            more: Vec::new(),
+        }
+    }
+}
+
 /// A register source: (operand index, name, width in bits).
 type Reg = (usize, String, u32);
 
@@ -303,16 +319,7 @@ pub fn evaluate_batch(insn: &Instruction, lines: &[BatchLine]) -> Vec<BatchRow> 
     lines
         .iter()
         .map(|l| match &l.inputs {
-            Err(e) => BatchRow {
-                line: l.line,
-                inputs: None,
-                d: None,
-                views: None,
-                flags: Vec::new(),
-                text_d: None,
-                error: Some(e.clone()),
-                more: Vec::new(),
-            },
+            Err(e) => BatchRow::unread(l.line, e),
             Ok(i) => {
                 let mut fs = FlagSet::default();
                 let d = eval::run(insn, i, &mut fs);
@@ -348,16 +355,7 @@ pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
     lines
         .iter()
         .map(|l| match &l.inputs {
-            Err(e) => BatchRow {
-                line: l.line,
-                inputs: None,
-                d: None,
-                views: None,
-                flags: Vec::new(),
-                text_d: None,
-                error: Some(e.clone()),
-                more: Vec::new(),
-            },
+            Err(e) => BatchRow::unread(l.line, e),
             Ok(i) => {
                 let out = op.eval(&op_sources(op, i));
                 let mut fs = FlagSet::default();
