@@ -66,32 +66,9 @@ pub fn stage_card(i: usize, s: &Stage, highlight: Option<usize>) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use std::fs;
     use std::path::Path;
 
-    /// `file:line: text` for every format argument written with `:?` outside tests.
-    fn debug_formats(dir: &Path) -> Vec<String> {
-        let mut out = Vec::new();
-        for e in fs::read_dir(dir).expect("src/ is readable").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                out.extend(debug_formats(&p));
-                continue;
-            }
-            if p.extension().is_none_or(|x| x != "rs") {
-                continue;
-            }
-            let text = fs::read_to_string(&p).unwrap_or_default();
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
-            for (i, line) in code.lines().enumerate() {
-                let l = line.trim_start();
-                if !l.starts_with("//") && (l.contains(":?}") || l.contains(":#?}")) {
-                    out.push(format!("{}:{}: {}", p.display(), i + 1, l));
-                }
-            }
-        }
-        out
-    }
+    include!("../../crates/ptxlab-cli/tests/support/debug_formats.rs");
 
     /// The page shows the core's names (`StageKind::name`, `Flag::label`, `Display`), never
     /// text built from `Debug` output.

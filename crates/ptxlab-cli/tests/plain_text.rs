@@ -6,32 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-/// `file:line: text` for every format argument written with `:?` outside tests.
-fn debug_formats(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in fs::read_dir(dir).expect("src/ is readable").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(debug_formats(&p));
-            continue;
-        }
-        if p.extension().is_none_or(|x| x != "rs") {
-            continue;
-        }
-        let text = fs::read_to_string(&p).unwrap_or_default();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (i, line) in code.lines().enumerate() {
-            let l = line.trim_start();
-            if l.starts_with("//") {
-                continue;
-            }
-            if l.contains(":?}") || l.contains(":#?}") {
-                out.push(format!("{}:{}: {}", p.display(), i + 1, l));
-            }
-        }
-    }
-    out
-}
+include!("support/debug_formats.rs");
 
 #[test]
 fn no_output_is_built_from_debug() {
