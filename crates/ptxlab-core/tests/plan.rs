@@ -151,7 +151,8 @@ fn random_inputs(r: &mut Rng, n: usize) -> Vec<Inputs> {
         .collect()
 }
 
-/// Random valid forms of every opcode (the shapes `gen::plausible` makes), random values.
+/// Random valid forms of every opcode (the shapes `gen::plausible` makes), random values, in
+/// batches of one chunk and of several.
 #[test]
 fn plans_equal_the_evaluator_on_random_forms_of_every_opcode() {
     let mut r = Rng::new(0x9a11);
@@ -166,7 +167,10 @@ fn plans_equal_the_evaluator_on_random_forms_of_every_opcode() {
             plan.is_specialised(),
             "{text}: a valid form is not specialised"
         );
-        let inputs = random_inputs(&mut r, 48);
+        // Most batches fit one chunk of the batch loops (64 cases); every eighth runs over
+        // several and ends in a part chunk.
+        let len = if tried % 8 == 0 { 150 } else { 48 };
+        let inputs = random_inputs(&mut r, len);
         if let Err(e) = compare(&insn, &plan, &inputs) {
             panic!("{e}");
         }
@@ -261,4 +265,74 @@ fn immediates_in_long_batches() {
             panic!("{e}");
         }
     }
+}
+
+/// Every form the specialised batch loops cover, across their switches: each SIMD operation
+/// with every signedness of its operands, `.sat` or not, `.add` or not, the default selectors
+/// or others, the whole mask or part of it; and the whole-word scalar forms (`vadd vsub vmin
+/// vmax`, with `.sat` or not, no secondary operation, `.add` or `.min`). Batches run over
+/// several chunks and end in a part chunk; register values carry bits above 32.
+#[test]
+fn plans_of_simd_and_whole_word_forms() {
+    let mut r = Rng::new(0x5eed);
+    let mut texts = Vec::new();
+    let ty = |s: bool| if s { "s32" } else { "u32" };
+    let signs = |n: usize| {
+        (0..1usize << n).map(move |m| (0..n).map(|i| m >> i & 1 == 1).collect::<Vec<_>>())
+    };
+    for (n, sels) in [(2, ["", ".h10", ".h32"]), (4, ["", ".b3210", ".b7654"])] {
+        for op in ["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset"] {
+            let set = op == "vset";
+            for s in signs(if set { 2 } else { 3 }) {
+                let types: Vec<&str> = s.iter().map(|&x| ty(x)).collect();
+                let tail = if set { ".lt" } else { "" };
+                // The assembler takes `.sat` or `.add`, not both.
+                for (sat, add) in [("", ""), (".sat", ""), ("", ".add")] {
+                    if set && !sat.is_empty() {
+                        continue;
+                    }
+                    for (asel, bsel) in [("", ""), (sels[2], sels[1]), (sels[1], sels[1])] {
+                        let mask = if n == 4 { ".b20" } else { ".h1" };
+                        for dsel in ["", mask] {
+                            texts.push(format!(
+                                "{op}{n}.{}{tail}{sat}{add} d{dsel}, a{asel}, b{bsel}, c;",
+                                types.join(".")
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for op in ["vadd", "vsub", "vmin", "vmax"] {
+        for s in signs(3) {
+            let types: Vec<&str> = s.iter().map(|&x| ty(x)).collect();
+            for sat in ["", ".sat"] {
+                for sec in ["", ".add", ".min"] {
+                    texts.push(format!("{op}.{}{sat}{sec} d, a, b, c;", types.join(".")));
+                }
+            }
+        }
+    }
+    for text in &texts {
+        let insn = check(text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        let plan = Plan::new(&insn);
+        assert!(plan.is_specialised(), "{text}");
+        let mut inputs = random_inputs(&mut r, 150);
+        for (k, i) in inputs.iter_mut().enumerate() {
+            // Edge lanes in some cases, bits above the word in others.
+            if k % 5 == 0 {
+                i.a = [0x8080_8080, 0x7f7f_7f7f, 0xffff_ffff, 0x8000_7fff][k / 5 % 4];
+            }
+            if k % 7 == 0 {
+                i.b |= 0xdead_beef_0000_0000;
+            }
+        }
+        if let Err(e) = compare(&insn, &plan, &inputs) {
+            panic!("{e}");
+        }
+    }
+    // SIMD: 2 widths x (6 operations x 8 signednesses x 3 + vset x 4 x 2) x 3 selector pairs
+    // x 2 masks; scalar: 4 x 8 x 2 x 3.
+    assert_eq!(texts.len(), 1824 + 192, "forms tried");
 }

@@ -539,19 +539,33 @@ impl Int {
         }
     }
 
-    /// One loop per kind of instruction, so the match in `run` folds away inside it; the
-    /// benchmarked fixed forms get loops of their own on their flags.
+    /// One loop per kind of instruction, so the match in `run` folds away inside it; 32-bit
+    /// `mul`/`mad` and `dp4a` get loops of their own on their flags.
     pub(crate) fn pick(&self) -> Fns {
         match *self {
             Int::AddSub { .. } => fns!(int_batch[0], int_one[0]),
             Int::X2 { .. } => fns!(int_batch[1], int_one[1]),
             Int::MulMad32 {
                 n: 32,
-                s: true,
-                hi: true,
-                mad: true,
-                sat: true,
-            } => fns!(mad_hi_sat_s32_batch[], mad_hi_sat_s32_one[]),
+                s,
+                hi,
+                mad,
+                sat,
+            } => {
+                macro_rules! arms {
+                    ($($s:literal $h:literal),*) => {
+                        match (s, hi, mad, sat) {
+                            $(
+                                ($s, $h, false, false) => fns!(mul32_batch[$s, $h, false, false], mul32_one[$s, $h, false, false]),
+                                ($s, $h, false, true) => fns!(mul32_batch[$s, $h, false, true], mul32_one[$s, $h, false, true]),
+                                ($s, $h, true, false) => fns!(mul32_batch[$s, $h, true, false], mul32_one[$s, $h, true, false]),
+                                ($s, $h, true, true) => fns!(mul32_batch[$s, $h, true, true], mul32_one[$s, $h, true, true]),
+                            )*
+                        }
+                    };
+                }
+                arms!(false false, false true, true false, true true)
+            }
             Int::MulMad32 { .. } => fns!(int_batch[2], int_one[2]),
             Int::MulMad { .. } => fns!(int_batch[3], int_one[3]),
             Int::Mul24 { .. } => fns!(int_batch[4], int_one[4]),
@@ -600,27 +614,35 @@ fn int_one<const K: u8>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
     }
 }
 
-const MAD_HI_SAT_S32: Int = Int::MulMad32 {
-    n: 32,
-    s: true,
-    hi: true,
-    mad: true,
-    sat: true,
-};
+/// `mul` / `mad` `.lo` / `.hi` on 32 bits, with the type's signedness, the half, `mad` and
+/// `.sat` as constants, so the kernel folds to the form's own arithmetic.
+const fn mul32(s: bool, hi: bool, mad: bool, sat: bool) -> Int {
+    Int::MulMad32 {
+        n: 32,
+        s,
+        hi,
+        mad,
+        sat,
+    }
+}
 
-fn mad_hi_sat_s32_batch<N: Notes>(
+fn mul32_batch<N: Notes, const S: bool, const HI: bool, const MAD: bool, const SAT: bool>(
     _: &Kernel,
     ops: &Operands,
     ins: &[Inputs],
     out: &mut [u64],
     fl: &mut [u16],
 ) {
-    drive::<N, true>(ops, ins, out, fl, |v, t| MAD_HI_SAT_S32.run(v, t));
+    drive::<N, true>(ops, ins, out, fl, |v, t| mul32(S, HI, MAD, SAT).run(v, t));
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn mad_hi_sat_s32_one(_: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
-    super::drive_one::<true>(ops, i, |v, t| MAD_HI_SAT_S32.run(v, t))
+fn mul32_one<const S: bool, const HI: bool, const MAD: bool, const SAT: bool>(
+    _: &Kernel,
+    ops: &Operands,
+    i: &Inputs,
+) -> u64 {
+    super::drive_one::<true>(ops, i, |v, t| mul32(S, HI, MAD, SAT).run(v, t))
 }
 
 fn fns_batch<N: Notes>(

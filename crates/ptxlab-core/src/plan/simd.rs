@@ -207,6 +207,212 @@ fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
     }
 }
 
+/// The batch loop without notes: [`flat_drive`] with the form's lane operation and clamp.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn simd_flat<S: Store, const OP: u8, const SAT: bool>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    let lb = 32 / S::N as u32;
+    let (akeep, bkeep) = (S::L::of(k.akeep), S::L::of(k.bkeep));
+    let (lo, hi) = (S::L::of(k.lo), S::L::of(k.hi));
+    flat_drive::<S>(k, ops, ins, out, |x, y| {
+        let x = S::L::lane(x.bits(), lb) & akeep;
+        let y = S::L::lane(y.bits(), lb) & bkeep;
+        let r = lane_op(OP, k.cmp, x, y);
+        if SAT {
+            r.max(lo).min(hi)
+        } else {
+            r
+        }
+    });
+}
+
+/// The batch loop without notes: the loop that suits the form. Selectors: lane by lane
+/// ([`simd_soa`], each lane's shift the same for every case); the default selectors with
+/// `.add`: every lane of a case at once in 32-bit lanes ([`simd_fused`]); otherwise the lanes
+/// side by side in their own width ([`simd_flat`]).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn simd_plain<const N: usize, const OP: u8, const SAT: bool, const ADD: bool, const ID: bool>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    match (ID, ADD, N) {
+        (false, _, 4) => simd_soa::<i16, N, OP, SAT, ADD, ID>(k, ops, ins, out),
+        (false, _, _) => simd_soa::<i32, N, OP, SAT, ADD, ID>(k, ops, ins, out),
+        (true, true, _) => simd_fused::<N, OP, SAT>(k, ops, ins, out),
+        (true, false, 4) => simd_flat::<u8, OP, SAT>(k, ops, ins, out),
+        (true, false, _) => simd_flat::<u16, OP, SAT>(k, ops, ins, out),
+    }
+}
+
+/// The batch loop without notes of the default selectors with `.add`: every lane of a case in
+/// one pass straight over the inputs, in 32-bit lanes (the compiler vectorises it across
+/// cases), each lane's result added to `c`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn simd_fused<const N: usize, const OP: u8, const SAT: bool>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+) {
+    let sh = 32 - 32 / N as u32;
+    let ext = |w: u32, keep: i32| ((w << sh) as i32 >> sh) & keep;
+    let (akeep, bkeep) = (k.akeep, k.bkeep);
+    let (lo, hi) = (k.lo, k.hi);
+    let lb = 32 / N as u32;
+    let in_mask = k.in_mask;
+    // Every lane of a case in one pass straight over the inputs, in 32-bit lanes.
+    let one = |v: [u64; 4]| {
+        let (a, b) = (v[0] as u32, v[1] as u32);
+        let mut sum = v[2] as u32;
+        for (l, &m) in in_mask.iter().enumerate().take(N) {
+            let at = lb * l as u32;
+            let r = lane_op(OP, k.cmp, ext(a >> at, akeep), ext(b >> at, bkeep));
+            let r = if SAT { r.clamp(lo, hi) } else { r };
+            sum = sum.wrapping_add((r & m) as u32);
+        }
+        u64::from(sum)
+    };
+    let n = ins.len().min(out.len());
+    let pairs = ins[..n].iter().zip(out[..n].iter_mut());
+    if ops.imm {
+        for (i, o) in pairs {
+            *o = one(ops.values(i));
+        }
+    } else {
+        for (i, o) in pairs {
+            *o = one(i.as_array());
+        }
+    }
+}
+
+/// How a batch keeps one lane of a source: `u8` for byte lanes, `u16` for half-word lanes.
+#[cfg(not(target_arch = "wasm32"))]
+trait Store: Copy + Default {
+    /// Lanes per word.
+    const N: usize;
+    /// The type the lane operation computes in.
+    type L: Lane;
+    /// The `N` lanes of `w`, lowest first, into `d`.
+    fn put(w: u32, d: &mut [Self]);
+    /// The word whose lanes are `s` (`N` of them).
+    fn get(s: &[Self]) -> u32;
+    /// The lane's bits, zero-extended.
+    fn bits(self) -> u32;
+    /// The low bits of `x`.
+    fn of(x: i32) -> Self;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Store for u8 {
+    const N: usize = 4;
+    type L = i16;
+    #[inline(always)]
+    fn put(w: u32, d: &mut [u8]) {
+        d.copy_from_slice(&w.to_le_bytes());
+    }
+    #[inline(always)]
+    fn get(s: &[u8]) -> u32 {
+        u32::from_le_bytes([s[0], s[1], s[2], s[3]])
+    }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        u32::from(self)
+    }
+    #[inline(always)]
+    fn of(x: i32) -> u8 {
+        x as u8
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Store for u16 {
+    const N: usize = 2;
+    type L = i32;
+    #[inline(always)]
+    fn put(w: u32, d: &mut [u16]) {
+        d[0] = w as u16;
+        d[1] = (w >> 16) as u16;
+    }
+    #[inline(always)]
+    fn get(s: &[u16]) -> u32 {
+        u32::from(s[0]) | u32::from(s[1]) << 16
+    }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        u32::from(self)
+    }
+    #[inline(always)]
+    fn of(x: i32) -> u16 {
+        x as u16
+    }
+}
+
+/// The batch loop without notes of the default selectors with no `.add`, over chunks of cases,
+/// in three plain loops the compiler vectorises across cases: the cases' lanes are laid side
+/// by side (lane `i` of case `j` at `N * j + i`, as the words hold them), then `lane` maps every
+/// pair of them at once (16 byte lanes or 8 half-word lanes to a 128-bit vector), then each
+/// case's lanes are packed into a word and merged with `c` under the mask. `lane` gives the
+/// lane's result after any clamp.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn flat_drive<S: Store>(
+    k: &Simd,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    lane: impl Fn(S, S) -> S::L,
+) {
+    let n = ins.len().min(out.len());
+    let nl = S::N;
+    let keep = k.keep;
+    // `c` is read only to fill the lanes outside the mask.
+    let need_c = keep != u32::MAX;
+    let mut xs = [S::default(); 4 * SOA];
+    let mut ys = [S::default(); 4 * SOA];
+    let mut cs = [0u32; SOA];
+    let mut rs = [S::default(); 4 * SOA];
+    for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
+        let m = ic.len();
+        let mut gather = |v: [u64; 4], j: usize| {
+            let (x, y) = (v[0] as u32, v[1] as u32);
+            S::put(x, &mut xs[nl * j..nl * j + nl]);
+            S::put(y, &mut ys[nl * j..nl * j + nl]);
+            if need_c {
+                cs[j] = v[2] as u32;
+            }
+        };
+        if ops.imm {
+            for (j, i) in ic.iter().enumerate() {
+                gather(ops.values(i), j);
+            }
+        } else {
+            for (j, i) in ic.iter().enumerate() {
+                gather(i.as_array(), j);
+            }
+        }
+        for ((r, &x), &y) in rs.iter_mut().zip(&xs[..nl * m]).zip(&ys[..nl * m]) {
+            *r = S::of(lane(x, y).i32());
+        }
+        for (j, o) in oc.iter_mut().enumerate() {
+            let w = S::get(&rs[nl * j..nl * j + nl]);
+            *o = u64::from(if need_c {
+                (w & keep) | (cs[j] & !keep)
+            } else {
+                w
+            });
+        }
+    }
+}
+
 /// `vop2` / `vop4`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Simd {
@@ -475,15 +681,23 @@ fn minmax2_batch<N: Notes, const MX: bool, const SAT: bool, const ADD: bool, con
             drive::<N, true>(ops, ins, out, fl, |v, t| {
                 k.run_l::<N, 2>(v, t, op, SAT, ADD, ID)
             });
+        } else if ADD || !ID {
+            let op = if MX { MAX } else { MIN };
+            debug_assert_eq!(op, k.op);
+            if MX {
+                simd_plain::<2, MAX, SAT, ADD, ID>(k, ops, ins, out);
+            } else {
+                simd_plain::<2, MIN, SAT, ADD, ID>(k, ops, ins, out);
+            }
         } else if k.d_signed {
-            minmax2_soa::<i16, MX, ADD, ID>(k, ops, ins, out);
+            minmax2_flat::<i16, MX>(k, ops, ins, out);
         } else {
-            minmax2_soa::<u16, MX, ADD, ID>(k, ops, ins, out);
+            minmax2_flat::<u16, MX>(k, ops, ins, out);
         }
     }
 }
 
-/// A 16-bit lane type for [`minmax2_soa`].
+/// A 16-bit lane type for [`minmax2_flat`].
 #[cfg(not(target_arch = "wasm32"))]
 trait Half: Copy + Ord {
     fn of(w: u32) -> Self;
@@ -515,18 +729,18 @@ impl Half for u16 {
     }
 }
 
-/// [`simd_soa`] of a uniform `vmin2` / `vmax2` in 16-bit lanes of type `H`.
+/// [`simd_flat`] of a uniform `vmin2` / `vmax2` in 16-bit lanes of type `H`.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
-fn minmax2_soa<H: Half, const MX: bool, const ADD: bool, const ID: bool>(
+fn minmax2_flat<H: Half, const MX: bool>(
     k: &Simd,
     ops: &Operands,
     ins: &[Inputs],
     out: &mut [u64],
 ) {
-    soa_drive::<2, ADD, ID>(k, ops, ins, out, |x, y| {
-        let (x, y) = (H::of(x), H::of(y));
-        if MX { x.max(y) } else { x.min(y) }.ext()
+    flat_drive::<u16>(k, ops, ins, out, |x, y| {
+        let (x, y) = (H::of(u32::from(x)), H::of(u32::from(y)));
+        if MX { x.max(y) } else { x.min(y) }.ext() as i32
     });
 }
 
@@ -586,11 +800,7 @@ fn simd_batch<
 ) {
     if let Kernel::Simd(k) = k {
         if !N::KEEP {
-            if L == 4 {
-                simd_soa::<i16, L, OP, SAT, ADD, ID>(k, ops, ins, out);
-            } else {
-                simd_soa::<i32, L, OP, SAT, ADD, ID>(k, ops, ins, out);
-            }
+            simd_plain::<L, OP, SAT, ADD, ID>(k, ops, ins, out);
             return;
         }
         drive::<N, true>(ops, ins, out, fl, |v, t| {

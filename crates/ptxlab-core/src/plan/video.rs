@@ -294,6 +294,20 @@ impl Scalar {
 
     pub(crate) fn pick(&self) -> Fns {
         let (sat, tail, whole) = (self.sat, self.tail, self.whole);
+        let fns = self.pick_any(sat, tail, whole);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(w) = self.word() {
+            // Without notes: the form as 32-bit arithmetic.
+            return Fns {
+                plain: w.plain,
+                one: w.one,
+                ..fns
+            };
+        }
+        fns
+    }
+
+    fn pick_any(&self, sat: bool, tail: u8, whole: bool) -> Fns {
         match self.prim {
             ADD => pick_p::<ADD>(sat, tail, whole),
             SUB => pick_p::<SUB>(sat, tail, whole),
@@ -305,6 +319,131 @@ impl Scalar {
             _ => pick_p::<SET>(sat, tail, whole),
         }
     }
+}
+
+/// The entry points without notes of a whole-word form in 32-bit arithmetic, where there is one
+/// (see [`word`]).
+#[cfg(not(target_arch = "wasm32"))]
+impl Scalar {
+    fn word(&self) -> Option<Fns> {
+        let signed = self.dsig;
+        let fits = self.whole
+            && matches!(self.prim, ADD | SUB | MIN | MAX)
+            && matches!(self.tail, PLAIN | SEC_ADD)
+            && (self.a.keep == -1) == signed
+            && (self.b.keep == -1) == signed;
+        if !fits {
+            return None;
+        }
+        macro_rules! arms {
+            ($($p:ident),*) => {
+                match (self.prim, signed, self.sat, self.tail == SEC_ADD) {
+                    $(
+                        ($p, false, false, false) => word_fns::<$p, false, false, false>(),
+                        ($p, false, false, true) => word_fns::<$p, false, false, true>(),
+                        ($p, false, true, false) => word_fns::<$p, false, true, false>(),
+                        ($p, false, true, true) => word_fns::<$p, false, true, true>(),
+                        ($p, true, false, false) => word_fns::<$p, true, false, false>(),
+                        ($p, true, false, true) => word_fns::<$p, true, false, true>(),
+                        ($p, true, true, false) => word_fns::<$p, true, true, false>(),
+                        ($p, true, true, true) => word_fns::<$p, true, true, true>(),
+                    )*
+                    _ => unreachable!("checked above"),
+                }
+            };
+        }
+        Some(arms!(ADD, SUB, MIN, MAX))
+    }
+}
+
+/// `vadd vsub vmin vmax` of whole words, sources and destination of one signedness, with no
+/// secondary operation or with `.add`: on the hardware's reading that is plain 32-bit
+/// arithmetic. Signed `.sat` saturates the word; unsigned `.sat` only raises a result below 0 to
+/// 0 (the sum is never below 0, so it wraps as without `.sat`); `.add` adds `c` modulo 2^32.
+/// The compiler makes a few instructions of it and vectorises batches across cases.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn word<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
+    a: u32,
+    b: u32,
+    c: u32,
+) -> u32 {
+    let r = if SIGNED {
+        let (a, b) = (a as i32, b as i32);
+        (match P {
+            ADD if SAT => a.saturating_add(b),
+            ADD => a.wrapping_add(b),
+            SUB if SAT => a.saturating_sub(b),
+            SUB => a.wrapping_sub(b),
+            MIN => a.min(b),
+            _ => a.max(b),
+        }) as u32
+    } else {
+        match P {
+            ADD => a.wrapping_add(b),
+            SUB if SAT => a.saturating_sub(b),
+            SUB => a.wrapping_sub(b),
+            MIN => a.min(b),
+            _ => a.max(b),
+        }
+    };
+    if ADDC {
+        r.wrapping_add(c)
+    } else {
+        r
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn word_fns<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>() -> Fns {
+    // The notes come from the general kernel; these two replace its entries without them.
+    let none: super::BatchFn = word_batch::<P, SIGNED, SAT, ADDC>;
+    Fns {
+        plain: none,
+        noted: none,
+        one: word_one::<P, SIGNED, SAT, ADDC>,
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn word_batch<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
+    _k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    _fl: &mut [u16],
+) {
+    let f = |v: [u64; 4]| {
+        u64::from(word::<P, SIGNED, SAT, ADDC>(
+            v[0] as u32,
+            v[1] as u32,
+            v[2] as u32,
+        ))
+    };
+    let pairs = ins.iter().zip(out.iter_mut());
+    if ops.imm {
+        for (i, o) in pairs {
+            *o = f(ops.values(i));
+        }
+    } else {
+        for (i, o) in pairs {
+            *o = f(i.as_array());
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn word_one<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
+    _k: &Kernel,
+    ops: &Operands,
+    i: &Inputs,
+) -> u64 {
+    let v = if ops.imm { ops.values(i) } else { i.as_array() };
+    u64::from(word::<P, SIGNED, SAT, ADDC>(
+        v[0] as u32,
+        v[1] as u32,
+        v[2] as u32,
+    ))
 }
 
 /// Without vector instructions (wasm32 here) specialising on the operation, `.sat`, the tail
