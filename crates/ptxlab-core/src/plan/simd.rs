@@ -87,8 +87,7 @@ impl Lane for i32 {
     }
     #[inline(always)]
     fn lane(w: u32, bits: u32) -> i32 {
-        debug_assert_eq!(bits, 16);
-        i32::from(w as u16 as i16)
+        ((w << (32 - bits)) as i32) >> (32 - bits)
     }
     #[inline(always)]
     fn i32(self) -> i32 {
@@ -624,7 +623,9 @@ impl Simd {
             SUB => pick_o::<L, SUB>(sat, add, id),
             AVRG => pick_o::<L, AVRG>(sat, add, id),
             ABSDIFF => pick_o::<L, ABSDIFF>(sat, add, id),
-            MIN | MAX if L == 2 && self.uniform() => pick_minmax2(self.op == MAX, sat, add, id),
+            MIN | MAX if L == 2 && self.uniform() => {
+                pick_minmax2(self.op == MAX, sat, add, id, self.d_signed)
+            }
             MIN => pick_o::<L, MIN>(sat, add, id),
             MAX => pick_o::<L, MAX>(sat, add, id),
             _ => pick_o::<L, SET>(sat, add, id),
@@ -638,7 +639,7 @@ impl Simd {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
+fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool, _signed: bool) -> Fns {
     if max {
         pick_o::<2, MAX>(sat, add, id)
     } else {
@@ -650,7 +651,37 @@ fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
 /// the source lanes, so it needs no clamp and fits 16 bits; the batch loop computes it in
 /// `i16` or `u16` (a vector instruction each), `.sat` or not.
 #[cfg(not(target_arch = "wasm32"))]
-fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool) -> Fns {
+fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool, signed: bool) -> Fns {
+    let fns = pick_minmax2_any(max, sat, add, id);
+    if add || !id {
+        return fns;
+    }
+    let one: super::OneFn = match (max, signed) {
+        (false, false) => minmax2_one::<u16, false>,
+        (false, true) => minmax2_one::<i16, false>,
+        (true, false) => minmax2_one::<u16, true>,
+        (true, true) => minmax2_one::<i16, true>,
+    };
+    Fns { one, ..fns }
+}
+
+/// One case of a uniform `vmin2` / `vmax2` with the default selectors and no `.add`: each
+/// half-word's minimum or maximum in its own type, merged with `c` under the mask.
+#[cfg(not(target_arch = "wasm32"))]
+fn minmax2_one<H: Half, const MX: bool>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
+    let Kernel::Simd(k) = k else { return 0 };
+    let v = if ops.imm { ops.values(i) } else { i.as_array() };
+    let (a, b) = (v[0] as u32, v[1] as u32);
+    let half = |x: u32, y: u32| {
+        let (x, y) = (H::of(x), H::of(y));
+        (if MX { x.max(y) } else { x.min(y) }).ext() & 0xffff
+    };
+    let w = half(a, b) | half(a >> 16, b >> 16) << 16;
+    u64::from((w & k.keep) | (v[2] as u32 & !k.keep))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn pick_minmax2_any(max: bool, sat: bool, add: bool, id: bool) -> Fns {
     macro_rules! arms {
         ($($m:literal $a:literal $i:literal),*) => {
             match (max, add, id) {
@@ -817,7 +848,8 @@ fn simd_one<const L: usize, const OP: u8, const SAT: bool, const ADD: bool, cons
 ) -> u64 {
     match k {
         Kernel::Simd(k) => {
-            super::drive_one::<true>(ops, i, |v, t| k.run_l::<_, L>(v, t, OP, SAT, ADD, ID))
+            // In 32-bit lanes: one case gains nothing from narrow lanes.
+            super::drive_one::<true>(ops, i, |v, t| k.run::<_, L, i32>(v, t, OP, SAT, ADD, ID))
         }
         _ => 0,
     }
