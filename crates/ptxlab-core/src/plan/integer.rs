@@ -545,27 +545,15 @@ impl Int {
         match *self {
             Int::AddSub { .. } => fns!(int_batch[0], int_one[0]),
             Int::X2 { .. } => fns!(int_batch[1], int_one[1]),
+            // Native only: in wasm the general loop (less code to download).
+            #[cfg(not(target_arch = "wasm32"))]
             Int::MulMad32 {
                 n: 32,
                 s,
                 hi,
                 mad,
                 sat,
-            } => {
-                macro_rules! arms {
-                    ($($s:literal $h:literal),*) => {
-                        match (s, hi, mad, sat) {
-                            $(
-                                ($s, $h, false, false) => fns!(mul32_batch[$s, $h, false, false], mul32_one[$s, $h, false, false]),
-                                ($s, $h, false, true) => fns!(mul32_batch[$s, $h, false, true], mul32_one[$s, $h, false, true]),
-                                ($s, $h, true, false) => fns!(mul32_batch[$s, $h, true, false], mul32_one[$s, $h, true, false]),
-                                ($s, $h, true, true) => fns!(mul32_batch[$s, $h, true, true], mul32_one[$s, $h, true, true]),
-                            )*
-                        }
-                    };
-                }
-                arms!(false false, false true, true false, true true)
-            }
+            } => pick_mul32(s, hi, mad, sat),
             Int::MulMad32 { .. } => fns!(int_batch[2], int_one[2]),
             Int::MulMad { .. } => fns!(int_batch[3], int_one[3]),
             Int::Mul24 { .. } => fns!(int_batch[4], int_one[4]),
@@ -614,8 +602,27 @@ fn int_one<const K: u8>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
     }
 }
 
+/// The loop of a 32-bit `mul` / `mad` with its flags as constants.
+#[cfg(not(target_arch = "wasm32"))]
+fn pick_mul32(s: bool, hi: bool, mad: bool, sat: bool) -> Fns {
+    macro_rules! arms {
+        ($($s:literal $h:literal),*) => {
+            match (s, hi, mad, sat) {
+                $(
+                    ($s, $h, false, false) => fns!(mul32_batch[$s, $h, false, false], mul32_one[$s, $h, false, false]),
+                    ($s, $h, false, true) => fns!(mul32_batch[$s, $h, false, true], mul32_one[$s, $h, false, true]),
+                    ($s, $h, true, false) => fns!(mul32_batch[$s, $h, true, false], mul32_one[$s, $h, true, false]),
+                    ($s, $h, true, true) => fns!(mul32_batch[$s, $h, true, true], mul32_one[$s, $h, true, true]),
+                )*
+            }
+        };
+    }
+    arms!(false false, false true, true false, true true)
+}
+
 /// `mul` / `mad` `.lo` / `.hi` on 32 bits, with the type's signedness, the half, `mad` and
 /// `.sat` as constants, so the kernel folds to the form's own arithmetic.
+#[cfg(not(target_arch = "wasm32"))]
 const fn mul32(s: bool, hi: bool, mad: bool, sat: bool) -> Int {
     Int::MulMad32 {
         n: 32,
@@ -626,6 +633,7 @@ const fn mul32(s: bool, hi: bool, mad: bool, sat: bool) -> Int {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn mul32_batch<N: Notes, const S: bool, const HI: bool, const MAD: bool, const SAT: bool>(
     _: &Kernel,
     ops: &Operands,
