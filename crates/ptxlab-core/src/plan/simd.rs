@@ -209,7 +209,7 @@ fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
 /// The batch loop without notes: [`flat_drive`] with the form's lane operation and clamp.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
-fn simd_flat<S: Store, const OP: u8, const SAT: bool>(
+fn simd_flat<S: Store, const OP: u8, const SAT: bool, const ADD: bool>(
     k: &Simd,
     ops: &Operands,
     ins: &[Inputs],
@@ -218,7 +218,7 @@ fn simd_flat<S: Store, const OP: u8, const SAT: bool>(
     let lb = 32 / S::N as u32;
     let (akeep, bkeep) = (S::L::of(k.akeep), S::L::of(k.bkeep));
     let (lo, hi) = (S::L::of(k.lo), S::L::of(k.hi));
-    flat_drive::<S>(k, ops, ins, out, |x, y| {
+    flat_drive::<S, ADD>(k, ops, ins, out, |x, y| {
         let x = S::L::lane(x.bits(), lb) & akeep;
         let y = S::L::lane(y.bits(), lb) & bkeep;
         let r = lane_op(OP, k.cmp, x, y);
@@ -231,8 +231,7 @@ fn simd_flat<S: Store, const OP: u8, const SAT: bool>(
 }
 
 /// The batch loop without notes: the loop that suits the form. Selectors: lane by lane
-/// ([`simd_soa`], each lane's shift the same for every case); the default selectors with
-/// `.add`: every lane of a case at once in 32-bit lanes ([`simd_fused`]); otherwise the lanes
+/// ([`simd_soa`], each lane's shift the same for every case); the default selectors: the lanes
 /// side by side in their own width ([`simd_flat`]).
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
@@ -245,51 +244,8 @@ fn simd_plain<const N: usize, const OP: u8, const SAT: bool, const ADD: bool, co
     match (ID, ADD, N) {
         (false, _, 4) => simd_soa::<i16, N, OP, SAT, ADD, ID>(k, ops, ins, out),
         (false, _, _) => simd_soa::<i32, N, OP, SAT, ADD, ID>(k, ops, ins, out),
-        (true, true, _) => simd_fused::<N, OP, SAT>(k, ops, ins, out),
-        (true, false, 4) => simd_flat::<u8, OP, SAT>(k, ops, ins, out),
-        (true, false, _) => simd_flat::<u16, OP, SAT>(k, ops, ins, out),
-    }
-}
-
-/// The batch loop without notes of the default selectors with `.add`: every lane of a case in
-/// one pass straight over the inputs, in 32-bit lanes (the compiler vectorises it across
-/// cases), each lane's result added to `c`.
-#[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn simd_fused<const N: usize, const OP: u8, const SAT: bool>(
-    k: &Simd,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-) {
-    let sh = 32 - 32 / N as u32;
-    let ext = |w: u32, keep: i32| ((w << sh) as i32 >> sh) & keep;
-    let (akeep, bkeep) = (k.akeep, k.bkeep);
-    let (lo, hi) = (k.lo, k.hi);
-    let lb = 32 / N as u32;
-    let in_mask = k.in_mask;
-    // Every lane of a case in one pass straight over the inputs, in 32-bit lanes.
-    let one = |v: [u64; 4]| {
-        let (a, b) = (v[0] as u32, v[1] as u32);
-        let mut sum = v[2] as u32;
-        for (l, &m) in in_mask.iter().enumerate().take(N) {
-            let at = lb * l as u32;
-            let r = lane_op(OP, k.cmp, ext(a >> at, akeep), ext(b >> at, bkeep));
-            let r = if SAT { r.clamp(lo, hi) } else { r };
-            sum = sum.wrapping_add((r & m) as u32);
-        }
-        u64::from(sum)
-    };
-    let n = ins.len().min(out.len());
-    let pairs = ins[..n].iter().zip(out[..n].iter_mut());
-    if ops.imm {
-        for (i, o) in pairs {
-            *o = one(ops.values(i));
-        }
-    } else {
-        for (i, o) in pairs {
-            *o = one(i.as_array());
-        }
+        (true, _, 4) => simd_flat::<u8, OP, SAT, ADD>(k, ops, ins, out),
+        (true, _, _) => simd_flat::<u16, OP, SAT, ADD>(k, ops, ins, out),
     }
 }
 
@@ -308,6 +264,11 @@ trait Store: Copy + Default {
     fn bits(self) -> u32;
     /// The low bits of `x`.
     fn of(x: i32) -> Self;
+    /// A lane's result for `.add`, plus a bias that makes every result non-negative.
+    type Sum: Copy + Default;
+    fn biased(x: Self::L) -> Self::Sum;
+    /// The sum of a case's `N` biased results, less the biases.
+    fn sum(s: &[Self::Sum]) -> i32;
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -329,6 +290,20 @@ impl Store for u8 {
     #[inline(always)]
     fn of(x: i32) -> u8 {
         x as u8
+    }
+    // A byte lane's result lies in [-383, 510]; biased, four of them sum below 2^16.
+    type Sum = u16;
+    #[inline(always)]
+    fn biased(x: i16) -> u16 {
+        (x + 512) as u16
+    }
+    #[inline(always)]
+    fn sum(s: &[u16]) -> i32 {
+        // The four 16-bit sums side by side in one word, added in two steps.
+        let w =
+            u64::from(s[0]) | u64::from(s[1]) << 16 | u64::from(s[2]) << 32 | u64::from(s[3]) << 48;
+        let y = w + (w >> 32);
+        ((y + (y >> 16)) & 0xffff) as i32 - 4 * 512
     }
 }
 
@@ -353,17 +328,26 @@ impl Store for u16 {
     fn of(x: i32) -> u16 {
         x as u16
     }
+    type Sum = i32;
+    #[inline(always)]
+    fn biased(x: i32) -> i32 {
+        x
+    }
+    #[inline(always)]
+    fn sum(s: &[i32]) -> i32 {
+        s[0].wrapping_add(s[1])
+    }
 }
 
-/// The batch loop without notes of the default selectors with no `.add`, over chunks of cases,
-/// in three plain loops the compiler vectorises across cases: the cases' lanes are laid side
-/// by side (lane `i` of case `j` at `N * j + i`, as the words hold them), then `lane` maps every
-/// pair of them at once (16 byte lanes or 8 half-word lanes to a 128-bit vector), then each
-/// case's lanes are packed into a word and merged with `c` under the mask. `lane` gives the
-/// lane's result after any clamp.
+/// The batch loop without notes of the default selectors, over chunks of cases, in three plain
+/// loops the compiler vectorises across cases: the cases' lanes are laid side by side (lane `i`
+/// of case `j` at `N * j + i`, as the words hold them), then `lane` maps every pair of them at
+/// once (16 byte lanes or 8 half-word lanes to a 128-bit vector), then each case's lanes are
+/// packed into a word and merged with `c` under the mask, or (`.add`) summed into `c`. `lane`
+/// gives the lane's result after any clamp.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
-fn flat_drive<S: Store>(
+fn flat_drive<S: Store, const ADD: bool>(
     k: &Simd,
     ops: &Operands,
     ins: &[Inputs],
@@ -373,12 +357,20 @@ fn flat_drive<S: Store>(
     let n = ins.len().min(out.len());
     let nl = S::N;
     let keep = k.keep;
-    // `c` is read only to fill the lanes outside the mask.
-    let need_c = keep != u32::MAX;
+    // `c` is read to add to, or to fill the lanes outside the mask.
+    let need_c = ADD || keep != u32::MAX;
     let mut xs = [S::default(); 4 * SOA];
     let mut ys = [S::default(); 4 * SOA];
     let mut cs = [0u32; SOA];
     let mut rs = [S::default(); 4 * SOA];
+    let mut sums = [S::Sum::default(); 4 * SOA];
+    // With `.add`, each lane's mask (all ones in the mask, else 0) at each lane position.
+    let mut masks = [S::L::default(); 4 * SOA];
+    if ADD {
+        for (i, m) in masks.iter_mut().enumerate() {
+            *m = S::L::of(k.in_mask[i % nl]);
+        }
+    }
     for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
         let m = ic.len();
         let mut gather = |v: [u64; 4], j: usize| {
@@ -398,16 +390,26 @@ fn flat_drive<S: Store>(
                 gather(i.as_array(), j);
             }
         }
-        for ((r, &x), &y) in rs.iter_mut().zip(&xs[..nl * m]).zip(&ys[..nl * m]) {
-            *r = S::of(lane(x, y).i32());
-        }
-        for (j, o) in oc.iter_mut().enumerate() {
-            let w = S::get(&rs[nl * j..nl * j + nl]);
-            *o = u64::from(if need_c {
-                (w & keep) | (cs[j] & !keep)
-            } else {
-                w
-            });
+        let (xs, ys) = (&xs[..nl * m], &ys[..nl * m]);
+        if ADD {
+            for (((r, &x), &y), &mk) in sums.iter_mut().zip(xs).zip(ys).zip(&masks) {
+                *r = S::biased(lane(x, y) & mk);
+            }
+            for ((j, o), &c) in oc.iter_mut().enumerate().zip(&cs) {
+                *o = u64::from(c.wrapping_add(S::sum(&sums[nl * j..nl * j + nl]) as u32));
+            }
+        } else {
+            for ((r, &x), &y) in rs.iter_mut().zip(xs).zip(ys) {
+                *r = S::of(lane(x, y).i32());
+            }
+            for (j, o) in oc.iter_mut().enumerate() {
+                let w = S::get(&rs[nl * j..nl * j + nl]);
+                *o = u64::from(if need_c {
+                    (w & keep) | (cs[j] & !keep)
+                } else {
+                    w
+                });
+            }
         }
     }
 }
@@ -769,7 +771,7 @@ fn minmax2_flat<H: Half, const MX: bool>(
     ins: &[Inputs],
     out: &mut [u64],
 ) {
-    flat_drive::<u16>(k, ops, ins, out, |x, y| {
+    flat_drive::<u16, false>(k, ops, ins, out, |x, y| {
         let (x, y) = (H::of(u32::from(x)), H::of(u32::from(y)));
         if MX { x.max(y) } else { x.min(y) }.ext() as i32
     });
