@@ -26,10 +26,6 @@ use crate::ui::explore::heat::{self, Overlay};
 /// Grid sizes offered: steps along each axis.
 pub const GRIDS: [u32; 5] = [64, 128, 256, 512, 1024];
 
-/// The most steps per axis for an instruction with no plan (the program instructions, each cell
-/// evaluated with its full trace at about 10 µs): a larger map would hold the page for seconds.
-pub const MAX_TRACED_GRID: u32 = 256;
-
 /// The sweep view's settings as the address carries them in `sweep=`:
 /// `x:<axis>;y:<axis>;o:<overlays>;s:<axis>.<step>` where an axis is
 /// `<operand>.<lo>.<width>.<start hex>.<step hex>.<steps>` (the field `width` bits wide at bit
@@ -525,13 +521,6 @@ impl SweepState {
     fn draw(&mut self, env: &Env) {
         let text = self.text_on();
         let scrub = self.scrub_now();
-        if env.plan.is_none() {
-            for a in [&mut self.x, &mut self.y] {
-                if a.len() > MAX_TRACED_GRID {
-                    *a = with_grid(a, MAX_TRACED_GRID);
-                }
-            }
-        }
         let started_ms = (env.clock)(Moment::Start);
         let mut base = env.inputs;
         if let Some((a, i)) = &scrub {
@@ -950,11 +939,15 @@ mod tests {
         let s = s.apply(&e, Msg::Grid(64));
         assert_eq!(s.generation, 2);
         assert_eq!(s.drawn.as_ref().unwrap().sweep.width, 64);
-        // Without a plan a map stays within MAX_TRACED_GRID steps an axis, however asked for.
+        // Without a plan too, a map can be 1024 x 1024 (each cell evaluated without stages).
         let big = s.clone().apply(&e, Msg::Grid(1024));
         let bd = big.drawn.as_ref().unwrap();
-        assert_eq!((bd.sweep.width, bd.sweep.height), (256, 256));
-        assert_eq!((big.x.len(), big.y.len()), (256, 256));
+        assert_eq!((bd.sweep.width, bd.sweep.height), (1024, 1024));
+        assert_eq!((big.x.len(), big.y.len()), (1024, 1024));
+        for (col, row) in [(0, 0), (517, 3), (1023, 1023)] {
+            let case = case_at(&bd.base, &bd.x, &bd.y, col, row);
+            assert_eq!(bd.sweep.d_at(col, row), Some(e.insn.value(&case)));
+        }
         // A cell loads into the main view and the map then still holds.
         let d = s.drawn.clone().unwrap();
         assert!(!load_actions(&d, 3, 4).is_empty());

@@ -1,5 +1,6 @@
 // End-to-end tests of the sweep view on plans: a 1024 x 1024 map, a slider that scrubs a third
-// field while the map redraws, and the address that carries the settings. Appends its timings
+// field while the map redraws, and the address that carries the settings; and a 1024 x 1024 map
+// of a program instruction, which has no plan. Appends its timings
 // (the existing performance marks `ptxlab-sweep-eval` and `ptxlab-sweep`) to
 // test-results/timings-sweep.txt and test-results/timings-sweep-plans.json.
 
@@ -129,4 +130,43 @@ test('sweep on plans: 1024 x 1024 map, scrubbing redraws, the address reopens th
     `sweep of 1024 x 1024 with the ISA text's reading compared in every cell: evaluations ${f(t.big_with_text.eval_ms)} ms, with drawing ${f(t.big_with_text.total_ms)} ms`,
     `scrub frame of 256 x 256 (slider on c): evaluations median ${f(t.scrub_256.eval_ms)} ms, evaluations + drawing median ${f(t.scrub_256.total_ms)} ms (max ${f(t.scrub_256.max_ms)}; goal <= 16 ms) over ${t.scrub_256.samples} moves`,
   ], t);
+});
+
+// Independent of the core: the ISA text's shf.l.wrap, the high word of the funnel b:a.
+function shflWrap(a, b, c) {
+  const pair = (BigInt(b >>> 0) << 32n) | BigInt(a >>> 0);
+  return Number(((pair << BigInt(c & 31)) >> 32n) & 0xffffffffn);
+}
+
+test('sweep of a program instruction (no plan): 1024 x 1024, cells as the ISA text computes them', async ({ page }) => {
+  const ptx = 'shf.l.wrap.b32 d, a, b, c;';
+  const q = `?i=${encodeURIComponent(ptx)}&a=0x00000000&b=0x00000000&c=0x00000005&sweep=${encodeURIComponent(BIG)}`;
+  await page.goto('./' + q);
+  const canvas = page.locator('canvas.sweep-canvas');
+  await expect(canvas).toBeVisible();
+  await expect.poll(() => canvas.evaluate((c) => [c.width, c.height])).toEqual([1024, 1024]);
+  await expect(page.locator('#sweep-grid')).toHaveValue('1024');
+  await expect(page.locator('.sweep-actions')).toContainText('no plan');
+  await clear(page);
+  const draw = page.getByRole('button', { name: 'Draw', exact: true });
+  for (let i = 0; i < 3; i++) {
+    await draw.click();
+    await page.waitForFunction((n) => performance.getEntriesByName('ptxlab-sweep').length >= n, i + 1);
+  }
+  const big = await measures(page);
+  // The cell at column 5, row 3: a = 5 * 2^22, b = 3 * 2^22, c = 5.
+  await canvas.focus();
+  for (let i = 0; i < 5; i++) await canvas.press('ArrowRight');
+  for (let i = 0; i < 3; i++) await canvas.press('ArrowDown');
+  const tip = page.locator('.sweep-tip dl.case');
+  await expect(tip).toHaveAttribute('data-col', '5');
+  await expect(tip).toHaveAttribute('data-row', '3');
+  const want = shflWrap(5 * 0x400000, 3 * 0x400000, 5).toString(16).padStart(8, '0');
+  await expect(tip.locator('dd[data-name="d"]')).toHaveText(`0x${want}`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sweep-shf-1024.png') });
+  const line = `sweep of 1024 x 1024 without a plan (${ptx}): evaluations median ${f(med(big.evals))} ms, evaluations + drawing median ${f(med(big.total))} ms over ${big.total.length} draws`;
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.appendFileSync(path.join(OUT, 'timings-sweep.txt'), line + '\n');
+  console.log(line);
 });

@@ -283,8 +283,8 @@ impl Insn {
         match self {
             Insn::Table(i) => crate::eval::evaluate(i, inputs),
             Insn::Op { op, .. } => op
-                .eval(&op_sources(op, inputs))
-                .values
+                .eval_quiet(&op_sources(op, inputs))
+                .0
                 .first()
                 .copied()
                 .flatten()

@@ -1560,13 +1560,18 @@ impl OpInsn {
         }
     }
 
+    /// The source values as the evaluation reads them: each cut to [`OpInsn::src_bits`].
+    fn read(&self, src: &[u64]) -> Vec<u64> {
+        (0..self.srcs.len())
+            .map(|i| src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i)))
+            .collect()
+    }
+
     /// Evaluate with the source values as read (each already cut to [`OpInsn::src_bits`];
     /// `!p` not yet applied): every destination's value and the stages.
     pub fn eval(&self, src: &[u64]) -> Outcome {
         let mut st: Vec<Stage> = Vec::new();
-        let v: Vec<u64> = (0..self.srcs.len())
-            .map(|i| src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i)))
-            .collect();
+        let v = self.read(src);
         let sources: Vec<Val> = v
             .iter()
             .enumerate()
@@ -1579,97 +1584,7 @@ impl OpInsn {
                 s.clone(),
             ));
         }
-        // `!p` sources.
-        let mut v = v;
-        for (i, s) in self.srcs.iter().enumerate() {
-            if let Src::Reg { not: true, name } = s {
-                v[i] ^= 1;
-                st.push(
-                    Stage::new(
-                        StageKind::Adjust,
-                        format!("!{name}: the predicate negated"),
-                        Val::reg(format!("!{}", self.src_name(i)), 1, v[i]),
-                    )
-                    .op(format!("!{}", self.src_name(i)))
-                    .input(sources[i].clone())
-                    .flag(Flag::Negated),
-                );
-            }
-        }
-        let w = self.ty.bits();
-        let values: Vec<Option<u64>> = match self.op {
-            POp::And | POp::Or | POp::Xor => {
-                let (sym, r) = match self.op {
-                    POp::And => ("&", v[0] & v[1]),
-                    POp::Or => ("|", v[0] | v[1]),
-                    _ => ("^", v[0] ^ v[1]),
-                };
-                st.push(
-                    Stage::new(
-                        StageKind::Operate,
-                        format!("a {sym} b, bit by bit"),
-                        Val::reg("d", w, r),
-                    )
-                    .op(format!("a {sym} b"))
-                    .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])]),
-                );
-                vec![Some(r)]
-            }
-            POp::Not => {
-                let r = !v[0] & mask(w);
-                st.push(
-                    Stage::new(
-                        StageKind::Operate,
-                        "every bit of a flipped",
-                        Val::reg("d", w, r),
-                    )
-                    .op("~a")
-                    .input(Val::reg("a", w, v[0])),
-                );
-                vec![Some(r)]
-            }
-            POp::Cnot => {
-                let r = (v[0] == 0) as u64;
-                st.push(
-                    Stage::new(
-                        StageKind::Compare,
-                        "1 when a is zero, else 0",
-                        Val::reg("d", w, r),
-                    )
-                    .op("a == 0 ? 1 : 0")
-                    .input(Val::reg("a", w, v[0])),
-                );
-                vec![Some(r)]
-            }
-            POp::Lop3 => vec![Some(self.lop3(&v, &mut st))],
-            POp::Shf => vec![Some(self.shf(&v, &mut st))],
-            POp::Shl | POp::Shr => vec![Some(self.shift(&v, &mut st))],
-            POp::Prmt => vec![Some(self.prmt_eval(&v, &mut st))],
-            POp::Setp => self.setp(&v, &mut st),
-            POp::Selp => {
-                let r = if v[2] != 0 { v[0] } else { v[1] };
-                st.push(
-                    Stage::new(
-                        StageKind::Operate,
-                        format!(
-                            "c is {}, so {} is taken",
-                            v[2] != 0,
-                            if v[2] != 0 { "a" } else { "b" }
-                        ),
-                        Val::reg("d", w, r),
-                    )
-                    .op("c ? a : b")
-                    .inputs([
-                        Val::reg("a", w, v[0]),
-                        Val::reg("b", w, v[1]),
-                        Val::reg("c", 1, v[2]),
-                    ]),
-                );
-                vec![Some(r)]
-            }
-            POp::Cvt => vec![Some(self.cvt(&v, &mut st))],
-            POp::Mov => self.mov_eval(&v, &mut st),
-        };
+        let values = self.run(v, &mut st);
         // The result stages and the trace's result (the first destination written).
         let mut result = None;
         for (i, (d, val)) in self.dsts.iter().zip(&values).enumerate() {
@@ -1703,34 +1618,132 @@ impl OpInsn {
         }
     }
 
-    fn lop3(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+    /// [`OpInsn::eval`] without the stages, for many cases (a sweep, a batch): every
+    /// destination's value and the notable events the stages would carry (a mask of
+    /// [`Flag::bit`]). The same evaluation runs; it only builds no stage.
+    pub fn eval_quiet(&self, src: &[u64]) -> (Vec<Option<u64>>, u16) {
+        let mut q = Quiet(0);
+        let values = self.run(self.read(src), &mut q);
+        (values, q.0)
+    }
+
+    /// The evaluation proper, on the values as read: `!p` applied, the operation, a value per
+    /// destination (None for `_`). Every stage goes to `st`.
+    fn run<S: Sink>(&self, mut v: Vec<u64>, st: &mut S) -> Vec<Option<u64>> {
+        // `!p` sources.
+        for (i, s) in self.srcs.iter().enumerate() {
+            if let Src::Reg { not: true, name } = s {
+                let read = v[i];
+                v[i] ^= 1;
+                let negated = v[i];
+                st.stage([(true, Flag::Negated)], || {
+                    Stage::new(
+                        StageKind::Adjust,
+                        format!("!{name}: the predicate negated"),
+                        Val::reg(format!("!{}", self.src_name(i)), 1, negated),
+                    )
+                    .op(format!("!{}", self.src_name(i)))
+                    .input(Val::reg(self.src_name(i), self.src_bits(i), read))
+                });
+            }
+        }
+        let w = self.ty.bits();
+        match self.op {
+            POp::And | POp::Or | POp::Xor => {
+                let (sym, r) = match self.op {
+                    POp::And => ("&", v[0] & v[1]),
+                    POp::Or => ("|", v[0] | v[1]),
+                    _ => ("^", v[0] ^ v[1]),
+                };
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Operate,
+                        format!("a {sym} b, bit by bit"),
+                        Val::reg("d", w, r),
+                    )
+                    .op(format!("a {sym} b"))
+                    .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])])
+                });
+                vec![Some(r)]
+            }
+            POp::Not => {
+                let r = !v[0] & mask(w);
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Operate,
+                        "every bit of a flipped",
+                        Val::reg("d", w, r),
+                    )
+                    .op("~a")
+                    .input(Val::reg("a", w, v[0]))
+                });
+                vec![Some(r)]
+            }
+            POp::Cnot => {
+                let r = (v[0] == 0) as u64;
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Compare,
+                        "1 when a is zero, else 0",
+                        Val::reg("d", w, r),
+                    )
+                    .op("a == 0 ? 1 : 0")
+                    .input(Val::reg("a", w, v[0]))
+                });
+                vec![Some(r)]
+            }
+            POp::Lop3 => vec![Some(self.lop3(&v, st))],
+            POp::Shf => vec![Some(self.shf(&v, st))],
+            POp::Shl | POp::Shr => vec![Some(self.shift(&v, st))],
+            POp::Prmt => vec![Some(self.prmt_eval(&v, st))],
+            POp::Setp => self.setp(&v, st),
+            POp::Selp => {
+                let r = if v[2] != 0 { v[0] } else { v[1] };
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Operate,
+                        format!(
+                            "c is {}, so {} is taken",
+                            v[2] != 0,
+                            if v[2] != 0 { "a" } else { "b" }
+                        ),
+                        Val::reg("d", w, r),
+                    )
+                    .op("c ? a : b")
+                    .inputs([
+                        Val::reg("a", w, v[0]),
+                        Val::reg("b", w, v[1]),
+                        Val::reg("c", 1, v[2]),
+                    ])
+                });
+                vec![Some(r)]
+            }
+            POp::Cvt => vec![Some(self.cvt(&v, st))],
+            POp::Mov => self.mov_eval(&v, st),
+        }
+    }
+
+    fn lop3<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
         let lut = v[3] & 0xff;
         let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
-        let mut rows = Vec::with_capacity(32);
-        let mut d = 0u32;
-        for i in 0..32 {
-            let row = (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
-            rows.push(row as u8);
-            d |= ((lut as u32 >> row) & 1) << i;
-        }
-        let table: Vec<u64> = (0..8).map(|r| (lut >> r) & 1).collect();
+        // The truth-table row of bit i: a·4 + b·2 + c.
+        let row = |i: u32| (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
+        let d = (0..32).fold(0u32, |d, i| d | ((lut as u32 >> row(i)) & 1) << i);
         // The truth table, one row per stage: the bits of d whose (a, b, c) is that row, and
         // the value immLut gives them.
         for r in 0..8u32 {
-            let used = rows
-                .iter()
-                .enumerate()
-                .filter(|&(_, &x)| u32::from(x) == r)
-                .fold(0u64, |m, (i, _)| m | 1 << i);
-            let (ra, rb, rc) = (r >> 2 & 1, r >> 1 & 1, r & 1);
-            let lit = |bit: u32, name: &str| {
-                if bit == 1 {
-                    name.to_string()
-                } else {
-                    format!("~{name}")
-                }
-            };
-            st.push(
+            st.stage([], || {
+                let used = (0..32)
+                    .filter(|&i| row(i) == r)
+                    .fold(0u64, |m, i| m | 1 << i);
+                let (ra, rb, rc) = (r >> 2 & 1, r >> 1 & 1, r & 1);
+                let lit = |bit: u32, name: &str| {
+                    if bit == 1 {
+                        name.to_string()
+                    } else {
+                        format!("~{name}")
+                    }
+                };
                 Stage::new(
                     StageKind::Extract,
                     format!(
@@ -1749,10 +1762,10 @@ impl OpInsn {
                     Val::reg("a", 32, a as u64),
                     Val::reg("b", 32, b as u64),
                     Val::reg("c", 32, c as u64),
-                ]),
-            );
+                ])
+            });
         }
-        st.push(
+        st.stage([], || {
             Stage::new(
                 StageKind::Operate,
                 format!(
@@ -1769,47 +1782,51 @@ impl OpInsn {
             ])
             .detail(Detail::Pool {
                 lane_bits: 1,
-                entries: table,
-                picks_a: rows,
+                entries: (0..8).map(|r| (lut >> r) & 1).collect(),
+                picks_a: (0..32).map(|i| row(i) as u8).collect(),
                 picks_b: Vec::new(),
-            }),
-        );
+            })
+        });
         d as u64
     }
 
-    fn shf(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+    fn shf<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
         let (a, b, c) = (v[0], v[1], v[2] as u32);
         let clamp = self.mode == Some(ShfMode::Clamp);
         let n = if clamp { c.min(32) } else { c & 31 };
         let funnel = (b << 32) | a;
-        st.push(
+        st.stage([], || {
             Stage::new(
                 StageKind::Pool,
                 "the 64-bit funnel b:a (b in bits 63-32, a in bits 31-0)",
                 Val::reg("b:a", 64, funnel),
             )
             .op("b << 32 | a")
-            .inputs([Val::reg("a", 32, a), Val::reg("b", 32, b)]),
-        );
-        st.push(
-            Stage::new(
-                StageKind::Clamp,
-                if clamp {
-                    format!("amount c = {c} limited to at most 32: {n}")
-                } else {
-                    format!("amount c = {c} taken modulo 32: {n}")
-                },
-                Val::reg("n", 32, n as u64),
-            )
-            .op(if clamp { "min(c, 32)" } else { "c & 31" })
-            .input(Val::reg("c", 32, c as u64))
-            .flag_if(clamp && c > 32, Flag::AmountClamped)
-            .flag_if(!clamp && c > 31, Flag::AmountWrapped),
+            .inputs([Val::reg("a", 32, a), Val::reg("b", 32, b)])
+        });
+        st.stage(
+            [
+                (clamp && c > 32, Flag::AmountClamped),
+                (!clamp && c > 31, Flag::AmountWrapped),
+            ],
+            || {
+                Stage::new(
+                    StageKind::Clamp,
+                    if clamp {
+                        format!("amount c = {c} limited to at most 32: {n}")
+                    } else {
+                        format!("amount c = {c} taken modulo 32: {n}")
+                    },
+                    Val::reg("n", 32, n as u64),
+                )
+                .op(if clamp { "min(c, 32)" } else { "c & 31" })
+                .input(Val::reg("c", 32, c as u64))
+            },
         );
         // shf.l keeps bits 63-n .. 32-n of b:a, shf.r keeps bits n+31 .. n.
         let lo = if self.left { 32 - n } else { n };
         let d = (funnel >> lo) & 0xffff_ffff;
-        st.push(
+        st.stage([], || {
             Stage::new(
                 StageKind::Field,
                 format!(
@@ -1837,16 +1854,16 @@ impl OpInsn {
                 width: 32,
                 signed: false,
                 out_bits: 32,
-            }),
-        );
+            })
+        });
         d
     }
 
-    fn shift(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+    fn shift<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
         let w = self.ty.bits();
         let (a, b) = (v[0], v[1] as u32);
         let n = b.min(w);
-        st.push(
+        st.stage([(b > w, Flag::AmountClamped)], || {
             Stage::new(
                 StageKind::Clamp,
                 format!("amount b = {b} limited to the width {w}: {n}"),
@@ -1854,8 +1871,7 @@ impl OpInsn {
             )
             .op(format!("min(b, {w})"))
             .input(Val::reg("b", 32, b as u64))
-            .flag_if(b > w, Flag::AmountClamped),
-        );
+        });
         let signed = self.ty.signed();
         let d = if self.op == POp::Shl {
             if n >= w {
@@ -1871,37 +1887,39 @@ impl OpInsn {
         } else {
             a >> n
         };
-        let label = match (self.op, signed) {
-            (POp::Shl, _) => format!("a shifted left by {n}, zeros in"),
-            (_, true) => format!("a shifted right by {n}, copies of the sign bit in"),
-            _ => format!("a shifted right by {n}, zeros in"),
-        };
-        st.push(
-            Stage::new(StageKind::Operate, label, Val::reg("d", w, d))
-                .op(if self.op == POp::Shl {
-                    "a << n"
-                } else {
-                    "a >> n"
-                })
-                .input(Val::new(
-                    "a",
-                    w,
-                    signed,
-                    if signed {
-                        sext(a, w) as i128
+        st.stage(
+            [(signed && self.op == POp::Shr, Flag::SignExtended)],
+            || {
+                let label = match (self.op, signed) {
+                    (POp::Shl, _) => format!("a shifted left by {n}, zeros in"),
+                    (_, true) => format!("a shifted right by {n}, copies of the sign bit in"),
+                    _ => format!("a shifted right by {n}, zeros in"),
+                };
+                Stage::new(StageKind::Operate, label, Val::reg("d", w, d))
+                    .op(if self.op == POp::Shl {
+                        "a << n"
                     } else {
-                        a as i128
-                    },
-                ))
-                .flag_if(signed && self.op == POp::Shr, Flag::SignExtended),
+                        "a >> n"
+                    })
+                    .input(Val::new(
+                        "a",
+                        w,
+                        signed,
+                        if signed {
+                            sext(a, w) as i128
+                        } else {
+                            a as i128
+                        },
+                    ))
+            },
         );
         d
     }
 
-    fn prmt_eval(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+    fn prmt_eval<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
         let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
         let pool64 = ((b as u64) << 32) | a as u64;
-        let bytes: Vec<u64> = (0..8).map(|i| (pool64 >> (8 * i)) & 0xff).collect();
+        let bytes: [u64; 8] = std::array::from_fn(|i| (pool64 >> (8 * i)) & 0xff);
         // For each byte of d: the pool byte, and whether its sign is replicated.
         let picks: [(u8, bool); 4] = match self.prmt {
             None => std::array::from_fn(|i| {
@@ -1913,7 +1931,7 @@ impl OpInsn {
                 std::array::from_fn(|i| (p[i], false))
             }
         };
-        st.push(
+        st.stage([], || {
             Stage::new(
                 StageKind::Pool,
                 match self.prmt {
@@ -1930,11 +1948,11 @@ impl OpInsn {
             .inputs([Val::reg("a", 32, a as u64), Val::reg("b", 32, b as u64), Val::reg("c", 32, c as u64)])
             .detail(Detail::Pool {
                 lane_bits: 8,
-                entries: bytes.clone(),
+                entries: bytes.to_vec(),
                 picks_a: picks.iter().map(|p| p.0).collect(),
                 picks_b: Vec::new(),
-            }),
-        );
+            })
+        });
         let mut d = 0u32;
         for (i, &(k, rep)) in picks.iter().enumerate() {
             let byte = bytes[k as usize] as u32;
@@ -1948,19 +1966,19 @@ impl OpInsn {
                 byte
             };
             d |= out << (8 * i);
-            let label = match self.prmt {
-                None => format!(
-                    "d.b{i}: selector nibble 0x{:x} = byte {k}{}",
-                    (c >> (4 * i)) & 0xf,
-                    if rep {
-                        format!(", its sign bit ({}) replicated over 8 bits", byte >> 7)
-                    } else {
-                        " copied".to_string()
-                    }
-                ),
-                Some(_) => format!("d.b{i}: byte {k} copied"),
-            };
-            st.push(
+            st.stage([(rep, Flag::SignExtended)], || {
+                let label = match self.prmt {
+                    None => format!(
+                        "d.b{i}: selector nibble 0x{:x} = byte {k}{}",
+                        (c >> (4 * i)) & 0xf,
+                        if rep {
+                            format!(", its sign bit ({}) replicated over 8 bits", byte >> 7)
+                        } else {
+                            " copied".to_string()
+                        }
+                    ),
+                    Some(_) => format!("d.b{i}: byte {k} copied"),
+                };
                 Stage::new(
                     StageKind::Extract,
                     label,
@@ -1975,7 +1993,6 @@ impl OpInsn {
                 // The pool itself is the input, so that the figure draws the byte's wire
                 // from it (the field says which bits).
                 .input(Val::reg("b:a", 64, pool64))
-                .flag_if(rep, Flag::SignExtended)
                 .detail(Detail::Field {
                     source: pool64,
                     source_bits: 64,
@@ -1983,8 +2000,8 @@ impl OpInsn {
                     width: if rep { 1 } else { 8 },
                     signed: rep,
                     out_bits: 8,
-                }),
-            );
+                })
+            });
         }
         d as u64
     }
@@ -2066,41 +2083,41 @@ impl OpInsn {
         }
     }
 
-    fn setp(&self, v: &[u64], st: &mut Vec<Stage>) -> Vec<Option<u64>> {
+    fn setp<S: Sink>(&self, v: &[u64], st: &mut S) -> Vec<Option<u64>> {
         let w = self.ty.bits();
         let c = self.cmp.unwrap_or(CmpOp::Eq);
         let t = self.compare(v[0], v[1]);
-        let show = |n: &str, x: u64| {
-            if self.ty.signed() {
-                Val::new(n, w, true, sext(x, w) as i128)
-            } else {
-                Val::reg(n, w, x)
-            }
-        };
-        st.push(
+        st.stage([], || {
+            let show = |n: &str, x: u64| {
+                if self.ty.signed() {
+                    Val::new(n, w, true, sext(x, w) as i128)
+                } else {
+                    Val::reg(n, w, x)
+                }
+            };
             Stage::new(
                 StageKind::Compare,
                 format!("a {} b read as .{}: {t}", c.symbol(), self.ty.name()),
                 Val::reg("t", 1, t as u64),
             )
             .op(format!("a {} b", c.symbol()))
-            .inputs([show("a", v[0]), show("b", v[1])]),
-        );
+            .inputs([show("a", v[0]), show("b", v[1])])
+        });
         let (p, q) = match self.bool_op {
             None => (t, !t),
             Some(bo) => {
                 let cc = v[2] != 0;
                 let p = bo.apply(t, cc);
                 let q = bo.apply(!t, cc);
-                st.push(
+                st.stage([], || {
                     Stage::new(
                         StageKind::Secondary,
                         format!("p = t {0} c, q = !t {0} c", bo.name()),
                         Val::reg("p", 1, p as u64),
                     )
                     .op(format!("t {} c", bo.name()))
-                    .inputs([Val::reg("t", 1, t as u64), Val::reg("c", 1, cc as u64)]),
-                );
+                    .inputs([Val::reg("t", 1, t as u64), Val::reg("c", 1, cc as u64)])
+                });
                 (p, q)
             }
         };
@@ -2112,7 +2129,7 @@ impl OpInsn {
         out
     }
 
-    fn cvt(&self, v: &[u64], st: &mut Vec<Stage>) -> u64 {
+    fn cvt<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
         let at = self.src_ty.unwrap_or(self.ty);
         let dt = self.ty;
         let x: i128 = if at.signed() {
@@ -2120,7 +2137,7 @@ impl OpInsn {
         } else {
             (v[0] & mask(at.bits())) as i128
         };
-        st.push(
+        st.stage([], || {
             Stage::new(
                 StageKind::Extract,
                 format!(
@@ -2131,68 +2148,72 @@ impl OpInsn {
                 ),
                 Val::new("a", at.bits(), at.signed(), x),
             )
-            .input(Val::reg("a", at.bits(), v[0])),
-        );
+            .input(Val::reg("a", at.bits(), v[0]))
+        });
         let (lo, hi) = range(dt);
-        let d = if self.sat {
+        if self.sat {
             let y = x.clamp(lo, hi);
-            st.push(
-                Stage::new(
-                    StageKind::Clamp,
-                    format!("clamped to the range of .{}", dt.name()),
-                    Val::new("d", dt.bits(), dt.signed(), y),
-                )
-                .op(format!("clamp(a, {lo}, {hi})"))
-                .input(Val::new("a", at.bits(), at.signed(), x))
-                .flag_if(x > hi, Flag::ClampedHigh)
-                .flag_if(x < lo, Flag::ClampedLow)
-                .detail(Detail::Range { min: lo, max: hi }),
+            st.stage(
+                [(x > hi, Flag::ClampedHigh), (x < lo, Flag::ClampedLow)],
+                || {
+                    Stage::new(
+                        StageKind::Clamp,
+                        format!("clamped to the range of .{}", dt.name()),
+                        Val::new("d", dt.bits(), dt.signed(), y),
+                    )
+                    .op(format!("clamp(a, {lo}, {hi})"))
+                    .input(Val::new("a", at.bits(), at.signed(), x))
+                    .detail(Detail::Range { min: lo, max: hi })
+                },
             );
             y as u64 & mask(dt.bits())
         } else {
             let y = x as u64 & mask(dt.bits());
             let kept = dt.bits() < at.bits();
-            st.push(
-                Stage::new(
-                    if kept {
-                        StageKind::Truncate
-                    } else {
-                        StageKind::Operate
-                    },
-                    if kept {
-                        format!("the low {} bits kept", dt.bits())
-                    } else {
-                        format!(
-                            "{}-extended to {} bits",
-                            if at.signed() { "sign" } else { "zero" },
-                            dt.bits()
-                        )
-                    },
-                    Val::new(
-                        "d",
-                        dt.bits(),
-                        dt.signed(),
-                        if dt.signed() {
-                            sext(y, dt.bits()) as i128
-                        } else {
-                            y as i128
-                        },
+            st.stage(
+                [
+                    (
+                        kept && (y as i128) != x && (sext(y, dt.bits()) as i128) != x,
+                        Flag::Wrapped,
                     ),
-                )
-                .input(Val::new("a", at.bits(), at.signed(), x))
-                .flag_if(
-                    kept && (y as i128) != x && (sext(y, dt.bits()) as i128) != x,
-                    Flag::Wrapped,
-                )
-                .flag_if(!kept && at.signed(), Flag::SignExtended)
-                .flag_if(!kept && !at.signed(), Flag::ZeroExtended),
+                    (!kept && at.signed(), Flag::SignExtended),
+                    (!kept && !at.signed(), Flag::ZeroExtended),
+                ],
+                || {
+                    Stage::new(
+                        if kept {
+                            StageKind::Truncate
+                        } else {
+                            StageKind::Operate
+                        },
+                        if kept {
+                            format!("the low {} bits kept", dt.bits())
+                        } else {
+                            format!(
+                                "{}-extended to {} bits",
+                                if at.signed() { "sign" } else { "zero" },
+                                dt.bits()
+                            )
+                        },
+                        Val::new(
+                            "d",
+                            dt.bits(),
+                            dt.signed(),
+                            if dt.signed() {
+                                sext(y, dt.bits()) as i128
+                            } else {
+                                y as i128
+                            },
+                        ),
+                    )
+                    .input(Val::new("a", at.bits(), at.signed(), x))
+                },
             );
             y
-        };
-        d
+        }
     }
 
-    fn mov_eval(&self, v: &[u64], st: &mut Vec<Stage>) -> Vec<Option<u64>> {
+    fn mov_eval<S: Sink>(&self, v: &[u64], st: &mut S) -> Vec<Option<u64>> {
         let w = self.ty.bits();
         if self.pack {
             let n = self.srcs.len() as u32;
@@ -2201,7 +2222,7 @@ impl OpInsn {
             for (i, x) in v.iter().enumerate() {
                 d |= (x & mask(ew)) << (ew * i as u32);
             }
-            st.push(
+            st.stage([], || {
                 Stage::new(
                     StageKind::Merge,
                     format!("{n} parts of {ew} bits packed, the first in the lowest bits"),
@@ -2223,8 +2244,8 @@ impl OpInsn {
                     lane_bits: ew,
                     from_result: vec![true; n as usize],
                     other: String::new(),
-                }),
-            );
+                })
+            });
             vec![Some(d)]
         } else if self.unpack {
             let n = self.dsts.len() as u32;
@@ -2232,7 +2253,7 @@ impl OpInsn {
             let mut out = Vec::new();
             for (i, d) in self.dsts.iter().enumerate() {
                 let part = (v[0] >> (ew * i as u32)) & mask(ew);
-                st.push(
+                st.stage([], || {
                     Stage::new(
                         StageKind::Extract,
                         format!("bits {}..{} of a", ew * (i as u32 + 1) - 1, ew * i as u32),
@@ -2247,18 +2268,49 @@ impl OpInsn {
                         width: ew,
                         signed: false,
                         out_bits: ew,
-                    }),
-                );
+                    })
+                });
                 out.push(if *d == Dst::Sink { None } else { Some(part) });
             }
             out
         } else {
-            st.push(
+            st.stage([], || {
                 Stage::new(StageKind::Operate, "a copied", Val::reg("d", w, v[0]))
                     .op("a")
-                    .input(Val::reg("a", w, v[0])),
-            );
+                    .input(Val::reg("a", w, v[0]))
+            });
             vec![Some(v[0])]
+        }
+    }
+}
+
+/// Where the evaluation of a program instruction puts its stages: [`OpInsn::eval`] keeps them
+/// all, [`OpInsn::eval_quiet`] builds none and keeps only their notable events. A stage comes
+/// as the flags it carries (each with its condition) and a closure that builds it, so both
+/// sinks see the same flags and no value depends on which one runs.
+trait Sink {
+    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], build: impl FnOnce() -> Stage);
+}
+
+impl Sink for Vec<Stage> {
+    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], build: impl FnOnce() -> Stage) {
+        let s = flags
+            .into_iter()
+            .fold(build(), |s, (on, f)| s.flag_if(on, f));
+        self.push(s);
+    }
+}
+
+/// The notable events alone, as a mask of [`Flag::bit`].
+struct Quiet(u16);
+
+impl Sink for Quiet {
+    #[inline(always)]
+    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], _build: impl FnOnce() -> Stage) {
+        for (on, f) in flags {
+            if on {
+                self.0 |= f.bit() as u16;
+            }
         }
     }
 }

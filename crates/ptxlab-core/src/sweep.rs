@@ -468,8 +468,9 @@ pub fn default_axes(insn: &Instruction) -> (SweepAxis, SweepAxis) {
 }
 
 /// [`sweep`] for an instruction of either kind. A program instruction (`prmt`, `setp`, ...)
-/// is evaluated cell by cell with its trace's flags (it has one reading: the ISA text's);
-/// `d` is its first destination (`p` for `setp`), a `_` sink reads 0.
+/// is evaluated cell by cell without stages ([`crate::ops::OpInsn::eval_quiet`]), with the
+/// notable events its stages would carry (it has one reading: the ISA text's); `d` is its
+/// first destination (`p` for `setp`), a `_` sink reads 0.
 pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
     let op = match insn {
         Insn::Table(i) => return sweep(i, base, x, y),
@@ -481,14 +482,8 @@ pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> S
     let mut flags = Vec::with_capacity(n);
     for row in 0..h {
         for col in 0..w {
-            let out = op.eval(&op_sources(op, &case_at(base, x, y, col, row)));
-            d.push(out.values.first().copied().flatten().unwrap_or(0));
-            let mut m = 0u16;
-            for st in &out.trace.stages {
-                for f in &st.flags {
-                    m |= f.bit() as u16;
-                }
-            }
+            let (values, m) = op.eval_quiet(&op_sources(op, &case_at(base, x, y, col, row)));
+            d.push(values.first().copied().flatten().unwrap_or(0));
             flags.push(m);
         }
     }

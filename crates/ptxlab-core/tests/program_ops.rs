@@ -17,6 +17,7 @@ fn eval(text: &str, src: &[u64]) -> Vec<Option<u64>> {
         .map(|(i, v)| v & isa::mask(insn.src_bits(i)))
         .collect();
     let out = insn.eval(&src);
+    quiet_agrees(&insn, &src, &out);
     // The trace ends with one result stage per destination, agreeing with the values.
     let results: Vec<u64> = out
         .trace
@@ -32,6 +33,26 @@ fn eval(text: &str, src: &[u64]) -> Vec<Option<u64>> {
         }
     }
     out.values
+}
+
+/// `eval_quiet` gives the values `eval` gives, and the notable events of its stages.
+fn quiet_agrees(
+    insn: &ptxlab_core::program::OpInsn,
+    src: &[u64],
+    out: &ptxlab_core::program::ops::Outcome,
+) {
+    let flags = out
+        .trace
+        .stages
+        .iter()
+        .flat_map(|s| &s.flags)
+        .fold(0u16, |m, f| m | f.bit() as u16);
+    assert_eq!(
+        insn.eval_quiet(src),
+        (out.values.clone(), flags),
+        "{}: eval_quiet against eval",
+        insn.canonical()
+    );
 }
 
 fn one(text: &str, src: &[u64]) -> u64 {
@@ -276,4 +297,55 @@ fn ptxas_decisions_one_by_one() {
         bad.len(),
         bad[..bad.len().min(20)].join("\n")
     );
+}
+
+/// Every form ptxas accepts (`tests/data/ptxas-programs.jsonl`), on edge and random values:
+/// the quiet evaluation (sweeps, batches, program runs) gives the values and notable events of
+/// the traced one.
+#[test]
+fn quiet_evaluation_agrees_on_every_accepted_form() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/ptxas-programs.jsonl"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut r = ptxlab_core::gen::Rng::new(0x9e7);
+    let edges = [
+        0u64,
+        1,
+        0x7f,
+        0x80,
+        0xffff_ffff,
+        0x8000_0000,
+        31,
+        32,
+        33,
+        64,
+        u64::MAX,
+    ];
+    let mut forms = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        if !v["accepted"].as_bool().expect("accepted") {
+            continue;
+        }
+        let Ok(insn) = parse_op(v["ptx"].as_str().expect("ptx")) else {
+            continue;
+        };
+        forms += 1;
+        for k in 0..24 {
+            let src: Vec<u64> = (0..insn.srcs.len())
+                .map(|i| {
+                    let x = if k < edges.len() {
+                        edges[(k + i) % edges.len()]
+                    } else {
+                        r.value()
+                    };
+                    x & isa::mask(insn.src_bits(i))
+                })
+                .collect();
+            quiet_agrees(&insn, &src, &insn.eval(&src));
+        }
+    }
+    assert!(forms > 1500, "only {forms} accepted forms parsed");
 }

@@ -17,7 +17,7 @@ use super::heat::{self, Overlay};
 use crate::model::Action;
 use crate::sweep_model::{
     case_lines, hex_of, legend_value, load_actions, read_range, same_field, Drawn, Env, Moment,
-    Msg, Role, SweepState, GRIDS, MAX_TRACED_GRID,
+    Msg, Role, SweepState, GRIDS,
 };
 use crate::ui::perf;
 
@@ -375,7 +375,7 @@ pub fn SweepPanel(props: &Props) -> Html {
                 <label class="pick small">
                     <span>{ "grid" }</span>
                     <select id="sweep-grid" aria-label="grid size" onchange={on_grid}>
-                        { for GRIDS.iter().filter(|&&g| planned || g <= MAX_TRACED_GRID).map(|&g| html! {
+                        { for GRIDS.iter().map(|&g| html! {
                             <option value={g.to_string()} selected={g == grid}>{ format!("{g} × {g}") }</option>
                         }) }
                         if !GRIDS.contains(&grid) {
@@ -385,7 +385,7 @@ pub fn SweepPanel(props: &Props) -> Html {
                 </label>
                 <button type="button" class="edge primary" onclick={redraw}>{ "Draw" }</button>
                 if !planned {
-                    <span class="muted">{ format!("Evaluated case by case with its stages (no plan): at most {MAX_TRACED_GRID} × {MAX_TRACED_GRID}.") }</span>
+                    <span class="muted">{ "Evaluated case by case, without stages (no plan)." }</span>
                 }
                 if stale {
                     <span class="muted sweep-stale">{ "The main view changed since this map was drawn." }</span>

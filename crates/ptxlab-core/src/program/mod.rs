@@ -839,8 +839,8 @@ impl Machine {
 
     /// Run statement `i` on the values it reads (from [`Machine::sources`]): what it writes
     /// (register index, value, width written, written as signed) and, when `traced`, its
-    /// stages. Without `traced` the table's instructions run untraced (the same evaluation,
-    /// no stages recorded).
+    /// stages. Without `traced` both kinds of instruction run untraced (the same evaluation,
+    /// no stages built).
     #[allow(clippy::type_complexity)]
     fn execute(
         &self,
@@ -868,14 +868,17 @@ impl Machine {
                 }
             }
             Body::Op(insn) => {
-                let o = insn.eval(src);
-                for (k, (d, val)) in insn.dsts.iter().zip(&o.values).enumerate() {
+                let values = if traced {
+                    let o = insn.eval(src);
+                    trace = Some(o.trace);
+                    o.values
+                } else {
+                    insn.eval_quiet(src).0
+                };
+                for (k, (d, val)) in insn.dsts.iter().zip(&values).enumerate() {
                     if let (ops::Dst::Reg(r), Some(v)) = (d, val) {
                         out.push((self.index[r], *v, insn.dst_bits(k), insn.dst_signed(k)));
                     }
-                }
-                if traced {
-                    trace = Some(o.trace);
                 }
             }
         }
