@@ -282,13 +282,7 @@ impl Insn {
     pub fn value(&self, inputs: &Inputs) -> u64 {
         match self {
             Insn::Table(i) => crate::eval::evaluate(i, inputs),
-            Insn::Op { op, .. } => op
-                .eval_quiet(&op_sources(op, inputs))
-                .0
-                .first()
-                .copied()
-                .flatten()
-                .unwrap_or(0),
+            Insn::Op { op, .. } => op_first_quiet(op, inputs).0,
         }
     }
 }
@@ -296,15 +290,36 @@ impl Insn {
 /// The source values of a program instruction as it reads them: position `k` takes input `k`
 /// (`a`, `b`, `c`, `e`), an immediate its own value, a sink 0.
 pub fn op_sources(op: &OpInsn, inputs: &Inputs) -> Vec<u64> {
+    let mut v = vec![0; op.srcs.len()];
+    op_sources_into(op, inputs, &mut v);
+    v
+}
+
+/// [`op_sources`] into `dst`, one place per source (extra places are left alone).
+fn op_sources_into(op: &OpInsn, inputs: &Inputs, dst: &mut [u64]) {
     let given = inputs.as_array();
-    op.srcs
-        .iter()
-        .enumerate()
-        .map(|(k, s)| match s {
+    for (k, (s, d)) in op.srcs.iter().zip(dst.iter_mut()).enumerate() {
+        *d = match s {
             Src::Reg { .. } => given.get(k).copied().unwrap_or(0),
             Src::Imm(v) => op.imm_value(k, *v),
             Src::Float(f) => f.value(op.src_bits(k), op.src_is_float(k)),
             Src::Sink => 0,
-        })
-        .collect()
+        };
+    }
+}
+
+/// A program instruction's first destination (a `_` sink reads 0) and its notable events,
+/// evaluated without stages ([`OpInsn::eval_quiet_into`]); no allocation for the forms the
+/// assembler accepts (at most four sources and four destinations).
+pub(crate) fn op_first_quiet(op: &OpInsn, inputs: &Inputs) -> (u64, u16) {
+    if op.srcs.len() <= 4 && op.dsts.len() <= 4 {
+        let mut src = [0u64; 4];
+        op_sources_into(op, inputs, &mut src);
+        let mut out = [None; 4];
+        let flags = op.eval_quiet_into(&src[..op.srcs.len()], &mut out);
+        (out[0].unwrap_or(0), flags)
+    } else {
+        let (v, flags) = op.eval_quiet(&op_sources(op, inputs));
+        (v.first().copied().flatten().unwrap_or(0), flags)
+    }
 }

@@ -1584,7 +1584,9 @@ impl OpInsn {
                 s.clone(),
             ));
         }
-        let values = self.run(v, &mut st);
+        let mut v = v;
+        let mut values = vec![None; self.dsts.len()];
+        self.run(&mut v, &mut st, &mut values);
         // The result stages and the trace's result (the first destination written).
         let mut result = None;
         for (i, (d, val)) in self.dsts.iter().zip(&values).enumerate() {
@@ -1622,14 +1624,35 @@ impl OpInsn {
     /// destination's value and the notable events the stages would carry (a mask of
     /// [`Flag::bit`]). The same evaluation runs; it only builds no stage.
     pub fn eval_quiet(&self, src: &[u64]) -> (Vec<Option<u64>>, u16) {
+        let mut values = vec![None; self.dsts.len()];
+        let flags = self.eval_quiet_into(src, &mut values);
+        (values, flags)
+    }
+
+    /// [`OpInsn::eval_quiet`] with the values written to `out` (place `i` for destination `i`;
+    /// at least as many places as destinations), returning the notable events. No allocation
+    /// for four sources or fewer, as every form the assembler accepts has.
+    pub fn eval_quiet_into(&self, src: &[u64], out: &mut [Option<u64>]) -> u16 {
+        let n = self.srcs.len();
+        let mut small = [0u64; 4];
+        let mut large = Vec::new();
+        let v: &mut [u64] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            large.resize(n, 0);
+            &mut large
+        };
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i));
+        }
         let mut q = Quiet(0);
-        let values = self.run(self.read(src), &mut q);
-        (values, q.0)
+        self.run(v, &mut q, out);
+        q.0
     }
 
     /// The evaluation proper, on the values as read: `!p` applied, the operation, a value per
-    /// destination (None for `_`). Every stage goes to `st`.
-    fn run<S: Sink>(&self, mut v: Vec<u64>, st: &mut S) -> Vec<Option<u64>> {
+    /// destination into `out` (None for `_`). Every stage goes to `st`.
+    fn run<S: Sink>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
         // `!p` sources.
         for (i, s) in self.srcs.iter().enumerate() {
             if let Src::Reg { not: true, name } = s {
@@ -1648,7 +1671,8 @@ impl OpInsn {
             }
         }
         let w = self.ty.bits();
-        match self.op {
+        let v = &*v;
+        let one = match self.op {
             POp::And | POp::Or | POp::Xor => {
                 let (sym, r) = match self.op {
                     POp::And => ("&", v[0] & v[1]),
@@ -1664,7 +1688,7 @@ impl OpInsn {
                     .op(format!("a {sym} b"))
                     .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])])
                 });
-                vec![Some(r)]
+                r
             }
             POp::Not => {
                 let r = !v[0] & mask(w);
@@ -1677,7 +1701,7 @@ impl OpInsn {
                     .op("~a")
                     .input(Val::reg("a", w, v[0]))
                 });
-                vec![Some(r)]
+                r
             }
             POp::Cnot => {
                 let r = (v[0] == 0) as u64;
@@ -1690,13 +1714,13 @@ impl OpInsn {
                     .op("a == 0 ? 1 : 0")
                     .input(Val::reg("a", w, v[0]))
                 });
-                vec![Some(r)]
+                r
             }
-            POp::Lop3 => vec![Some(self.lop3(&v, st))],
-            POp::Shf => vec![Some(self.shf(&v, st))],
-            POp::Shl | POp::Shr => vec![Some(self.shift(&v, st))],
-            POp::Prmt => vec![Some(self.prmt_eval(&v, st))],
-            POp::Setp => self.setp(&v, st),
+            POp::Lop3 => self.lop3(v, st),
+            POp::Shf => self.shf(v, st),
+            POp::Shl | POp::Shr => self.shift(v, st),
+            POp::Prmt => self.prmt_eval(v, st),
+            POp::Setp => return self.setp(v, st, out),
             POp::Selp => {
                 let r = if v[2] != 0 { v[0] } else { v[1] };
                 st.stage([], || {
@@ -1716,26 +1740,33 @@ impl OpInsn {
                         Val::reg("c", 1, v[2]),
                     ])
                 });
-                vec![Some(r)]
+                r
             }
-            POp::Cvt => vec![Some(self.cvt(&v, st))],
-            POp::Mov => self.mov_eval(&v, st),
+            POp::Cvt => self.cvt(v, st),
+            POp::Mov => return self.mov_eval(v, st, out),
+        };
+        if let Some(o) = out.first_mut() {
+            *o = Some(one);
         }
     }
 
     fn lop3<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
         let lut = v[3] & 0xff;
         let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
-        // The truth-table row of bit i: a·4 + b·2 + c.
+        // The bits whose (a, b, c) is row r = a·4 + b·2 + c of the truth table.
+        let on = |x: u32, bit: u32| if bit == 1 { x } else { !x };
+        let row_bits = |r: u32| on(a, r >> 2 & 1) & on(b, r >> 1 & 1) & on(c, r & 1);
+        // Each bit of d is immLut's bit for its row: the rows immLut sets, together.
+        let d = (0..8u32)
+            .filter(|&r| lut >> r & 1 == 1)
+            .fold(0u32, |d, r| d | row_bits(r));
+        // The truth-table row of bit i, for the figure.
         let row = |i: u32| (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
-        let d = (0..32).fold(0u32, |d, i| d | ((lut as u32 >> row(i)) & 1) << i);
         // The truth table, one row per stage: the bits of d whose (a, b, c) is that row, and
         // the value immLut gives them.
         for r in 0..8u32 {
             st.stage([], || {
-                let used = (0..32)
-                    .filter(|&i| row(i) == r)
-                    .fold(0u64, |m, i| m | 1 << i);
+                let used = u64::from(row_bits(r));
                 let (ra, rb, rc) = (r >> 2 & 1, r >> 1 & 1, r & 1);
                 let lit = |bit: u32, name: &str| {
                     if bit == 1 {
@@ -2083,7 +2114,7 @@ impl OpInsn {
         }
     }
 
-    fn setp<S: Sink>(&self, v: &[u64], st: &mut S) -> Vec<Option<u64>> {
+    fn setp<S: Sink>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
         let w = self.ty.bits();
         let c = self.cmp.unwrap_or(CmpOp::Eq);
         let t = self.compare(v[0], v[1]);
@@ -2121,12 +2152,10 @@ impl OpInsn {
                 (p, q)
             }
         };
-        let mut out = Vec::new();
-        for (i, d) in self.dsts.iter().enumerate() {
+        for (i, (d, o)) in self.dsts.iter().zip(out.iter_mut()).enumerate() {
             let val = if i == 0 { p } else { q } as u64;
-            out.push(if *d == Dst::Sink { None } else { Some(val) });
+            *o = if *d == Dst::Sink { None } else { Some(val) };
         }
-        out
     }
 
     fn cvt<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
@@ -2213,7 +2242,7 @@ impl OpInsn {
         }
     }
 
-    fn mov_eval<S: Sink>(&self, v: &[u64], st: &mut S) -> Vec<Option<u64>> {
+    fn mov_eval<S: Sink>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
         let w = self.ty.bits();
         if self.pack {
             let n = self.srcs.len() as u32;
@@ -2246,12 +2275,13 @@ impl OpInsn {
                     other: String::new(),
                 })
             });
-            vec![Some(d)]
+            if let Some(o) = out.first_mut() {
+                *o = Some(d);
+            }
         } else if self.unpack {
             let n = self.dsts.len() as u32;
             let ew = w / n;
-            let mut out = Vec::new();
-            for (i, d) in self.dsts.iter().enumerate() {
+            for (i, (d, o)) in self.dsts.iter().zip(out.iter_mut()).enumerate() {
                 let part = (v[0] >> (ew * i as u32)) & mask(ew);
                 st.stage([], || {
                     Stage::new(
@@ -2270,16 +2300,17 @@ impl OpInsn {
                         out_bits: ew,
                     })
                 });
-                out.push(if *d == Dst::Sink { None } else { Some(part) });
+                *o = if *d == Dst::Sink { None } else { Some(part) };
             }
-            out
         } else {
             st.stage([], || {
                 Stage::new(StageKind::Operate, "a copied", Val::reg("d", w, v[0]))
                     .op("a")
                     .input(Val::reg("a", w, v[0]))
             });
-            vec![Some(v[0])]
+            if let Some(o) = out.first_mut() {
+                *o = Some(v[0]);
+            }
         }
     }
 }

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
-use crate::insn::{op_sources, Insn};
+use crate::insn::{op_first_quiet, Insn};
 use crate::isa::{lanes, Family, Opcode, Role};
 use crate::plan::Plan;
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
@@ -482,8 +482,8 @@ pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> S
     let mut flags = Vec::with_capacity(n);
     for row in 0..h {
         for col in 0..w {
-            let (values, m) = op.eval_quiet(&op_sources(op, &case_at(base, x, y, col, row)));
-            d.push(values.first().copied().flatten().unwrap_or(0));
+            let (v, m) = op_first_quiet(op, &case_at(base, x, y, col, row));
+            d.push(v);
             flags.push(m);
         }
     }
