@@ -344,8 +344,9 @@ pub fn evaluate_batch(insn: &Instruction, lines: &[BatchLine]) -> Vec<BatchRow> 
 }
 
 /// [`evaluate_batch`] for an instruction of either kind. A program instruction (`prmt`,
-/// `setp`, ...) follows the ISA text and has no second reading; its flags come from its
-/// trace, and its further destinations go to [`BatchRow::more`].
+/// `setp`, ...) follows the ISA text and has no second reading; it is evaluated without
+/// stages, its flags are those its stages would carry, and its further destinations go to
+/// [`BatchRow::more`].
 pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
     let op = match insn {
         Insn::Table(i) => return evaluate_batch(i, lines),
@@ -357,14 +358,11 @@ pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
         .map(|l| match &l.inputs {
             Err(e) => BatchRow::unread(l.line, e),
             Ok(i) => {
-                let out = op.eval(&op_sources(op, i));
-                let mut fs = FlagSet::default();
-                for st in &out.trace.stages {
-                    for f in &st.flags {
-                        fs.bits |= f.bit();
-                    }
-                }
-                let d = out.values.first().copied().flatten();
+                let (values, flags) = op.eval_quiet(&op_sources(op, i));
+                let fs = FlagSet {
+                    bits: u32::from(flags),
+                };
+                let d = values.first().copied().flatten();
                 BatchRow {
                     line: l.line,
                     inputs: Some(*i),
@@ -373,7 +371,7 @@ pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
                     flags: fs.flags().collect(),
                     text_d: None,
                     error: None,
-                    more: out.values.iter().skip(1).copied().collect(),
+                    more: values.iter().skip(1).copied().collect(),
                 }
             }
         })
