@@ -1,8 +1,10 @@
 //! Time of one 256 × 256 sweep (65,536 evaluations, each with its flags and the text reading)
-//! for a scalar, a SIMD and a vmad form. Run: `cargo bench -p ptxlab-core --bench sweep`.
+//! for a scalar, a SIMD and a vmad form, and of program instructions (no plan: each cell
+//! evaluated without stages, with its flags) over `a` by `b`. Run:
+//! `cargo bench -p ptxlab-core --bench sweep`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use ptxlab_core::sweep::{default_axes, sweep};
+use ptxlab_core::sweep::{default_axes, sweep, sweep_insn, SweepAxis};
 use ptxlab_core::{check, Inputs};
 
 const FORMS: &[(&str, &str)] = &[
@@ -33,6 +35,20 @@ fn bench_sweep(c: &mut Criterion) {
         );
         g.bench_function(*name, |b| {
             b.iter(|| sweep(black_box(&insn), black_box(&base), &x, &y).flags_seen)
+        });
+    }
+    // Program instructions: a and b over 256 evenly spaced whole words each.
+    let x = SweepAxis::field("a", 0, 0, 32, false).with_range(0, 1 << 24, 256);
+    let y = SweepAxis::field("b", 1, 0, 32, false).with_range(0, 1 << 24, 256);
+    for (name, text) in [
+        ("shf", "shf.l.wrap.b32 d, a, b, c;"),
+        ("prmt", "prmt.b32 d, a, b, c;"),
+        ("lop3", "lop3.b32 d, a, b, c, 0xb2;"),
+        ("setp", "setp.lt.s32 p|q, a, b;"),
+    ] {
+        let insn = ptxlab_core::insn::check(text).expect("benchmark form is valid");
+        g.bench_function(name, |b| {
+            b.iter(|| sweep_insn(black_box(&insn), black_box(&base), &x, &y).flags_seen)
         });
     }
     g.finish();
