@@ -126,6 +126,9 @@ test('program view: paste, step, registers, figure, back, share, reload', async 
   await axe(page, 'program view');
 
   await page.setViewportSize({ width: 360, height: 800 });
+  // The register table fits the phone's width: every column shows without scrolling.
+  await expect.poll(() => page.locator('.program-regs-wrap').evaluate((w) => w.scrollWidth - w.clientWidth))
+    .toBeLessThanOrEqual(0);
   await page.screenshot({ path: path.join(SHOTS, 'program-360.png'), fullPage: true });
 
   // A refused line names the line and what is supported.
