@@ -4,6 +4,8 @@
 
 use super::{drive, fns, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::bits::sext as sx;
+use crate::eval::integer::{ext, range};
 use crate::eval::{mask64, Inputs};
 use crate::isa::Opcode;
 use crate::trace::{Flag, Tracer};
@@ -11,42 +13,11 @@ use crate::trace::{Flag, Tracer};
 const M32: u64 = 0xffff_ffff;
 
 #[inline(always)]
-fn sx(raw: u64, bits: u32) -> i64 {
-    if bits == 0 {
-        0
-    } else if bits >= 64 {
-        raw as i64
-    } else {
-        let sh = 64 - bits;
-        ((raw << sh) as i64) >> sh
-    }
-}
-
-#[inline(always)]
-fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
-    if signed {
-        sx(raw, bits) as i128
-    } else {
-        (raw & mask64(bits)) as i128
-    }
-}
-
-#[inline(always)]
 fn ext64(raw: u64, bits: u32, signed: bool) -> i64 {
     if signed {
         sx(raw, bits)
     } else {
         (raw & mask64(bits)) as i64
-    }
-}
-
-#[inline(always)]
-fn range(bits: u32, signed: bool) -> (i128, i128) {
-    let bits = bits.clamp(1, 127);
-    if signed {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
     }
 }
 
@@ -390,28 +361,7 @@ impl Int {
                 wrap_to(t, c + (a - b).abs(), n, s)
             }
             Int::DivRem { n, s, div } => {
-                let m = mask64(n);
-                let by_zero = v[1] & m == 0;
-                t.note_if(by_zero, Flag::DivideByZero);
-                if by_zero {
-                    m
-                } else if s {
-                    let (a, b) = (sx(v[0], n), sx(v[1], n));
-                    let x = if div {
-                        a.wrapping_div(b)
-                    } else {
-                        a.wrapping_rem(b)
-                    };
-                    t.note_if(div && b == -1 && a == sx(1 << (n - 1), n), Flag::Wrapped);
-                    (x as u64) & m
-                } else {
-                    let (a, b) = (v[0] & m, v[1] & m);
-                    if div {
-                        a / b
-                    } else {
-                        a % b
-                    }
-                }
+                crate::eval::integer::div_rem::div_rem(t, v[0], v[1], n, s, div)
             }
             Int::AbsNeg { n, s, abs } => {
                 let a = ext(v[0], n, s);

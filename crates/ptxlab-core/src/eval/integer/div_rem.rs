@@ -17,30 +17,7 @@ pub(super) fn eval_div_rem<T: Tracer>(
     let div = insn.opcode == Opcode::Div;
     let m = mask64(n);
     let by_zero = v[1] & m == 0;
-    t.note_if(by_zero, Flag::DivideByZero);
-    // Quotient rounded toward zero; the remainder takes the sign of a. Only the most negative
-    // value divided by -1 overflows: the quotient wraps back to that value, the remainder is 0.
-    let d = if by_zero {
-        // The H100 writes all ones, for the quotient and the remainder alike.
-        m
-    } else if s {
-        let (a, b) = (sext(v[0], n), sext(v[1], n));
-        let x = if div {
-            a.wrapping_div(b)
-        } else {
-            a.wrapping_rem(b)
-        };
-        // Only the most negative value divided by -1 overflows.
-        t.note_if(div && b == -1 && a == sext(1 << (n - 1), n), Flag::Wrapped);
-        (x as u64) & m
-    } else {
-        let (a, b) = (v[0] & m, v[1] & m);
-        if div {
-            a / b
-        } else {
-            a % b
-        }
-    };
+    let d = div_rem(t, v[0], v[1], n, s, div);
     if T::ON {
         let a = ext(v[0], n, s);
         let b = ext(v[1], n, s);
@@ -75,4 +52,35 @@ pub(super) fn eval_div_rem<T: Tracer>(
     }
     result(t, n, s, d);
     d
+}
+
+/// `div` (`div` true) or `rem` of the low `n` bits of `a` by those of `b`, signed or not, with
+/// its notes: the value the H100 writes. Quotient rounded toward zero; the remainder takes the
+/// sign of `a`. Only the most negative value divided by -1 overflows: the quotient wraps back
+/// to that value, the remainder is 0. Division by zero writes all ones, for the quotient and
+/// the remainder alike. The plans call it too.
+#[inline(always)]
+pub(crate) fn div_rem<T: Tracer>(t: &mut T, a: u64, b: u64, n: u32, s: bool, div: bool) -> u64 {
+    let m = mask64(n);
+    let by_zero = b & m == 0;
+    t.note_if(by_zero, Flag::DivideByZero);
+    if by_zero {
+        m
+    } else if s {
+        let (a, b) = (sext(a, n), sext(b, n));
+        let x = if div {
+            a.wrapping_div(b)
+        } else {
+            a.wrapping_rem(b)
+        };
+        t.note_if(div && b == -1 && a == sext(1 << (n - 1), n), Flag::Wrapped);
+        (x as u64) & m
+    } else {
+        let (a, b) = (a & m, b & m);
+        if div {
+            a / b
+        } else {
+            a % b
+        }
+    }
 }

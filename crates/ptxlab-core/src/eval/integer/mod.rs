@@ -81,7 +81,7 @@ fn is_x2(ty: Type) -> bool {
 
 /// `raw` read as a `bits`-bit number, signed or unsigned.
 #[inline(always)]
-fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
+pub(crate) fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
     if signed {
         sext(raw, bits) as i128
     } else {
@@ -91,7 +91,7 @@ fn ext(raw: u64, bits: u32, signed: bool) -> i128 {
 
 /// Smallest and largest value of a `bits`-bit integer.
 #[inline(always)]
-fn range(bits: u32, signed: bool) -> (i128, i128) {
+pub(crate) fn range(bits: u32, signed: bool) -> (i128, i128) {
     let bits = bits.clamp(1, 127);
     if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
