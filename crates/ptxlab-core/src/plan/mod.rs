@@ -250,9 +250,15 @@ impl Plan {
     }
 
     /// The value written to `d`, zero-extended to 64 bits: the same as [`crate::evaluate`].
-    /// Runs the form's own loop on one case.
+    /// Runs the form's own code on one case.
     #[inline]
     pub fn eval(&self, inputs: &Inputs) -> u64 {
+        // Immediates are put in place here, in the caller's loop (where the test is the same
+        // every time), so the one-case entries read the values as they are.
+        if self.ops.imm {
+            let [a, b, c, e] = self.ops.values(inputs);
+            return self.one(&Inputs::new(a, b, c, e));
+        }
         self.one(inputs)
     }
 
@@ -405,7 +411,8 @@ pub(crate) fn words(ops: &Operands, ins: &[Inputs], w: &mut [[u32; SOA]; 3]) {
     }
 }
 
-/// One case without notes (`Plan::eval`), on the kernel `f`; `RAW` as in [`drive`].
+/// One case without notes (`Plan::eval`, which has put any immediates in place), on the kernel
+/// `f`; `RAW` as in [`drive`].
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn drive_one<const RAW: bool>(
@@ -413,10 +420,8 @@ pub(crate) fn drive_one<const RAW: bool>(
     i: &Inputs,
     f: impl Fn(&[u64; 4], &mut NoTrace) -> u64,
 ) -> u64 {
-    if RAW && !ops.imm {
+    if RAW {
         f(&i.as_array(), &mut NoTrace)
-    } else if RAW {
-        f(&ops.values(i), &mut NoTrace)
     } else {
         f(&ops.values(i), &mut NoTrace) & ops.dst
     }

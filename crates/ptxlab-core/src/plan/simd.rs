@@ -670,9 +670,10 @@ fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool, signed: bool) -> Fns 
 /// One case of a uniform `vmin2` / `vmax2` with the default selectors and no `.add`: each
 /// half-word's minimum or maximum in its own type, merged with `c` under the mask.
 #[cfg(not(target_arch = "wasm32"))]
-fn minmax2_one<H: Half, const MX: bool>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
+fn minmax2_one<H: Half, const MX: bool>(k: &Kernel, _: &Operands, i: &Inputs) -> u64 {
     let Kernel::Simd(k) = k else { return 0 };
-    let v = if ops.imm { ops.values(i) } else { i.as_array() };
+    // Plan::eval has put any immediates in place.
+    let v = i.as_array();
     let (a, b) = (v[0] as u32, v[1] as u32);
     let half = |x: u32, y: u32| {
         let (x, y) = (H::of(x), H::of(y));

@@ -435,10 +435,11 @@ fn word_batch<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool
 #[cfg(not(target_arch = "wasm32"))]
 fn word_one<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
     _k: &Kernel,
-    ops: &Operands,
+    _ops: &Operands,
     i: &Inputs,
 ) -> u64 {
-    let v = if ops.imm { ops.values(i) } else { i.as_array() };
+    // Plan::eval has put any immediates in place.
+    let v = i.as_array();
     u64::from(word::<P, SIGNED, SAT, ADDC>(
         v[0] as u32,
         v[1] as u32,
