@@ -1560,18 +1560,20 @@ impl OpInsn {
         }
     }
 
-    /// The source values as the evaluation reads them: each cut to [`OpInsn::src_bits`].
-    fn read(&self, src: &[u64]) -> Vec<u64> {
-        (0..self.srcs.len())
-            .map(|i| src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i)))
-            .collect()
+    /// The source values as the evaluation reads them into `v` (one place per source): each
+    /// cut to [`OpInsn::src_bits`], a missing one 0.
+    fn read_into(&self, src: &[u64], v: &mut [u64]) {
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i));
+        }
     }
 
     /// Evaluate with the source values as read (each already cut to [`OpInsn::src_bits`];
     /// `!p` not yet applied): every destination's value and the stages.
     pub fn eval(&self, src: &[u64]) -> Outcome {
         let mut st: Vec<Stage> = Vec::new();
-        let v = self.read(src);
+        let mut v = vec![0; self.srcs.len()];
+        self.read_into(src, &mut v);
         let sources: Vec<Val> = v
             .iter()
             .enumerate()
@@ -1584,7 +1586,6 @@ impl OpInsn {
                 s.clone(),
             ));
         }
-        let mut v = v;
         let mut values = vec![None; self.dsts.len()];
         self.run(&mut v, &mut st, &mut values);
         // The result stages and the trace's result (the first destination written).
@@ -1642,9 +1643,7 @@ impl OpInsn {
             large.resize(n, 0);
             &mut large
         };
-        for (i, x) in v.iter_mut().enumerate() {
-            *x = src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i));
-        }
+        self.read_into(src, v);
         let mut q = Quiet(0);
         self.run(v, &mut q, out);
         q.0
