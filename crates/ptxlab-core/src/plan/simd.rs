@@ -716,8 +716,6 @@ fn minmax2_batch<N: Notes, const MX: bool, const SAT: bool, const ADD: bool, con
                 k.run_l::<N, 2>(v, t, op, SAT, ADD, ID)
             });
         } else if ADD || !ID {
-            let op = if MX { MAX } else { MIN };
-            debug_assert_eq!(op, k.op);
             if MX {
                 simd_plain::<2, MAX, SAT, ADD, ID>(k, ops, ins, out);
             } else {

@@ -296,13 +296,10 @@ impl Scalar {
         let (sat, tail, whole) = (self.sat, self.tail, self.whole);
         let fns = self.pick_any(sat, tail, whole);
         #[cfg(not(target_arch = "wasm32"))]
-        if let Some(w) = self.word() {
-            // Without notes: the form as 32-bit arithmetic.
-            return Fns {
-                plain: w.plain,
-                one: w.one,
-                ..fns
-            };
+        if let Some((plain, one)) = self.word() {
+            // Without notes: the form as 32-bit arithmetic; the notes come from the general
+            // kernel.
+            return Fns { plain, one, ..fns };
         }
         fns
     }
@@ -321,11 +318,11 @@ impl Scalar {
     }
 }
 
-/// The entry points without notes of a whole-word form in 32-bit arithmetic, where there is one
-/// (see [`word`]).
+/// The entry points without notes (the batch loop and one case) of a whole-word form in 32-bit
+/// arithmetic, where there is one (see [`word`]).
 #[cfg(not(target_arch = "wasm32"))]
 impl Scalar {
-    fn word(&self) -> Option<Fns> {
+    fn word(&self) -> Option<(super::BatchFn, super::OneFn)> {
         let signed = self.dsig;
         let fits = self.whole
             && matches!(self.prim, ADD | SUB | MIN | MAX)
@@ -395,14 +392,12 @@ fn word<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn word_fns<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>() -> Fns {
-    // The notes come from the general kernel; these two replace its entries without them.
-    let none: super::BatchFn = word_batch::<P, SIGNED, SAT, ADDC>;
-    Fns {
-        plain: none,
-        noted: none,
-        one: word_one::<P, SIGNED, SAT, ADDC>,
-    }
+fn word_fns<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
+) -> (super::BatchFn, super::OneFn) {
+    (
+        word_batch::<P, SIGNED, SAT, ADDC>,
+        word_one::<P, SIGNED, SAT, ADDC>,
+    )
 }
 
 #[cfg(not(target_arch = "wasm32"))]
