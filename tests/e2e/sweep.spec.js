@@ -32,6 +32,18 @@ async function clear(page) {
   });
 }
 
+// Clicks Draw `times` times, each after the last draw ended, and returns the marks of those
+// draws.
+async function drawn(page, times) {
+  await clear(page);
+  const draw = page.getByRole('button', { name: 'Draw', exact: true });
+  for (let i = 0; i < times; i++) {
+    await draw.click();
+    await page.waitForFunction((n) => performance.getEntriesByName('ptxlab-sweep').length >= n, i + 1);
+  }
+  return measures(page);
+}
+
 const checksum = (canvas) => canvas.evaluate((c) => {
   const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
   let s = 0;
@@ -66,13 +78,7 @@ test('sweep on plans: 1024 x 1024 map, scrubbing redraws, the address reopens th
   expect(clamped).toBeLessThan(1024 * 1024);
 
   // 1024 x 1024: evaluation plus drawing, several draws.
-  await clear(page);
-  const draw = page.getByRole('button', { name: 'Draw', exact: true });
-  for (let i = 0; i < 7; i++) {
-    await draw.click();
-    await page.waitForFunction((n) => performance.getEntriesByName('ptxlab-sweep').length >= n, i + 1);
-  }
-  const big = await measures(page);
+  const big = await drawn(page, 7);
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sweep-1024.png') });
 
@@ -147,13 +153,7 @@ test('sweep of a program instruction (no plan): 1024 x 1024, cells as the ISA te
   await expect.poll(() => canvas.evaluate((c) => [c.width, c.height])).toEqual([1024, 1024]);
   await expect(page.locator('#sweep-grid')).toHaveValue('1024');
   await expect(page.locator('.sweep-actions')).toContainText('no plan');
-  await clear(page);
-  const draw = page.getByRole('button', { name: 'Draw', exact: true });
-  for (let i = 0; i < 3; i++) {
-    await draw.click();
-    await page.waitForFunction((n) => performance.getEntriesByName('ptxlab-sweep').length >= n, i + 1);
-  }
-  const big = await measures(page);
+  const big = await drawn(page, 3);
   // The cell at column 5, row 3: a = 5 * 2^22, b = 3 * 2^22, c = 5.
   await canvas.focus();
   for (let i = 0; i < 5; i++) await canvas.press('ArrowRight');

@@ -263,17 +263,24 @@ fn prmt_sign_replication_by_hand() {
     );
 }
 
-#[test]
-fn ptxas_decisions_one_by_one() {
+/// ptxas's decisions, `tests/data/ptxas-programs.jsonl`: one JSON object per line.
+fn ptxas_decisions() -> Vec<serde_json::Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/data/ptxas-programs.jsonl"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn ptxas_decisions_one_by_one() {
     let (mut n, mut acc) = (0, 0);
     let mut bad = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+    for v in ptxas_decisions() {
         let ptx = v["ptx"].as_str().expect("ptx");
         let accepted = v["accepted"].as_bool().expect("accepted");
         n += 1;
@@ -304,11 +311,6 @@ fn ptxas_decisions_one_by_one() {
 /// the traced one.
 #[test]
 fn quiet_evaluation_agrees_on_every_accepted_form() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/data/ptxas-programs.jsonl"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut r = ptxlab_core::gen::Rng::new(0x9e7);
     let edges = [
         0u64,
@@ -324,8 +326,7 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
         u64::MAX,
     ];
     let mut forms = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+    for v in ptxas_decisions() {
         if !v["accepted"].as_bool().expect("accepted") {
             continue;
         }
