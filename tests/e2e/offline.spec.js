@@ -31,6 +31,16 @@ async function serveCopy() {
   const site = path.join(root, 'some', 'folder');
   fs.mkdirSync(path.dirname(site), { recursive: true });
   fs.cpSync(DIST, site, { recursive: true });
+  // Date the copy an hour back. Python's server sends Last-Modified to the second and answers a
+  // revalidation (If-Modified-Since) with 304 when the file is not newer, so a deploy written in
+  // the same second as the first visit's fetch would look unchanged to the browser's update check
+  // of sw.js. A real deploy comes later than that; the test must not depend on the clock.
+  const past = new Date(Date.now() - 3600_000);
+  const backdate = (p) => {
+    fs.utimesSync(p, past, past);
+    if (fs.statSync(p).isDirectory()) for (const f of fs.readdirSync(p)) backdate(path.join(p, f));
+  };
+  backdate(site);
   const port = await freePort();
   const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root], {
     stdio: 'ignore',
