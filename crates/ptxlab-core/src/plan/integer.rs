@@ -591,7 +591,7 @@ fn mul32_batch<N: Notes, const S: bool, const HI: bool, const MAD: bool, const S
     out: &mut [u64],
     fl: &mut [u16],
 ) {
-    drive::<N, true>(ops, ins, out, fl, |v, t| mul32(S, HI, MAD, SAT).run(v, t));
+    super::drive4::<N, true>(ops, ins, out, fl, |v, t| mul32(S, HI, MAD, SAT).run(v, t));
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -625,7 +625,7 @@ fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
     out: &mut [u64],
     fl: &mut [u16],
 ) {
-    drive::<N, true>(ops, ins, out, fl, |v, t| dot4::<N, SA, SB>(v, t));
+    super::drive4::<N, true>(ops, ins, out, fl, |v, t| dot4::<N, SA, SB>(v, t));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -332,9 +332,35 @@ pub(crate) fn drive<N: Notes, const RAW: bool>(
     flags: &mut [u16],
     f: impl Fn(&[u64; 4], &mut N) -> u64,
 ) {
+    drive_by::<N, RAW, false>(ops, inputs, out, flags, f)
+}
+
+/// [`drive`] whose loop without notes takes four cases a turn (native builds): for the kernels
+/// specialised to their form, short and light on registers, whose four bodies interleave. A
+/// general kernel (a `match` on its form per case) or one that holds many values in registers
+/// runs slower unrolled, so those keep [`drive`].
+#[inline(always)]
+pub(crate) fn drive4<N: Notes, const RAW: bool>(
+    ops: &Operands,
+    inputs: &[Inputs],
+    out: &mut [u64],
+    flags: &mut [u16],
+    f: impl Fn(&[u64; 4], &mut N) -> u64,
+) {
+    drive_by::<N, RAW, { cfg!(not(target_arch = "wasm32")) }>(ops, inputs, out, flags, f)
+}
+
+#[inline(always)]
+fn drive_by<N: Notes, const RAW: bool, const FOUR: bool>(
+    ops: &Operands,
+    inputs: &[Inputs],
+    out: &mut [u64],
+    flags: &mut [u16],
+    f: impl Fn(&[u64; 4], &mut N) -> u64,
+) {
     // In wasm every kernel takes masked operands (no chunk buffer in each loop: less code).
     if cfg!(target_arch = "wasm32") && RAW {
-        return drive::<N, false>(ops, inputs, out, flags, f);
+        return drive_by::<N, false, FOUR>(ops, inputs, out, flags, f);
     }
     let n = inputs.len().min(out.len());
     // Made only for immediates (no buffer to clear on every call otherwise).
@@ -359,13 +385,13 @@ pub(crate) fn drive<N: Notes, const RAW: bool>(
         } else {
             &mut []
         };
-        run_loop::<N, RAW>(ops, chunk, &mut out[k..k + m], fl, &f);
+        run_loop::<N, RAW, FOUR>(ops, chunk, &mut out[k..k + m], fl, &f);
         k += m;
     }
 }
 
 #[inline(always)]
-fn run_loop<N: Notes, const RAW: bool>(
+fn run_loop<N: Notes, const RAW: bool, const FOUR: bool>(
     ops: &Operands,
     inputs: &[Inputs],
     out: &mut [u64],
@@ -380,10 +406,23 @@ fn run_loop<N: Notes, const RAW: bool>(
             *o = f(&vals(i), &mut t) & dst;
             *g = t.bits();
         }
+    } else if FOUR {
+        // Four cases a turn: the loop's own counting and branch are paid once for four, and the
+        // four bodies, independent, interleave (the compiler does not unroll these loops itself).
+        let one = |i: &Inputs, o: &mut u64| *o = f(&vals(i), &mut N::fresh()) & dst;
+        let mut ic = inputs.chunks_exact(4);
+        let mut oc = out.chunks_exact_mut(4);
+        for (i4, o4) in (&mut ic).zip(&mut oc) {
+            for (i, o) in i4.iter().zip(o4) {
+                one(i, o);
+            }
+        }
+        for (i, o) in ic.remainder().iter().zip(oc.into_remainder()) {
+            one(i, o);
+        }
     } else {
         for (i, o) in inputs.iter().zip(out.iter_mut()) {
-            let mut t = N::fresh();
-            *o = f(&vals(i), &mut t) & dst;
+            *o = f(&vals(i), &mut N::fresh()) & dst;
         }
     }
 }

@@ -497,7 +497,7 @@ fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8, const WH
     fl: &mut [u16],
 ) {
     if let Kernel::Scalar(k) = k {
-        drive::<N, true>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL, WHOLE));
+        super::drive4::<N, true>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL, WHOLE));
     }
 }
 
