@@ -30,7 +30,8 @@
 //! 1. [`isa`]: opcodes, families, types, modifiers, one row per opcode with its operands.
 //!    Knows nothing else. Beside it, [`bits`]: fields and sign extension.
 //! 2. [`differences`]: the entries of `docs/hardware-vs-spec.md` and [`Reading`].
-//! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values.
+//! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values;
+//!    `scan`: the cursor over text that both instruction parsers read with.
 //! 4. [`parse`](mod@parse), [`validate`](mod@validate).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
 //! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer;
@@ -68,6 +69,7 @@ pub mod program;
 pub mod provenance;
 pub mod readings;
 pub mod sass;
+mod scan;
 pub mod sweep;
 pub mod trace;
 pub mod validate;

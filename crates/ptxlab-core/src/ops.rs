@@ -15,6 +15,7 @@ use crate::ast::Span;
 use crate::error::Diagnostic;
 pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 use crate::isa::Family;
+use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
 
 /// Comparison of `setp`.
@@ -396,51 +397,22 @@ struct P<'a> {
     i: usize,
 }
 
-fn ident_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$'
-}
-fn ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+impl<'a> Scan<'a> for P<'a> {
+    fn text(&self) -> &'a str {
+        self.s
+    }
+    fn pos(&self) -> usize {
+        self.i
+    }
+    fn set_pos(&mut self, i: usize) {
+        self.i = i;
+    }
 }
 
 impl<'a> P<'a> {
-    fn peek(&self) -> Option<char> {
-        self.s[self.i..].chars().next()
-    }
-    fn bump(&mut self) {
-        if let Some(c) = self.peek() {
-            self.i += c.len_utf8();
-        }
-    }
-    fn ws(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
-            self.bump();
-        }
-    }
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-    fn word(&mut self) -> &'a str {
-        let st = self.i;
-        while self.peek().is_some_and(ident_char) {
-            self.bump();
-        }
-        &self.s[st..self.i]
-    }
+    /// The token at the cursor, for messages.
     fn here(&self) -> Span {
-        let rest = &self.s[self.i..];
-        let n = rest
-            .char_indices()
-            .find(|&(_, c)| c.is_whitespace() || ",;{}|".contains(c))
-            .map(|(k, _)| k)
-            .unwrap_or(rest.len())
-            .max(rest.chars().next().map_or(0, char::len_utf8));
-        self.i..self.i + n
+        self.token_span(self.i, ",;{}|")
     }
 
     fn number(&mut self, neg: bool) -> Result<Raw, Diagnostic> {

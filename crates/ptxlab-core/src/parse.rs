@@ -16,6 +16,7 @@
 use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;
 use crate::isa::{Opcode, OPCODES};
+use crate::scan::{ident_start, Scan};
 
 /// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
 /// them (`.b1024` is a data type name; every other `.b` with four digits 0-7 reads as a selector).
@@ -45,73 +46,41 @@ struct Parser<'a> {
     i: usize,
 }
 
-fn is_ident_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$'
-}
-fn is_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+impl<'a> Scan<'a> for Parser<'a> {
+    fn text(&self) -> &'a str {
+        self.s
+    }
+    fn pos(&self) -> usize {
+        self.i
+    }
+    fn set_pos(&mut self, i: usize) {
+        self.i = i;
+    }
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&self) -> Option<char> {
-        self.s[self.i..].chars().next()
-    }
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += c.len_utf8();
-        Some(c)
-    }
+    /// White space and a `//` comment to the end of the text.
     fn skip_ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if c.is_whitespace() {
-                self.bump();
-            } else if self.s[self.i..].starts_with("//") {
-                self.i = self.s.len();
-            } else {
-                break;
-            }
+        self.ws();
+        if self.rest().starts_with("//") {
+            self.i = self.s.len();
         }
     }
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-    /// The token starting here, for messages: up to the next space, comma or semicolon.
-    fn token_span(&self, start: usize) -> Span {
-        let rest = &self.s[start..];
-        let len = rest
-            .char_indices()
-            .find(|&(_, c)| c.is_whitespace() || c == ',' || c == ';')
-            .map(|(i, _)| i)
-            .unwrap_or(rest.len());
-        start..start + len.max(rest.chars().next().map_or(0, char::len_utf8))
-    }
-    fn word(&mut self) -> &'a str {
-        let start = self.i;
-        while let Some(c) = self.peek() {
-            if is_ident_char(c) {
-                self.bump();
-            } else {
-                break;
-            }
-        }
-        &self.s[start..self.i]
+    /// The token from byte `start`, for messages: up to the next space, comma or semicolon.
+    fn token(&self, start: usize) -> Span {
+        self.token_span(start, ",;")
     }
     fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
         let start = self.i;
         match self.peek() {
-            Some(c) if is_ident_start(c) => {
+            Some(c) if ident_start(c) => {
                 self.bump();
                 self.word();
                 Ok((self.s[start..self.i].to_string(), start..self.i))
             }
             Some(_) => Err(Diagnostic::new(
-                self.token_span(start),
-                format!("expected {what} at '{}'", &self.s[self.token_span(start)]),
+                self.token(start),
+                format!("expected {what} at '{}'", &self.s[self.token(start)]),
             )),
             None => Err(Diagnostic::new(
                 start..start,
@@ -140,7 +109,7 @@ impl<'a> Parser<'a> {
         let name = self.word();
         let op_span = op_start..self.i;
         if name.is_empty() {
-            let sp = self.token_span(op_start);
+            let sp = self.token(op_start);
             return Err(Diagnostic::new(
                 sp.clone(),
                 format!("expected an opcode at '{}'", &self.s[sp]),
@@ -187,7 +156,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(c) = self.peek() {
             if !c.is_whitespace() {
-                let sp = self.token_span(self.i);
+                let sp = self.token(self.i);
                 return Err(Diagnostic::new(
                     sp.clone(),
                     format!(
@@ -222,7 +191,7 @@ impl<'a> Parser<'a> {
         self.eat(';');
         self.skip_ws();
         if self.i < self.s.len() {
-            let sp = self.token_span(self.i);
+            let sp = self.token(self.i);
             return Err(Diagnostic::new(
                 sp.clone(),
                 format!(
@@ -270,9 +239,9 @@ impl<'a> Parser<'a> {
                 self.no_selector_on_number(start)?;
                 OperandKind::Imm(v)
             }
-            Some(c) if is_ident_start(c) => OperandKind::Reg(self.ident("an operand")?.0),
+            Some(c) if ident_start(c) => OperandKind::Reg(self.ident("an operand")?.0),
             _ => {
-                let sp = self.token_span(self.i);
+                let sp = self.token(self.i);
                 let msg = if sp.is_empty() {
                     "expected an operand, found the end of the text".to_string()
                 } else {

@@ -12,7 +12,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["isa", "bits"],
     &["differences"],
-    &["ast", "error", "value"],
+    &["ast", "error", "value", "scan"],
     &["parse", "validate"],
     &["trace"],
     &["eval", "ops"],
