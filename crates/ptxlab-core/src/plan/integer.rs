@@ -5,6 +5,7 @@
 use super::{drive, fns, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::bits::sext as sx;
+use crate::eval::integer::fields::{bfe_field, bfi_field, window};
 use crate::eval::integer::{ext, range};
 use crate::eval::{mask64, Inputs};
 use crate::isa::Opcode;
@@ -399,38 +400,16 @@ impl Int {
             Int::Fns => fns(v, t),
             Int::Brev { n } => (v[0] & mask64(n)).reverse_bits() >> (64 - n),
             Int::Bfe { n, s } => {
-                let a = v[0] & mask64(n);
                 let (pos, len) = pos_len(n, v[1], v[2]);
-                let lo = pos.min(u64::from(n)) as u32;
-                let width = len.min(u64::from(n - lo)) as u32;
-                let field = if width == 0 {
-                    0
-                } else {
-                    (a >> lo) & mask64(width)
-                };
-                let (src_lo, src_width) = if s && len > 0 && width == 0 {
-                    (n - 1, 1)
-                } else if len == 0 {
-                    (lo.min(n - 1), 0)
-                } else {
-                    (lo, width)
-                };
-                if s && src_width > 0 {
-                    let f = (a >> src_lo) & mask64(src_width);
-                    (sx(f, src_width) as u64) & mask64(n)
-                } else {
-                    field
-                }
+                bfe_field(n, s, v[0] & mask64(n), pos, len).d
             }
             Int::Bfi { n } => {
                 let m = mask64(n);
                 let a = v[0] & m;
                 let b = v[1] & m;
                 let (pos, len) = pos_len(n, v[2], v[3]);
-                let lo = pos.min(u64::from(n)) as u32;
-                let width = len.min(u64::from(n - lo)) as u32;
-                let fmask = if width == 0 { 0 } else { mask64(width) << lo };
-                let placed = if width == 0 { 0 } else { (a << lo) & fmask };
+                let (lo, width) = window(n, pos, len);
+                let (fmask, placed) = bfi_field(a, lo, width);
                 placed | (b & !fmask)
             }
             Int::Szext { s, clamp } => {

@@ -56,15 +56,41 @@ fn pos_len<S: Semantics, T: Tracer>(
     (pos, len)
 }
 
-pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
-    let a = v[0] & mask64(n);
-    let (pos, len) = pos_len::<S, _>(t, n, v[1], v[2], "b", "c");
-    // Bits of the field that lie inside a.
-    let lo = pos.min(n as u64) as u32;
-    let width = len.min((n - lo) as u64) as u32;
-    let len_cut = (width as u64) < len;
+/// The bits of a field at `pos` of `len` bits that lie inside an `n`-bit value: from bit `lo`,
+/// `width` of them (`bfe` and `bfi`).
+#[inline(always)]
+pub(crate) fn window(n: u32, pos: u64, len: u64) -> (u32, u32) {
+    let lo = pos.min(u64::from(n)) as u32;
+    (lo, len.min(u64::from(n - lo)) as u32)
+}
+
+/// `bfi`'s field of `width` bits at `lo`: its mask, and `a`'s low bits moved into it.
+#[inline(always)]
+pub(crate) fn bfi_field(a: u64, lo: u32, width: u32) -> (u64, u64) {
+    let fmask = if width == 0 { 0 } else { mask64(width) << lo };
+    (fmask, if width == 0 { 0 } else { (a << lo) & fmask })
+}
+
+/// What `bfe` takes from `a` (`n` bits, already masked) at `pos` for `len` bits, and the
+/// result: one definition, which the traced evaluator and the plans both run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BfeField {
+    /// The bits of the field that lie inside `a`: from bit `lo`, `width` of them.
+    pub lo: u32,
+    pub width: u32,
+    /// The field runs past `a`'s top bit.
+    pub len_cut: bool,
+    /// The bits the result is extended from (the field, or `a`'s top bit alone).
+    pub src_lo: u32,
+    pub src_width: u32,
+    /// The result, `n` bits.
+    pub d: u64,
+}
+
+#[inline(always)]
+pub(crate) fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField {
+    let (lo, width) = window(n, pos, len);
+    let len_cut = u64::from(width) < len;
     let field = if width == 0 {
         0
     } else {
@@ -85,6 +111,29 @@ pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
     } else {
         field
     };
+    BfeField {
+        lo,
+        width,
+        len_cut,
+        src_lo,
+        src_width,
+        d,
+    }
+}
+
+pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
+    let n = ty.bits();
+    let s = ty.is_signed();
+    let a = v[0] & mask64(n);
+    let (pos, len) = pos_len::<S, _>(t, n, v[1], v[2], "b", "c");
+    let BfeField {
+        lo,
+        width,
+        len_cut,
+        src_lo,
+        src_width,
+        d,
+    } = bfe_field(n, s, a, pos, len);
     t.stage(|| {
         let label = if len == 0 {
             "length 0: result is 0".to_string()
@@ -135,11 +184,9 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
     let a = v[0] & m;
     let b = v[1] & m;
     let (pos, len) = pos_len::<S, _>(t, n, v[2], v[3], "c", "e");
-    let lo = pos.min(n as u64) as u32;
-    let width = len.min((n - lo) as u64) as u32;
-    let len_cut = (width as u64) < len;
-    let fmask = if width == 0 { 0 } else { mask64(width) << lo };
-    let placed = if width == 0 { 0 } else { (a << lo) & fmask };
+    let (lo, width) = window(n, pos, len);
+    let len_cut = u64::from(width) < len;
+    let (fmask, placed) = bfi_field(a, lo, width);
     t.stage(|| {
         Stage::new(
             StageKind::Field,
