@@ -62,7 +62,7 @@ fn reduce64<T: Tracer>(t: &mut T, exact: i64, bits: u32, signed: bool, sat: bool
 }
 
 /// One integer instruction, decoded.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Int {
     AddSub {
         n: u32,
@@ -511,6 +511,7 @@ impl Int {
 }
 
 /// The general loop; `K` only gives each kind of instruction a copy of its own.
+#[cfg(target_arch = "wasm32")]
 fn int_batch<N: Notes, const K: u8>(
     k: &Kernel,
     ops: &Operands,
@@ -521,6 +522,70 @@ fn int_batch<N: Notes, const K: u8>(
     if let Kernel::Int(k) = k {
         drive::<N, false>(ops, ins, out, fl, |v, t| k.run(v, t));
     }
+}
+
+/// The general loop of native builds: [`int_unswitched`] (one copy for every kind).
+#[cfg(not(target_arch = "wasm32"))]
+fn int_batch<N: Notes, const K: u8>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    if let Kernel::Int(k) = k {
+        int_unswitched::<N>(*k, ops, ins, out, fl);
+    }
+}
+
+/// The variant of `k` matched once, outside the loop: each arm's loop rebuilds the variant from
+/// its fields, so the compiler sees which one it is and [`Int::run`]'s `match` folds to that
+/// variant's code (otherwise the loop takes the `match` for every case).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(never)]
+fn int_unswitched<N: Notes>(
+    k: Int,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    macro_rules! arms {
+        ($($v:ident { $($f:ident),* }),* $(,)?) => {
+            match k {
+                $(Int::$v { $($f),* } => drive::<N, false>(ops, ins, out, fl, move |v, t| {
+                    Int::$v { $($f),* }.run(v, t)
+                }),)*
+                Int::Fns => drive::<N, false>(ops, ins, out, fl, |v, t| fns(v, t)),
+            }
+        };
+    }
+    arms!(
+        AddSub { n, s, sub, sat },
+        X2 { s, op, relu },
+        MulMad32 { n, s, hi, mad, sat },
+        MulMad {
+            n,
+            s,
+            half,
+            mad,
+            sat
+        },
+        Mul24 { s, hi, mad, sat },
+        Sad { n, s },
+        DivRem { n, s, div },
+        AbsNeg { n, s, abs },
+        MinMax { n, s, min, relu },
+        Popc { n },
+        Clz { n },
+        Bfind { n, s, shiftamt },
+        Brev { n },
+        Bfe { n, s },
+        Bfi { n },
+        Szext { s, clamp },
+        Bmsk { clamp },
+        Dot { four, sa, sb, bsel },
+    )
 }
 
 #[cfg(not(target_arch = "wasm32"))]
