@@ -624,6 +624,9 @@ impl Simd {
             ADD | SUB if !add && id && self.uniform() => {
                 addsub_fns::<L>(self.op == SUB, sat, self.d_signed)
             }
+            ABSDIFF if !sat && id && self.akeep == self.bkeep => {
+                absdiff_fns::<L>(add, self.akeep == -1)
+            }
             ADD => pick_o::<L, ADD>(sat, add, id),
             SUB => pick_o::<L, SUB>(sat, add, id),
             AVRG => pick_o::<L, AVRG>(sat, add, id),
@@ -705,6 +708,94 @@ fn addsub_one<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bo
     let v = i.as_array();
     let r = addsub_word::<L, SUB, SAT, SIGNED>(v[0] as u32, v[1] as u32);
     u64::from((r & k.keep) | (v[2] as u32 & !k.keep))
+}
+
+/// `vabsdiff2/4` without `.sat` whose sources share a signedness, with the default selectors.
+#[cfg(target_arch = "wasm32")]
+fn absdiff_fns<const L: usize>(add: bool, _signed: bool) -> Fns {
+    pick_o::<L, ABSDIFF>(false, add, true)
+}
+
+/// `vabsdiff2/4` without `.sat` whose sources share a signedness, with the default selectors:
+/// the batch without notes and one case in SWAR ([`absdiff_word`]), the lanes merged with `c`
+/// under the mask or (`.add`) summed into it; the noted batch the general loop.
+#[cfg(not(target_arch = "wasm32"))]
+fn absdiff_fns<const L: usize>(add: bool, signed: bool) -> Fns {
+    macro_rules! arms {
+        ($($a:literal $g:literal),*) => {
+            match (add, signed) {
+                $(($a, $g) => Fns {
+                    plain: absdiff_batch::<L, $a, $g>,
+                    one: absdiff_one::<L, $a, $g>,
+                    ..pick_o::<L, ABSDIFF>(false, $a, true)
+                },)*
+            }
+        };
+    }
+    arms!(false false, false true, true false, true true)
+}
+
+/// `d` of a `vabsdiff2/4` from its lanes `r` (see [`absdiff_fns`]).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn absdiff_d<const L: usize, const ADD: bool>(r: u32, c: u32, keep: u32) -> u64 {
+    u64::from(if ADD {
+        // The lanes in the mask, summed: bytes in pairs into two 16-bit sums first.
+        let r = r & keep;
+        let pairs = if L == 4 {
+            (r & 0x00ff_00ff) + (r >> 8 & 0x00ff_00ff)
+        } else {
+            r
+        };
+        c.wrapping_add((pairs & 0xffff) + (pairs >> 16))
+    } else {
+        (r & keep) | (c & !keep)
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn absdiff_batch<const L: usize, const ADD: bool, const SIGNED: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    let Kernel::Simd(k) = k else { return };
+    let keep = k.keep;
+    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
+        let r = absdiff_word::<L, SIGNED>(v[0] as u32, v[1] as u32);
+        absdiff_d::<L, ADD>(r, v[2] as u32, keep)
+    });
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn absdiff_one<const L: usize, const ADD: bool, const SIGNED: bool>(
+    k: &Kernel,
+    _: &Operands,
+    i: &Inputs,
+) -> u64 {
+    let Kernel::Simd(k) = k else { return 0 };
+    // Plan::eval has put any immediates in place.
+    let v = i.as_array();
+    let r = absdiff_word::<L, SIGNED>(v[0] as u32, v[1] as u32);
+    absdiff_d::<L, ADD>(r, v[2] as u32, k.keep)
+}
+
+/// Each lane's `|a - b|` of two words of lanes of one signedness, all lanes at once (SWAR). Signed
+/// lanes are offset by half their range first (top bit flipped), which keeps every difference.
+/// The difference `a - b` of each lane as in [`addsub_word`]; where it borrowed (`a < b`) the
+/// lane is negated, `!d + 1`, which cannot carry out since such a `d` is not 0.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn absdiff_word<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> u32 {
+    let w = 32 / L as u32;
+    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
+    let (a, b) = if SIGNED { (a ^ h, b ^ h) } else { (a, b) };
+    let d = (a | h).wrapping_sub(b & !h) ^ ((a ^ !b) & h);
+    let borrow = ((!a & b) | ((!a | b) & d)) & h;
+    let ones = borrow >> (w - 1);
+    (d ^ ones.wrapping_mul((1 << w) - 1)).wrapping_add(ones)
 }
 
 /// The lanes of a `vadd2/4` or `vsub2/4` whose sources and destination share a signedness, with
