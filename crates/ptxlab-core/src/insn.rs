@@ -312,14 +312,55 @@ fn op_sources_into(op: &OpInsn, inputs: &Inputs, dst: &mut [u64]) {
 /// evaluated without stages ([`OpInsn::eval_quiet_into`]); no allocation for the forms the
 /// assembler accepts (at most four sources and four destinations).
 pub(crate) fn op_first_quiet(op: &OpInsn, inputs: &Inputs) -> (u64, u16) {
-    if op.srcs.len() <= 4 && op.dsts.len() <= 4 {
-        let mut src = [0u64; 4];
-        op_sources_into(op, inputs, &mut src);
+    match OpCases::new(op) {
+        Some(c) => c.first(inputs),
+        None => {
+            let (v, flags) = op.eval_quiet(&op_sources(op, inputs));
+            (v.first().copied().flatten().unwrap_or(0), flags)
+        }
+    }
+}
+
+/// A program instruction's sources read once for many cases (a sweep): the immediates, floats
+/// and `_` as their value as read, each register source as the mask of the bits it reads. What
+/// [`op_sources`] and the reading in [`OpInsn::eval_quiet_into`] do for every case.
+pub(crate) struct OpCases<'a> {
+    op: &'a OpInsn,
+    n: usize,
+    fixed: [u64; 4],
+    take: [u64; 4],
+}
+
+impl<'a> OpCases<'a> {
+    /// None for more than four sources or destinations (no form the assembler accepts).
+    pub(crate) fn new(op: &'a OpInsn) -> Option<OpCases<'a>> {
+        let n = op.srcs.len();
+        if n > 4 || op.dsts.len() > 4 {
+            return None;
+        }
+        let mut values = [0u64; 4];
+        op_sources_into(op, &Inputs::default(), &mut values);
+        let (mut fixed, mut take) = ([0u64; 4], [0u64; 4]);
+        for (k, s) in op.srcs.iter().enumerate() {
+            let m = crate::ops::mask(op.src_bits(k));
+            match s {
+                Src::Reg { .. } => take[k] = m,
+                _ => fixed[k] = values[k] & m,
+            }
+        }
+        Some(OpCases { op, n, fixed, take })
+    }
+
+    /// The first destination and the notable events of the case `inputs`.
+    #[inline]
+    pub(crate) fn first(&self, inputs: &Inputs) -> (u64, u16) {
+        let given = inputs.as_array();
+        let mut v = [0u64; 4];
+        for k in 0..4 {
+            v[k] = self.fixed[k] | (given[k] & self.take[k]);
+        }
         let mut out = [None; 4];
-        let flags = op.eval_quiet_into(&src[..op.srcs.len()], &mut out);
+        let flags = self.op.eval_quiet_read(&mut v[..self.n], &mut out);
         (out[0].unwrap_or(0), flags)
-    } else {
-        let (v, flags) = op.eval_quiet(&op_sources(op, inputs));
-        (v.first().copied().flatten().unwrap_or(0), flags)
     }
 }

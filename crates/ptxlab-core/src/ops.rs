@@ -1231,7 +1231,7 @@ pub fn width_name(bits: u32) -> String {
     }
 }
 
-fn mask(bits: u32) -> u64 {
+pub(crate) fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -1616,6 +1616,12 @@ impl OpInsn {
             &mut large
         };
         self.read_into(src, v);
+        self.eval_quiet_read(v, out)
+    }
+
+    /// [`OpInsn::eval_quiet_into`] on values already read: each source cut to
+    /// [`OpInsn::src_bits`], `!p` not yet applied (for callers that read many cases at once).
+    pub(crate) fn eval_quiet_read(&self, v: &mut [u64], out: &mut [Option<u64>]) -> u16 {
         let mut q = Quiet(0);
         self.run(v, &mut q, out);
         q.0

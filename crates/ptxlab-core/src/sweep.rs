@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
-use crate::insn::{op_first_quiet, Insn};
+use crate::insn::{op_first_quiet, Insn, OpCases};
 use crate::isa::{lanes, Family, Opcode, Role};
 use crate::plan::Plan;
 use crate::readings::{evaluate_reading, readings_may_differ, Reading};
@@ -480,9 +480,19 @@ pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> S
     let n = w as usize * h as usize;
     let mut d = Vec::with_capacity(n);
     let mut flags = Vec::with_capacity(n);
+    // The sources are read once for the whole grid where the form allows (every form the
+    // assembler accepts does).
+    let cases = OpCases::new(op);
     for row in 0..h {
+        let mut here = *base;
+        y.apply(&mut here, row);
         for col in 0..w {
-            let (v, m) = op_first_quiet(op, &case_at(base, x, y, col, row));
+            let mut i = here;
+            x.apply(&mut i, col);
+            let (v, m) = match &cases {
+                Some(c) => c.first(&i),
+                None => op_first_quiet(op, &i),
+            };
             d.push(v);
             flags.push(m);
         }

@@ -350,3 +350,58 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
     }
     assert!(forms > 1500, "only {forms} accepted forms parsed");
 }
+
+/// The sweep and `Insn::value` read a program instruction's sources once for all cases
+/// (immediates in place, register sources masked to the bits they read). On every form ptxas
+/// accepts, with register values wider than the operands, each cell of a sweep and each
+/// `Insn::value` equals the traced evaluation's first destination and the quiet evaluation's
+/// flags, which read the sources case by case.
+#[test]
+fn sources_read_once_agree_on_every_accepted_form() {
+    use ptxlab_core::insn::{check, op_sources, Insn};
+    use ptxlab_core::sweep::{default_axes_insn, sweep_insn};
+    use ptxlab_core::Inputs;
+    let mut r = ptxlab_core::gen::Rng::new(0x5ee);
+    let mut forms = 0;
+    for v in ptxas_decisions() {
+        if !v["accepted"].as_bool().expect("accepted") {
+            continue;
+        }
+        let Ok(insn) = check(v["ptx"].as_str().expect("ptx")) else {
+            continue;
+        };
+        let Insn::Op { op, .. } = &insn else {
+            continue;
+        };
+        forms += 1;
+        let (x, y) = default_axes_insn(&insn);
+        let base = Inputs::new(r.next_u64(), r.next_u64(), r.next_u64(), r.next_u64());
+        let (x, y) = (
+            x.with_range(r.next_u64(), r.next_u64(), 3),
+            y.with_range(r.next_u64(), r.next_u64(), 2),
+        );
+        let s = sweep_insn(&insn, &base, &x, &y);
+        for row in 0..2 {
+            for col in 0..3 {
+                let cell = ptxlab_core::sweep::case_at(&base, &x, &y, col, row);
+                let traced = insn.evaluate(&cell).values[0].value.unwrap_or(0);
+                let (_, flags) = op.eval_quiet(&op_sources(op, &cell));
+                let at = (row * 3 + col) as usize;
+                assert_eq!(
+                    s.d[at],
+                    traced,
+                    "{}: sweep cell {col},{row}",
+                    insn.canonical()
+                );
+                assert_eq!(
+                    s.flags[at],
+                    flags,
+                    "{}: flags of cell {col},{row}",
+                    insn.canonical()
+                );
+                assert_eq!(insn.value(&cell), traced, "{}: value", insn.canonical());
+            }
+        }
+    }
+    assert!(forms > 1500, "only {forms} accepted forms checked");
+}
