@@ -627,6 +627,12 @@ impl Simd {
             ABSDIFF if !sat && id && self.akeep == self.bkeep => {
                 absdiff_fns::<L>(add, self.akeep == -1)
             }
+            MIN | MAX if L == 4 && !add && id && self.uniform() => {
+                swar_fns::<L>(self.op, self.d_signed, sat)
+            }
+            AVRG if !add && id && self.uniform() && !self.d_signed => {
+                swar_fns::<L>(AVRG, false, sat)
+            }
             ADD => pick_o::<L, ADD>(sat, add, id),
             SUB => pick_o::<L, SUB>(sat, add, id),
             AVRG => pick_o::<L, AVRG>(sat, add, id),
@@ -790,12 +796,102 @@ fn absdiff_one<const L: usize, const ADD: bool, const SIGNED: bool>(
 #[inline(always)]
 fn absdiff_word<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> u32 {
     let w = 32 / L as u32;
-    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
-    let (a, b) = if SIGNED { (a ^ h, b ^ h) } else { (a, b) };
-    let d = (a | h).wrapping_sub(b & !h) ^ ((a ^ !b) & h);
-    let borrow = ((!a & b) | ((!a | b) & d)) & h;
+    let (d, borrow) = lane_sub::<L, SIGNED>(a, b);
     let ones = borrow >> (w - 1);
     (d ^ ones.wrapping_mul((1 << w) - 1)).wrapping_add(ones)
+}
+
+/// Each lane's `a - b` (modulo the lane) and, in each lane's top bit, whether it borrowed:
+/// whether `a < b`. Signed lanes are offset by half their range first (top bit flipped), which
+/// keeps every difference and turns their order into the unsigned one.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn lane_sub<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> (u32, u32) {
+    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
+    let (a, b) = if SIGNED { (a ^ h, b ^ h) } else { (a, b) };
+    // The lane's top bit kept out of the difference and put back by XOR, as in `addsub_word`.
+    let d = (a | h).wrapping_sub(b & !h) ^ ((a ^ !b) & h);
+    (d, ((!a & b) | ((!a | b) & d)) & h)
+}
+
+/// `vmin4` / `vmax4` of one signedness and unsigned `vavrg2/4`, with the default selectors and
+/// no `.add`: the batch without notes and one case in SWAR ([`swar_word`]), merged with `c`
+/// under the mask; the noted batch the general loop. Each lane's result lies in the lane's
+/// range, so `.sat` changes nothing.
+#[cfg(target_arch = "wasm32")]
+fn swar_fns<const L: usize>(op: u8, _signed: bool, sat: bool) -> Fns {
+    match op {
+        MIN => pick_o::<L, MIN>(sat, false, true),
+        MAX => pick_o::<L, MAX>(sat, false, true),
+        _ => pick_o::<L, AVRG>(sat, false, true),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn swar_fns<const L: usize>(op: u8, signed: bool, sat: bool) -> Fns {
+    macro_rules! arms {
+        ($($o:ident $g:literal),*) => {
+            match (op, signed) {
+                $(($o, $g) => Fns {
+                    plain: swar_batch::<L, $o, $g>,
+                    one: swar_one::<L, $o, $g>,
+                    ..pick_o::<L, $o>(sat, false, true)
+                },)*
+                _ => unreachable!("SWAR lanes: min, max, or an unsigned average"),
+            }
+        };
+    }
+    arms!(MIN false, MIN true, MAX false, MAX true, AVRG false)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn swar_batch<const L: usize, const OP: u8, const SIGNED: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    let Kernel::Simd(k) = k else { return };
+    let keep = k.keep;
+    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
+        let r = swar_word::<L, OP, SIGNED>(v[0] as u32, v[1] as u32);
+        u64::from((r & keep) | (v[2] as u32 & !keep))
+    });
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn swar_one<const L: usize, const OP: u8, const SIGNED: bool>(
+    k: &Kernel,
+    _: &Operands,
+    i: &Inputs,
+) -> u64 {
+    let Kernel::Simd(k) = k else { return 0 };
+    // Plan::eval has put any immediates in place.
+    let v = i.as_array();
+    let r = swar_word::<L, OP, SIGNED>(v[0] as u32, v[1] as u32);
+    u64::from((r & k.keep) | (v[2] as u32 & !k.keep))
+}
+
+/// The lanes of [`swar_fns`]'s forms in one word: the minimum or maximum picks each lane from
+/// `a` or `b` by whether `a < b` ([`lane_sub`]'s borrow); the unsigned average rounding up is
+/// `(a | b) - ((a ^ b) >> 1)` per lane, whose halved bits are kept within their lane.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn swar_word<const L: usize, const OP: u8, const SIGNED: bool>(a: u32, b: u32) -> u32 {
+    let w = 32 / L as u32;
+    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
+    if OP == AVRG {
+        return (a | b).wrapping_sub(((a ^ b) >> 1) & !h);
+    }
+    let (_, borrow) = lane_sub::<L, SIGNED>(a, b);
+    let less = (borrow >> (w - 1)).wrapping_mul((1 << w) - 1);
+    let (lo, hi) = ((a & less) | (b & !less), (b & less) | (a & !less));
+    if OP == MIN {
+        lo
+    } else {
+        hi
+    }
 }
 
 /// The lanes of a `vadd2/4` or `vsub2/4` whose sources and destination share a signedness, with
