@@ -624,6 +624,9 @@ impl Simd {
             ADD | SUB if !add && id && self.uniform() => {
                 addsub_fns::<L>(self.op == SUB, sat, self.d_signed)
             }
+            ADD | SUB if add && !sat && id => {
+                lanesum_fns::<L>(self.op == SUB, self.akeep == -1, self.bkeep == -1)
+            }
             ABSDIFF if !sat && id && self.akeep == self.bkeep => {
                 absdiff_fns::<L>(add, self.akeep == -1)
             }
@@ -812,6 +815,106 @@ fn lane_sub<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> (u32, u32) {
     // The lane's top bit kept out of the difference and put back by XOR, as in `addsub_word`.
     let d = (a | h).wrapping_sub(b & !h) ^ ((a ^ !b) & h);
     (d, ((!a & b) | ((!a | b) & d)) & h)
+}
+
+/// `vadd2/4.add` and `vsub2/4.add` without `.sat`, with the default selectors: the lanes' exact
+/// sums or differences added into `c` are the sum of `a`'s lanes plus or minus the sum of
+/// `b`'s (each lane extended by its own type), over the lanes in the mask. The batch without
+/// notes and one case from [`lane_sum`]; the noted batch the general loop.
+#[cfg(target_arch = "wasm32")]
+fn lanesum_fns<const L: usize>(sub: bool, _a_signed: bool, _b_signed: bool) -> Fns {
+    if sub {
+        pick_o::<L, SUB>(false, true, true)
+    } else {
+        pick_o::<L, ADD>(false, true, true)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn lanesum_fns<const L: usize>(sub: bool, a_signed: bool, b_signed: bool) -> Fns {
+    macro_rules! arms {
+        ($($s:literal $x:literal $y:literal),*) => {
+            match (sub, a_signed, b_signed) {
+                $(($s, $x, $y) => Fns {
+                    plain: lanesum_batch::<L, $s, $x, $y>,
+                    one: lanesum_one::<L, $s, $x, $y>,
+                    ..if $s {
+                        pick_o::<L, SUB>(false, true, true)
+                    } else {
+                        pick_o::<L, ADD>(false, true, true)
+                    }
+                },)*
+            }
+        };
+    }
+    arms!(false false false, false false true, false true false, false true true,
+          true false false, true false true, true true false, true true true)
+}
+
+/// `d` of [`lanesum_fns`]'s forms: `c` plus (or minus) the sums of the lanes in the mask.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn lanesum_d<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
+    a: u32,
+    b: u32,
+    c: u32,
+    keep: u32,
+) -> u64 {
+    let (x, y) = (lane_sum::<L, SA>(a, keep), lane_sum::<L, SB>(b, keep));
+    u64::from(if SUB {
+        c.wrapping_add(x).wrapping_sub(y)
+    } else {
+        c.wrapping_add(x).wrapping_add(y)
+    })
+}
+
+/// The sum of the lanes of `x` that `keep` covers (whole lanes), each extended by its type,
+/// modulo 2^32. A signed lane is its bits with the top one flipped, less half the lane's range.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn lane_sum<const L: usize, const SIGNED: bool>(x: u32, keep: u32) -> u32 {
+    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
+    let x = if SIGNED { (x ^ h) & keep } else { x & keep };
+    // Bytes in pairs into two 16-bit sums first.
+    let pairs = if L == 4 {
+        (x & 0x00ff_00ff) + (x >> 8 & 0x00ff_00ff)
+    } else {
+        x
+    };
+    let sum = (pairs & 0xffff) + (pairs >> 16);
+    if SIGNED {
+        // Half the range once for each lane in the mask: the unsigned sum of `h`'s lanes.
+        sum.wrapping_sub(lane_sum::<L, false>(h, keep))
+    } else {
+        sum
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn lanesum_batch<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    let Kernel::Simd(k) = k else { return };
+    let keep = k.keep;
+    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
+        lanesum_d::<L, SUB, SA, SB>(v[0] as u32, v[1] as u32, v[2] as u32, keep)
+    });
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn lanesum_one<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
+    k: &Kernel,
+    _: &Operands,
+    i: &Inputs,
+) -> u64 {
+    let Kernel::Simd(k) = k else { return 0 };
+    // Plan::eval has put any immediates in place.
+    let v = i.as_array();
+    lanesum_d::<L, SUB, SA, SB>(v[0] as u32, v[1] as u32, v[2] as u32, k.keep)
 }
 
 /// `vmin4` / `vmax4` of one signedness and unsigned `vavrg2/4`, with the default selectors and
