@@ -484,11 +484,9 @@ pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> S
     // assembler accepts does).
     let cases = OpCases::new(op);
     for row in 0..h {
-        let mut here = *base;
-        y.apply(&mut here, row);
         for col in 0..w {
-            let mut i = here;
-            x.apply(&mut i, col);
+            // `case_at`, so that where the two axes overlap the y axis wins as everywhere else.
+            let i = case_at(base, x, y, col, row);
             let (v, m) = match &cases {
                 Some(c) => c.first(&i),
                 None => op_first_quiet(op, &i),

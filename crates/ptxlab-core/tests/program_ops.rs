@@ -380,6 +380,14 @@ fn sources_read_once_agree_on_every_accepted_form() {
             x.with_range(r.next_u64(), r.next_u64(), 3),
             y.with_range(r.next_u64(), r.next_u64(), 2),
         );
+        // Also both axes on one field, where the y axis wins (as in `case_at`).
+        let same = x.clone().with_range(r.next_u64(), r.next_u64(), 2);
+        let s2 = sweep_insn(&insn, &base, &x, &same);
+        for at in 0..6u32 {
+            let cell = ptxlab_core::sweep::case_at(&base, &x, &same, at % 3, at / 3);
+            let traced = insn.evaluate(&cell).values[0].value.unwrap_or(0);
+            assert_eq!(s2.d[at as usize], traced, "{}: one field", insn.canonical());
+        }
         let s = sweep_insn(&insn, &base, &x, &y);
         for row in 0..2 {
             for col in 0..3 {
