@@ -631,10 +631,10 @@ impl Simd {
                 absdiff_fns::<L>(add, self.akeep == -1)
             }
             MIN | MAX if L == 4 && !add && id && self.uniform() => {
-                swar_fns::<L>(self.op, self.d_signed, sat)
+                minmax_avg_fns::<L>(self.op, self.d_signed, sat)
             }
             AVRG if !add && id && self.uniform() && !self.d_signed => {
-                swar_fns::<L>(AVRG, false, sat)
+                minmax_avg_fns::<L>(AVRG, false, sat)
             }
             ADD => pick_o::<L, ADD>(sat, add, id),
             SUB => pick_o::<L, SUB>(sat, add, id),
@@ -655,6 +655,78 @@ impl Simd {
     }
 }
 
+// SWAR forms: with the default selectors, some SIMD forms compute all lanes of a case within
+// one 32-bit word. Each is a type of [`Swar`] (its `d` from `a`, `b`, `c` and the mask); one
+// batch loop and one one-case entry serve them all, and the noted batch stays the general loop.
+
+/// A SIMD form whose lanes one 32-bit word computes (SWAR).
+#[cfg(not(target_arch = "wasm32"))]
+trait Swar {
+    /// `d` of one case from the low words of `a`, `b` and `c`; `keep`: the bits of the lanes in
+    /// the mask.
+    fn d(a: u32, b: u32, c: u32, keep: u32) -> u64;
+}
+
+/// `S`'s batch without notes and one-case entry, with the noted batch of `general` (its form's
+/// general loop).
+#[cfg(not(target_arch = "wasm32"))]
+fn swar<S: Swar>(general: Fns) -> Fns {
+    Fns {
+        plain: swar_batch::<S>,
+        one: swar_one::<S>,
+        ..general
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn swar_batch<S: Swar>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    fl: &mut [u16],
+) {
+    let Kernel::Simd(k) = k else { return };
+    let keep = k.keep;
+    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
+        S::d(v[0] as u32, v[1] as u32, v[2] as u32, keep)
+    });
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn swar_one<S: Swar>(k: &Kernel, _: &Operands, i: &Inputs) -> u64 {
+    let Kernel::Simd(k) = k else { return 0 };
+    // Plan::eval has put any immediates in place.
+    let v = i.as_array();
+    S::d(v[0] as u32, v[1] as u32, v[2] as u32, k.keep)
+}
+
+/// The lanes `r` in the mask, the rest of `c`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn merged(r: u32, c: u32, keep: u32) -> u64 {
+    u64::from((r & keep) | (c & !keep))
+}
+
+/// The top bit of each of `L` lanes.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn tops<const L: usize>() -> u32 {
+    if L == 4 {
+        0x8080_8080
+    } else {
+        0x8000_8000
+    }
+}
+
+/// All the bits of each lane whose top bit `x` has (`x` has no other bits).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn fill<const L: usize>(x: u32) -> u32 {
+    let w = 32 / L as u32;
+    (x >> (w - 1)).wrapping_mul((1 << w) - 1)
+}
+
 /// `vadd2/4` / `vsub2/4` of one signedness with the default selectors and no `.add`.
 #[cfg(target_arch = "wasm32")]
 fn addsub_fns<const L: usize>(sub: bool, sat: bool, _signed: bool) -> Fns {
@@ -665,23 +737,19 @@ fn addsub_fns<const L: usize>(sub: bool, sat: bool, _signed: bool) -> Fns {
     }
 }
 
-/// `vadd2/4` / `vsub2/4` of one signedness with the default selectors and no `.add`: the batch
-/// without notes and one case in SWAR ([`addsub_word`]); the noted batch the general loop.
+/// `vadd2/4` / `vsub2/4` of one signedness with the default selectors and no `.add`: SWAR
+/// ([`AddSubLanes`]).
 #[cfg(not(target_arch = "wasm32"))]
 fn addsub_fns<const L: usize>(sub: bool, sat: bool, signed: bool) -> Fns {
     macro_rules! arms {
         ($($s:literal $t:literal $g:literal),*) => {
             // Without `.sat` the lanes wrap alike whatever their signedness.
             match (sub, sat, sat && signed) {
-                $(($s, $t, $g) => Fns {
-                    plain: addsub_batch::<L, $s, $t, $g>,
-                    one: addsub_one::<L, $s, $t, $g>,
-                    ..if $s {
-                        pick_o::<L, SUB>($t, false, true)
-                    } else {
-                        pick_o::<L, ADD>($t, false, true)
-                    }
-                },)*
+                $(($s, $t, $g) => swar::<AddSubLanes<L, $s, $t, $g>>(if $s {
+                    pick_o::<L, SUB>($t, false, true)
+                } else {
+                    pick_o::<L, ADD>($t, false, true)
+                }),)*
                 (_, false, true) => unreachable!("no signedness without .sat"),
             }
         };
@@ -690,33 +758,54 @@ fn addsub_fns<const L: usize>(sub: bool, sat: bool, signed: bool) -> Fns {
           true false false, true true false, true true true)
 }
 
+/// The lanes of a `vadd2/4` or `vsub2/4` whose sources and destination share a signedness:
+/// each lane's top bit is kept out of the sum, so no carry or borrow crosses into the next
+/// lane, and put back by XOR; the top bits then tell which lanes carried out (unsigned) or
+/// overflowed (signed), and `.sat` sets those lanes to their bound. Merged with `c`.
 #[cfg(not(target_arch = "wasm32"))]
-fn addsub_batch<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bool>(
-    k: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    let Kernel::Simd(k) = k else { return };
-    let keep = k.keep;
-    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
-        let r = addsub_word::<L, SUB, SAT, SIGNED>(v[0] as u32, v[1] as u32);
-        u64::from((r & keep) | (v[2] as u32 & !keep))
-    });
-}
+struct AddSubLanes<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bool>;
 
 #[cfg(not(target_arch = "wasm32"))]
-fn addsub_one<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bool>(
-    k: &Kernel,
-    _: &Operands,
-    i: &Inputs,
-) -> u64 {
-    let Kernel::Simd(k) = k else { return 0 };
-    // Plan::eval has put any immediates in place.
-    let v = i.as_array();
-    let r = addsub_word::<L, SUB, SAT, SIGNED>(v[0] as u32, v[1] as u32);
-    u64::from((r & k.keep) | (v[2] as u32 & !k.keep))
+impl<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bool> Swar
+    for AddSubLanes<L, SUB, SAT, SIGNED>
+{
+    #[inline(always)]
+    fn d(a: u32, b: u32, c: u32, keep: u32) -> u64 {
+        let (w, h) = (32 / L as u32, tops::<L>());
+        // `t`: each lane of the sum without its top bit, whose place takes the carry out of
+        // the lower bits (a difference: [`lane_sub`], which also gives each lane's borrow).
+        let t = (a & !h).wrapping_add(b & !h);
+        let (r, borrow) = if SUB {
+            lane_sub::<L, false>(a, b)
+        } else {
+            (t ^ ((a ^ b) & h), 0)
+        };
+        let r = match (SAT, SIGNED) {
+            (false, _) => r,
+            (true, true) => {
+                // Overflow: the operands' signs (b's flipped for a difference) agree and the
+                // result's differs; the bound is the maximum, or the minimum where a is
+                // negative.
+                let same = if SUB { a ^ b } else { !(a ^ b) };
+                let over = fill::<L>(same & (a ^ r) & h);
+                let bound = h
+                    .wrapping_sub(h >> (w - 1))
+                    .wrapping_add((a & h) >> (w - 1));
+                (r & !over) | (bound & over)
+            }
+            (true, false) => {
+                if SUB {
+                    // A borrow out of the lane: the difference is below 0.
+                    r & !fill::<L>(borrow)
+                } else {
+                    // A carry out of the lane (the top bit of a full adder, the carry in being
+                    // `t`'s top bit): the sum is above the maximum.
+                    r | fill::<L>(((a & b) | ((a | b) & t)) & h)
+                }
+            }
+        };
+        merged(r, c, keep)
+    }
 }
 
 /// `vabsdiff2/4` without `.sat` whose sources share a signedness, with the default selectors.
@@ -726,101 +815,54 @@ fn absdiff_fns<const L: usize>(add: bool, _signed: bool) -> Fns {
 }
 
 /// `vabsdiff2/4` without `.sat` whose sources share a signedness, with the default selectors:
-/// the batch without notes and one case in SWAR ([`absdiff_word`]), the lanes merged with `c`
-/// under the mask or (`.add`) summed into it; the noted batch the general loop.
+/// SWAR ([`AbsDiffLanes`]).
 #[cfg(not(target_arch = "wasm32"))]
 fn absdiff_fns<const L: usize>(add: bool, signed: bool) -> Fns {
     macro_rules! arms {
         ($($a:literal $g:literal),*) => {
             match (add, signed) {
-                $(($a, $g) => Fns {
-                    plain: absdiff_batch::<L, $a, $g>,
-                    one: absdiff_one::<L, $a, $g>,
-                    ..pick_o::<L, ABSDIFF>(false, $a, true)
-                },)*
+                $(($a, $g) => swar::<AbsDiffLanes<L, $a, $g>>(pick_o::<L, ABSDIFF>(false, $a, true)),)*
             }
         };
     }
     arms!(false false, false true, true false, true true)
 }
 
-/// `d` of a `vabsdiff2/4` from its lanes `r` (see [`absdiff_fns`]).
+/// Each lane's `|a - b|`: the difference `a - b` of [`lane_sub`], negated where it borrowed
+/// (`a < b`) as `!d + 1`, which cannot carry out since such a `d` is not 0. Merged with `c`
+/// under the mask, or (`.add`) the lanes in the mask summed into it.
 #[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn absdiff_d<const L: usize, const ADD: bool>(r: u32, c: u32, keep: u32) -> u64 {
-    u64::from(if ADD {
-        // The lanes in the mask, summed: bytes in pairs into two 16-bit sums first.
-        let r = r & keep;
-        let pairs = if L == 4 {
-            (r & 0x00ff_00ff) + (r >> 8 & 0x00ff_00ff)
+struct AbsDiffLanes<const L: usize, const ADD: bool, const SIGNED: bool>;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<const L: usize, const ADD: bool, const SIGNED: bool> Swar for AbsDiffLanes<L, ADD, SIGNED> {
+    #[inline(always)]
+    fn d(a: u32, b: u32, c: u32, keep: u32) -> u64 {
+        let (d, borrow) = lane_sub::<L, SIGNED>(a, b);
+        let r = (d ^ fill::<L>(borrow)).wrapping_add(borrow >> (32 / L as u32 - 1));
+        if ADD {
+            u64::from(c.wrapping_add(lane_sum::<L, false>(r, keep)))
         } else {
-            r
-        };
-        c.wrapping_add((pairs & 0xffff) + (pairs >> 16))
-    } else {
-        (r & keep) | (c & !keep)
-    })
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn absdiff_batch<const L: usize, const ADD: bool, const SIGNED: bool>(
-    k: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    let Kernel::Simd(k) = k else { return };
-    let keep = k.keep;
-    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
-        let r = absdiff_word::<L, SIGNED>(v[0] as u32, v[1] as u32);
-        absdiff_d::<L, ADD>(r, v[2] as u32, keep)
-    });
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn absdiff_one<const L: usize, const ADD: bool, const SIGNED: bool>(
-    k: &Kernel,
-    _: &Operands,
-    i: &Inputs,
-) -> u64 {
-    let Kernel::Simd(k) = k else { return 0 };
-    // Plan::eval has put any immediates in place.
-    let v = i.as_array();
-    let r = absdiff_word::<L, SIGNED>(v[0] as u32, v[1] as u32);
-    absdiff_d::<L, ADD>(r, v[2] as u32, k.keep)
-}
-
-/// Each lane's `|a - b|` of two words of lanes of one signedness, all lanes at once (SWAR). Signed
-/// lanes are offset by half their range first (top bit flipped), which keeps every difference.
-/// The difference `a - b` of each lane as in [`addsub_word`]; where it borrowed (`a < b`) the
-/// lane is negated, `!d + 1`, which cannot carry out since such a `d` is not 0.
-#[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn absdiff_word<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> u32 {
-    let w = 32 / L as u32;
-    let (d, borrow) = lane_sub::<L, SIGNED>(a, b);
-    let ones = borrow >> (w - 1);
-    (d ^ ones.wrapping_mul((1 << w) - 1)).wrapping_add(ones)
+            merged(r, c, keep)
+        }
+    }
 }
 
 /// Each lane's `a - b` (modulo the lane) and, in each lane's top bit, whether it borrowed:
-/// whether `a < b`. Signed lanes are offset by half their range first (top bit flipped), which
-/// keeps every difference and turns their order into the unsigned one.
+/// whether `a < b`. Each lane's top bit is kept out of the difference and put back by XOR.
+/// Signed lanes are offset by half their range first (top bit flipped), which keeps every
+/// difference and turns their order into the unsigned one.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 fn lane_sub<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> (u32, u32) {
-    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
+    let h = tops::<L>();
     let (a, b) = if SIGNED { (a ^ h, b ^ h) } else { (a, b) };
-    // The lane's top bit kept out of the difference and put back by XOR, as in `addsub_word`.
     let d = (a | h).wrapping_sub(b & !h) ^ ((a ^ !b) & h);
+    // The top bit of a full subtractor, the borrow in being `d`'s top bit there.
     (d, ((!a & b) | ((!a | b) & d)) & h)
 }
 
-/// `vadd2/4.add` and `vsub2/4.add` without `.sat`, with the default selectors: the lanes' exact
-/// sums or differences added into `c` are the sum of `a`'s lanes plus or minus the sum of
-/// `b`'s (each lane extended by its own type), over the lanes in the mask. The batch without
-/// notes and one case from [`lane_sum`]; the noted batch the general loop.
+/// `vadd2/4.add` and `vsub2/4.add` without `.sat`, with the default selectors.
 #[cfg(target_arch = "wasm32")]
 fn lanesum_fns<const L: usize>(sub: bool, _a_signed: bool, _b_signed: bool) -> Fns {
     if sub {
@@ -830,20 +872,18 @@ fn lanesum_fns<const L: usize>(sub: bool, _a_signed: bool, _b_signed: bool) -> F
     }
 }
 
+/// `vadd2/4.add` and `vsub2/4.add` without `.sat`, with the default selectors: SWAR
+/// ([`LaneSums`]).
 #[cfg(not(target_arch = "wasm32"))]
 fn lanesum_fns<const L: usize>(sub: bool, a_signed: bool, b_signed: bool) -> Fns {
     macro_rules! arms {
         ($($s:literal $x:literal $y:literal),*) => {
             match (sub, a_signed, b_signed) {
-                $(($s, $x, $y) => Fns {
-                    plain: lanesum_batch::<L, $s, $x, $y>,
-                    one: lanesum_one::<L, $s, $x, $y>,
-                    ..if $s {
-                        pick_o::<L, SUB>(false, true, true)
-                    } else {
-                        pick_o::<L, ADD>(false, true, true)
-                    }
-                },)*
+                $(($s, $x, $y) => swar::<LaneSums<L, $s, $x, $y>>(if $s {
+                    pick_o::<L, SUB>(false, true, true)
+                } else {
+                    pick_o::<L, ADD>(false, true, true)
+                }),)*
             }
         };
     }
@@ -851,21 +891,24 @@ fn lanesum_fns<const L: usize>(sub: bool, a_signed: bool, b_signed: bool) -> Fns
           true false false, true false true, true true false, true true true)
 }
 
-/// `d` of [`lanesum_fns`]'s forms: `c` plus (or minus) the sums of the lanes in the mask.
+/// The lanes' exact sums or differences added into `c` are the sum of `a`'s lanes plus or
+/// minus the sum of `b`'s (each lane extended by its own type), over the lanes in the mask.
 #[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn lanesum_d<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
-    a: u32,
-    b: u32,
-    c: u32,
-    keep: u32,
-) -> u64 {
-    let (x, y) = (lane_sum::<L, SA>(a, keep), lane_sum::<L, SB>(b, keep));
-    u64::from(if SUB {
-        c.wrapping_add(x).wrapping_sub(y)
-    } else {
-        c.wrapping_add(x).wrapping_add(y)
-    })
+struct LaneSums<const L: usize, const SUB: bool, const SA: bool, const SB: bool>;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<const L: usize, const SUB: bool, const SA: bool, const SB: bool> Swar
+    for LaneSums<L, SUB, SA, SB>
+{
+    #[inline(always)]
+    fn d(a: u32, b: u32, c: u32, keep: u32) -> u64 {
+        let (x, y) = (lane_sum::<L, SA>(a, keep), lane_sum::<L, SB>(b, keep));
+        u64::from(if SUB {
+            c.wrapping_add(x).wrapping_sub(y)
+        } else {
+            c.wrapping_add(x).wrapping_add(y)
+        })
+    }
 }
 
 /// The sum of the lanes of `x` that `keep` covers (whole lanes), each extended by its type,
@@ -873,7 +916,7 @@ fn lanesum_d<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 fn lane_sum<const L: usize, const SIGNED: bool>(x: u32, keep: u32) -> u32 {
-    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
+    let h = tops::<L>();
     let x = if SIGNED { (x ^ h) & keep } else { x & keep };
     // Bytes in pairs into two 16-bit sums first.
     let pairs = if L == 4 {
@@ -890,39 +933,10 @@ fn lane_sum<const L: usize, const SIGNED: bool>(x: u32, keep: u32) -> u32 {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn lanesum_batch<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
-    k: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    let Kernel::Simd(k) = k else { return };
-    let keep = k.keep;
-    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
-        lanesum_d::<L, SUB, SA, SB>(v[0] as u32, v[1] as u32, v[2] as u32, keep)
-    });
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn lanesum_one<const L: usize, const SUB: bool, const SA: bool, const SB: bool>(
-    k: &Kernel,
-    _: &Operands,
-    i: &Inputs,
-) -> u64 {
-    let Kernel::Simd(k) = k else { return 0 };
-    // Plan::eval has put any immediates in place.
-    let v = i.as_array();
-    lanesum_d::<L, SUB, SA, SB>(v[0] as u32, v[1] as u32, v[2] as u32, k.keep)
-}
-
 /// `vmin4` / `vmax4` of one signedness and unsigned `vavrg2/4`, with the default selectors and
-/// no `.add`: the batch without notes and one case in SWAR ([`swar_word`]), merged with `c`
-/// under the mask; the noted batch the general loop. Each lane's result lies in the lane's
-/// range, so `.sat` changes nothing.
+/// no `.add`.
 #[cfg(target_arch = "wasm32")]
-fn swar_fns<const L: usize>(op: u8, _signed: bool, sat: bool) -> Fns {
+fn minmax_avg_fns<const L: usize>(op: u8, _signed: bool, sat: bool) -> Fns {
     match op {
         MIN => pick_o::<L, MIN>(sat, false, true),
         MAX => pick_o::<L, MAX>(sat, false, true),
@@ -930,16 +944,15 @@ fn swar_fns<const L: usize>(op: u8, _signed: bool, sat: bool) -> Fns {
     }
 }
 
+/// `vmin4` / `vmax4` of one signedness and unsigned `vavrg2/4`, with the default selectors and
+/// no `.add`: SWAR ([`MinMaxAvgLanes`]). Each lane's result lies in the lane's range, so
+/// `.sat` changes nothing.
 #[cfg(not(target_arch = "wasm32"))]
-fn swar_fns<const L: usize>(op: u8, signed: bool, sat: bool) -> Fns {
+fn minmax_avg_fns<const L: usize>(op: u8, signed: bool, sat: bool) -> Fns {
     macro_rules! arms {
         ($($o:ident $g:literal),*) => {
             match (op, signed) {
-                $(($o, $g) => Fns {
-                    plain: swar_batch::<L, $o, $g>,
-                    one: swar_one::<L, $o, $g>,
-                    ..pick_o::<L, $o>(sat, false, true)
-                },)*
+                $(($o, $g) => swar::<MinMaxAvgLanes<L, $o, $g>>(pick_o::<L, $o>(sat, false, true)),)*
                 _ => unreachable!("SWAR lanes: min, max, or an unsigned average"),
             }
         };
@@ -947,102 +960,27 @@ fn swar_fns<const L: usize>(op: u8, signed: bool, sat: bool) -> Fns {
     arms!(MIN false, MIN true, MAX false, MAX true, AVRG false)
 }
 
+/// The minimum or maximum picks each lane from `a` or `b` by whether `a < b` ([`lane_sub`]'s
+/// borrow); the unsigned average rounding up is `(a | b) - ((a ^ b) >> 1)` per lane, whose
+/// halved bits are kept within their lane. Merged with `c` under the mask.
 #[cfg(not(target_arch = "wasm32"))]
-fn swar_batch<const L: usize, const OP: u8, const SIGNED: bool>(
-    k: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    let Kernel::Simd(k) = k else { return };
-    let keep = k.keep;
-    super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, fl, |v, _| {
-        let r = swar_word::<L, OP, SIGNED>(v[0] as u32, v[1] as u32);
-        u64::from((r & keep) | (v[2] as u32 & !keep))
-    });
-}
+struct MinMaxAvgLanes<const L: usize, const OP: u8, const SIGNED: bool>;
 
 #[cfg(not(target_arch = "wasm32"))]
-fn swar_one<const L: usize, const OP: u8, const SIGNED: bool>(
-    k: &Kernel,
-    _: &Operands,
-    i: &Inputs,
-) -> u64 {
-    let Kernel::Simd(k) = k else { return 0 };
-    // Plan::eval has put any immediates in place.
-    let v = i.as_array();
-    let r = swar_word::<L, OP, SIGNED>(v[0] as u32, v[1] as u32);
-    u64::from((r & k.keep) | (v[2] as u32 & !k.keep))
-}
-
-/// The lanes of [`swar_fns`]'s forms in one word: the minimum or maximum picks each lane from
-/// `a` or `b` by whether `a < b` ([`lane_sub`]'s borrow); the unsigned average rounding up is
-/// `(a | b) - ((a ^ b) >> 1)` per lane, whose halved bits are kept within their lane.
-#[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn swar_word<const L: usize, const OP: u8, const SIGNED: bool>(a: u32, b: u32) -> u32 {
-    let w = 32 / L as u32;
-    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
-    if OP == AVRG {
-        return (a | b).wrapping_sub(((a ^ b) >> 1) & !h);
-    }
-    let (_, borrow) = lane_sub::<L, SIGNED>(a, b);
-    let less = (borrow >> (w - 1)).wrapping_mul((1 << w) - 1);
-    let (lo, hi) = ((a & less) | (b & !less), (b & less) | (a & !less));
-    if OP == MIN {
-        lo
-    } else {
-        hi
-    }
-}
-
-/// The lanes of a `vadd2/4` or `vsub2/4` whose sources and destination share a signedness, with
-/// the default selectors: every lane at once within the 32-bit word (SWAR). Each lane's top bit
-/// is kept out of the sum, so no carry or borrow crosses into the next lane, and put back by
-/// XOR; the top bits then tell which lanes carried out (unsigned) or overflowed (signed), and
-/// `.sat` sets those lanes to their bound.
-#[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn addsub_word<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bool>(
-    a: u32,
-    b: u32,
-) -> u32 {
-    let w = 32 / L as u32;
-    // Each lane's top bit; all of a lane's bits for a lane whose top bit is 1 in `x`.
-    let h: u32 = if L == 4 { 0x8080_8080 } else { 0x8000_8000 };
-    let fill = |x: u32| (x >> (w - 1)).wrapping_mul((1 << w) - 1);
-    // `t`: each lane without its top bit, whose place takes the carry (or the absence of a
-    // borrow) out of the lower bits.
-    let t = if SUB {
-        (a | h).wrapping_sub(b & !h)
-    } else {
-        (a & !h).wrapping_add(b & !h)
-    };
-    let r = t ^ (if SUB { a ^ !b } else { a ^ b } & h);
-    match (SAT, SIGNED) {
-        (false, _) => r,
-        (true, true) => {
-            // Overflow: the operands' signs (b's flipped for a difference) agree and the
-            // result's differs; the bound is the maximum, or the minimum where a is negative.
-            let same = if SUB { a ^ b } else { !(a ^ b) };
-            let over = fill(same & (a ^ r) & h);
-            let bound = h
-                .wrapping_sub(h >> (w - 1))
-                .wrapping_add((a & h) >> (w - 1));
-            (r & !over) | (bound & over)
-        }
-        (true, false) => {
-            // The top bits of a full subtractor or adder: the borrow in is `r`'s top bit
-            // there, the carry in `t`'s (both forms measured fastest of the equivalent ones).
-            if SUB {
-                // A borrow out of the lane: the difference is below 0.
-                r & !fill(((!a & b) | ((!a | b) & r)) & h)
+impl<const L: usize, const OP: u8, const SIGNED: bool> Swar for MinMaxAvgLanes<L, OP, SIGNED> {
+    #[inline(always)]
+    fn d(a: u32, b: u32, c: u32, keep: u32) -> u64 {
+        let r = if OP == AVRG {
+            (a | b).wrapping_sub(((a ^ b) >> 1) & !tops::<L>())
+        } else {
+            let less = fill::<L>(lane_sub::<L, SIGNED>(a, b).1);
+            if OP == MIN {
+                (a & less) | (b & !less)
             } else {
-                // A carry out of the lane: the sum is above the maximum.
-                r | fill(((a & b) | ((a | b) & t)) & h)
+                (b & less) | (a & !less)
             }
-        }
+        };
+        merged(r, c, keep)
     }
 }
 
