@@ -510,8 +510,9 @@ impl Int {
     }
 }
 
-/// The general loop; `K` only gives each kind of instruction a copy of its own.
-#[cfg(target_arch = "wasm32")]
+/// The general loop: in native builds [`int_unswitched`] (one copy for every kind); in wasm
+/// one loop that matches the form per case, `K` giving each kind of instruction a copy of its
+/// own (less code).
 fn int_batch<N: Notes, const K: u8>(
     k: &Kernel,
     ops: &Operands,
@@ -520,21 +521,10 @@ fn int_batch<N: Notes, const K: u8>(
     fl: &mut [u16],
 ) {
     if let Kernel::Int(k) = k {
-        drive::<N, false>(ops, ins, out, fl, |v, t| k.run(v, t));
-    }
-}
-
-/// The general loop of native builds: [`int_unswitched`] (one copy for every kind).
-#[cfg(not(target_arch = "wasm32"))]
-fn int_batch<N: Notes, const K: u8>(
-    k: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    if let Kernel::Int(k) = k {
+        #[cfg(not(target_arch = "wasm32"))]
         int_unswitched::<N>(*k, ops, ins, out, fl);
+        #[cfg(target_arch = "wasm32")]
+        drive::<N, false>(ops, ins, out, fl, |v, t| k.run(v, t));
     }
 }
 
