@@ -276,6 +276,15 @@ fn ptxas_decisions() -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The texts of the forms ptxas accepted.
+fn accepted_forms() -> Vec<String> {
+    ptxas_decisions()
+        .into_iter()
+        .filter(|v| v["accepted"].as_bool().expect("accepted"))
+        .map(|v| v["ptx"].as_str().expect("ptx").to_string())
+        .collect()
+}
+
 #[test]
 fn ptxas_decisions_one_by_one() {
     let (mut n, mut acc) = (0, 0);
@@ -326,11 +335,8 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
         u64::MAX,
     ];
     let mut forms = 0;
-    for v in ptxas_decisions() {
-        if !v["accepted"].as_bool().expect("accepted") {
-            continue;
-        }
-        let Ok(insn) = parse_op(v["ptx"].as_str().expect("ptx")) else {
+    for ptx in accepted_forms() {
+        let Ok(insn) = parse_op(&ptx) else {
             continue;
         };
         forms += 1;
@@ -363,11 +369,8 @@ fn sources_read_once_agree_on_every_accepted_form() {
     use ptxlab_core::Inputs;
     let mut r = ptxlab_core::gen::Rng::new(0x5ee);
     let mut forms = 0;
-    for v in ptxas_decisions() {
-        if !v["accepted"].as_bool().expect("accepted") {
-            continue;
-        }
-        let Ok(insn) = check(v["ptx"].as_str().expect("ptx")) else {
+    for ptx in accepted_forms() {
+        let Ok(insn) = check(&ptx) else {
             continue;
         };
         let Insn::Op { op, .. } = &insn else {
