@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::{Guard, Instruction};
 use crate::error::Diagnostic;
-use crate::eval::{evaluate_traced, Inputs, Widths};
+use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
 use crate::ops::{parse_op, OpInsn, POp, Src};
 use crate::trace::Trace;
 
@@ -342,7 +342,7 @@ impl<'a> OpCases<'a> {
         op_sources_into(op, &Inputs::default(), &mut values);
         let (mut fixed, mut take) = ([0u64; 4], [0u64; 4]);
         for (k, s) in op.srcs.iter().enumerate() {
-            let m = crate::ops::mask(op.src_bits(k));
+            let m = mask64(op.src_bits(k));
             match s {
                 Src::Reg { .. } => take[k] = m,
                 _ => fixed[k] = values[k] & m,

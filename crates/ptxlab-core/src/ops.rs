@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::Span;
 use crate::error::Diagnostic;
+use crate::eval::mask64;
 pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 use crate::isa::Family;
 use crate::scan::{ident_char, ident_start, Scan};
@@ -314,7 +315,7 @@ impl FloatLit {
                 FloatLit::F32(b) => b as u64,
                 FloatLit::F64(b) | FloatLit::Dec(b) => b,
             };
-            raw & mask(bits)
+            raw & mask64(bits)
         }
     }
     /// The literal as written.
@@ -1231,14 +1232,6 @@ pub fn width_name(bits: u32) -> String {
     }
 }
 
-pub(crate) fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
 fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
         v as i64
@@ -1528,7 +1521,7 @@ impl OpInsn {
         if b == 1 {
             (v != 0) as u64
         } else {
-            v as u64 & mask(b)
+            v as u64 & mask64(b)
         }
     }
 
@@ -1536,7 +1529,7 @@ impl OpInsn {
     /// cut to [`OpInsn::src_bits`], a missing one 0.
     fn read_into(&self, src: &[u64], v: &mut [u64]) {
         for (i, x) in v.iter_mut().enumerate() {
-            *x = src.get(i).copied().unwrap_or(0) & mask(self.src_bits(i));
+            *x = src.get(i).copied().unwrap_or(0) & mask64(self.src_bits(i));
         }
     }
 
@@ -1668,7 +1661,7 @@ impl OpInsn {
                 r
             }
             POp::Not => {
-                let r = !v[0] & mask(w);
+                let r = !v[0] & mask64(w);
                 st.stage([], || {
                     Stage::new(
                         StageKind::Operate,
@@ -1885,11 +1878,11 @@ impl OpInsn {
             if n >= w {
                 0
             } else {
-                (a << n) & mask(w)
+                (a << n) & mask64(w)
             }
         } else if signed {
             let s = sext(a, w);
-            (s >> n.min(63)) as u64 & mask(w)
+            (s >> n.min(63)) as u64 & mask64(w)
         } else if n >= w {
             0
         } else {
@@ -2141,7 +2134,7 @@ impl OpInsn {
         let x: i128 = if at.signed() {
             sext(v[0], at.bits()) as i128
         } else {
-            (v[0] & mask(at.bits())) as i128
+            (v[0] & mask64(at.bits())) as i128
         };
         st.stage([], || {
             Stage::new(
@@ -2172,9 +2165,9 @@ impl OpInsn {
                     .detail(Detail::Range { min: lo, max: hi })
                 },
             );
-            y as u64 & mask(dt.bits())
+            y as u64 & mask64(dt.bits())
         } else {
-            let y = x as u64 & mask(dt.bits());
+            let y = x as u64 & mask64(dt.bits());
             let kept = dt.bits() < at.bits();
             st.stage(
                 [
@@ -2226,7 +2219,7 @@ impl OpInsn {
             let ew = w / n;
             let mut d = 0u64;
             for (i, x) in v.iter().enumerate() {
-                d |= (x & mask(ew)) << (ew * i as u32);
+                d |= (x & mask64(ew)) << (ew * i as u32);
             }
             st.stage([], || {
                 Stage::new(
@@ -2259,7 +2252,7 @@ impl OpInsn {
             let n = self.dsts.len() as u32;
             let ew = w / n;
             for (i, (d, o)) in self.dsts.iter().zip(out.iter_mut()).enumerate() {
-                let part = (v[0] >> (ew * i as u32)) & mask(ew);
+                let part = (v[0] >> (ew * i as u32)) & mask64(ew);
                 st.stage([], || {
                     Stage::new(
                         StageKind::Extract,
