@@ -431,21 +431,26 @@ fn run_loop<N: Notes, const RAW: bool, const FOUR: bool>(
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) const SOA: usize = 64;
 
-/// The low words of `a`, `b` and `c` of each case of `ins` (at most [`SOA`]), immediates put in
-/// place, into `w[0]`, `w[1]` and `w[2]`.
+/// The low words of `a`, `b` and (if `with_c`) `c` of each case of `ins` (at most [`SOA`]),
+/// immediates put in place, into `w[0]`, `w[1]` and `w[2]`.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
-pub(crate) fn words(ops: &Operands, ins: &[Inputs], w: &mut [[u32; SOA]; 3]) {
+pub(crate) fn words(ops: &Operands, ins: &[Inputs], w: &mut [[u32; SOA]; 3], with_c: bool) {
     let [wa, wb, wc] = w;
-    let dst = wa.iter_mut().zip(wb.iter_mut()).zip(wc.iter_mut());
     if ops.imm {
+        let dst = wa.iter_mut().zip(wb.iter_mut()).zip(wc.iter_mut());
         for (i, ((a, b), c)) in ins.iter().zip(dst) {
             let v = ops.values(i);
             (*a, *b, *c) = (v[0] as u32, v[1] as u32, v[2] as u32);
         }
-    } else {
+    } else if with_c {
+        let dst = wa.iter_mut().zip(wb.iter_mut()).zip(wc.iter_mut());
         for (i, ((a, b), c)) in ins.iter().zip(dst) {
             (*a, *b, *c) = (i.a as u32, i.b as u32, i.c as u32);
+        }
+    } else {
+        for (i, (a, b)) in ins.iter().zip(wa.iter_mut().zip(wb.iter_mut())) {
+            (*a, *b) = (i.a as u32, i.b as u32);
         }
     }
 }

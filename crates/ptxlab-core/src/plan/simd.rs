@@ -167,11 +167,22 @@ fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
     let lmask = (1u32 << lb) - 1;
     let mut w = [[0u32; SOA]; 3];
     let mut acc = [0u32; SOA];
+    // Lanes outside the mask add nothing and are not written: they are not computed. With no
+    // lane in the mask, `d` is `c` (or `c` plus nothing).
+    let first = (0..N).find(|&i| k.mask >> i & 1 != 0);
+    // `c` is read to add to, or to fill the lanes outside the mask.
+    let need_c = ADD || k.keep != u32::MAX;
     for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
         let m = ic.len();
-        words(ops, ic, &mut w);
+        words(ops, ic, &mut w, need_c);
         let acc = &mut acc[..m];
+        if first.is_none() {
+            acc.fill(0);
+        }
         for i in 0..N {
+            if k.mask >> i & 1 == 0 {
+                continue;
+            }
             let (sa, sb) = if ID {
                 (lb * i as u32, 32 + lb * i as u32)
             } else {
@@ -180,13 +191,12 @@ fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
             // A lane never straddles the two words of the pool.
             let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
             let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
-            let in_mask = k.in_mask[i] as u32;
             let at = lb * i as u32;
             for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
                 let r = lane(x >> xs, y >> ys);
-                let v = if ADD { r & in_mask } else { (r & lmask) << at };
+                let v = if ADD { r } else { (r & lmask) << at };
                 // The first lane starts the result.
-                *d = if i == 0 {
+                *d = if Some(i) == first {
                     v
                 } else if ADD {
                     d.wrapping_add(v)
