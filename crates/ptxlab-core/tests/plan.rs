@@ -336,3 +336,65 @@ fn plans_of_simd_and_whole_word_forms() {
     // x 2 masks; scalar: 4 x 8 x 2 x 3.
     assert_eq!(texts.len(), 1824 + 192, "forms tried");
 }
+
+/// Every `vmad` switch the plan's loops turn on: each signedness of `d`, `a` and `b`, whole
+/// words, bytes and half-words (the forms whose product fits 16-bit numbers run without the
+/// clamp), each negation and `.po`, each scale, `.sat` or not. Inputs are the edges of bytes,
+/// half-words and words, in every combination for `a`, `b` and `c`, and bits above the word.
+#[test]
+fn plans_of_vmad_forms_on_edge_values() {
+    const EDGES: [u64; 8] = [
+        0,
+        1,
+        0x7f7f_7f7f,
+        0x8080_8080,
+        0x7fff_7fff,
+        0x8000_8000,
+        0xffff_ffff,
+        0xdead_beef_8001_00ff,
+    ];
+    let mut inputs = Vec::new();
+    for a in EDGES {
+        for b in EDGES {
+            for c in EDGES {
+                inputs.push(Inputs::new(a, b, c, 0));
+            }
+        }
+    }
+    let ty = |s: bool| if s { "s32" } else { "u32" };
+    let mut forms = 0;
+    for s in 0..8 {
+        let types = format!("{}.{}.{}", ty(s & 1 != 0), ty(s & 2 != 0), ty(s & 4 != 0));
+        for (asel, bsel) in [
+            ("", ""),
+            (".h1", ".b3"),
+            (".b0", ".b2"),
+            (".h0", ".h1"),
+            (".b1", ""),
+        ] {
+            for (po, na, nb, nc) in [
+                ("", "", "", ""),
+                (".po", "", "", ""),
+                ("", "-", "", ""),
+                ("", "", "-", ""),
+                ("", "", "", "-"),
+            ] {
+                for scale in ["", ".shr7", ".shr15"] {
+                    for sat in ["", ".sat"] {
+                        let text = format!(
+                            "vmad.{types}{po}{sat}{scale} d, {na}a{asel}, {nb}b{bsel}, {nc}c;"
+                        );
+                        let insn = check(&text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+                        let plan = Plan::new(&insn);
+                        assert!(plan.is_specialised(), "{text}");
+                        if let Err(e) = compare(&insn, &plan, &inputs) {
+                            panic!("{e}");
+                        }
+                        forms += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(forms, 8 * 5 * 5 * 3 * 2, "forms tried");
+}

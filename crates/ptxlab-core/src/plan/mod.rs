@@ -503,6 +503,22 @@ impl Field {
     pub(crate) fn get(self, v: u64) -> i64 {
         (((v << self.sl) as i64) >> self.sr) & self.keep
     }
+    /// Width of the field in bits.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn width(self) -> u32 {
+        64 - self.sr
+    }
+    /// Whether the field is sign-extended.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn signed(self) -> bool {
+        self.keep == -1
+    }
+    /// [`Field::get`] of a field within a 32-bit word, in 32-bit arithmetic.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    pub(crate) fn get32(self, v: u32) -> i32 {
+        (((v << (self.sl - 32)) as i32) >> (self.sr - 32)) & self.keep as i32
+    }
 }
 
 /// Branch-free comparison: `cmp` as which of `<`, `==`, `>` count as true.

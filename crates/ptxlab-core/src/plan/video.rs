@@ -605,7 +605,80 @@ impl Vmad {
     }
 
     pub(crate) fn pick(&self) -> Fns {
-        pick_v(self.sat, self.signed_final, self.k)
+        let fns = pick_v(self.sat, self.signed_final, self.k);
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.narrow() {
+            // The batch without notes, and one case, without the clamp.
+            return match self.k {
+                0 => Fns {
+                    plain: vmad_narrow_batch::<0>,
+                    one: vmad_narrow_one::<0>,
+                    ..fns
+                },
+                7 => Fns {
+                    plain: vmad_narrow_batch::<7>,
+                    one: vmad_narrow_one::<7>,
+                    ..fns
+                },
+                _ => Fns {
+                    plain: vmad_narrow_batch::<15>,
+                    one: vmad_narrow_one::<15>,
+                    ..fns
+                },
+            };
+        }
+        fns
+    }
+
+    /// Whether [`Vmad::narrow_d`] gives `d`. Both fields must fit 16 signed bits (bytes, or
+    /// signed half-words), so the product fits 32 bits and the sum 34. Then the saturation
+    /// never clamps a signed result that is scaled (shifted right by 7 or 15): it is within 32
+    /// signed bits. Without `.sat`, `d` is the low 32 bits of the (shifted) sum, which an
+    /// arithmetic shift gives as well as the logical one of an unsigned result: the two differ
+    /// only from bit 64 - 15 up.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn narrow(&self) -> bool {
+        let fits = |f: Field| f.width() == 8 || (f.width() == 16 && f.signed());
+        fits(self.a) && fits(self.b) && (!self.sat || (self.signed_final && self.k > 0))
+    }
+
+    /// `d` of a [`Vmad::narrow`] form from the low words of `a`, `b` and `c`: the same as
+    /// [`Vmad::finish`] on such a form, with no clamp, and a product of 16-bit numbers (which
+    /// vectorises).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn narrow_d<const K: u32>(&self, a: u32, b: u32, c: u32) -> u32 {
+        let ma = self.a.get32(a) as i16;
+        let mb = self.b.get32(b) as i16;
+        let p = (i32::from(ma) * i32::from(mb)) ^ self.p_not as i32;
+        let c = (c ^ self.c_not as u32) as i32;
+        let l = self.lsb as i32;
+        ((i64::from(p) + i64::from(c) + i64::from(l)) >> K) as u32
+    }
+}
+
+/// The batch without notes of a [`Vmad::narrow`] form (the batch with notes is the general
+/// one, which notes any wrap).
+#[cfg(not(target_arch = "wasm32"))]
+fn vmad_narrow_batch<const K: u32>(
+    k: &Kernel,
+    ops: &Operands,
+    ins: &[Inputs],
+    out: &mut [u64],
+    _: &mut [u16],
+) {
+    if let Kernel::Vmad(k) = k {
+        super::drive4::<crate::trace::NoTrace, true>(ops, ins, out, &mut [], |v, _| {
+            u64::from(k.narrow_d::<K>(v[0] as u32, v[1] as u32, v[2] as u32))
+        });
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn vmad_narrow_one<const K: u32>(k: &Kernel, _: &Operands, i: &Inputs) -> u64 {
+    match k {
+        Kernel::Vmad(k) => u64::from(k.narrow_d::<K>(i.a as u32, i.b as u32, i.c as u32)),
+        _ => 0,
     }
 }
 
