@@ -229,6 +229,29 @@ pub fn case_at(base: &Inputs, x: &SweepAxis, y: &SweepAxis, col: u32, row: u32) 
     i
 }
 
+/// The grid's cases a row at a time: `f(row, cases)`, the cases of the row in column order,
+/// each the one [`case_at`] gives (y's field written over x's where the two overlap). x's
+/// values are written once for all rows, and y's value once per row.
+fn rows(base: &Inputs, x: &SweepAxis, y: &SweepAxis, mut f: impl FnMut(usize, &[Inputs])) {
+    let xs: Vec<Inputs> = (0..x.len())
+        .map(|col| {
+            let mut i = *base;
+            x.apply(&mut i, col);
+            i
+        })
+        .collect();
+    let mut row_in = xs.clone();
+    for row in 0..y.len() {
+        let (m, v) = y.placed(row);
+        for (r, xi) in row_in.iter_mut().zip(&xs) {
+            *r = *xi;
+            let slot = y.slot(r);
+            *slot = (*slot & !m) | v;
+        }
+        f(row as usize, &row_in);
+    }
+}
+
 /// Evaluate `insn` over the grid of `x` by `y` (at most [`MAX_STEPS`] steps each), the other
 /// bits of every operand taken from `base`, with the ISA text's reading compared in every cell.
 /// Allocates the two result vectors and one row of inputs.
@@ -253,26 +276,10 @@ pub fn sweep_with(
     let n = w * h;
     let mut d = vec![0u64; n];
     let mut flags = vec![0u16; n];
-    // The row with only x written in; each row then writes y's field over it.
-    let xs: Vec<Inputs> = (0..w as u32)
-        .map(|col| {
-            let mut i = *base;
-            x.apply(&mut i, col);
-            i
-        })
-        .collect();
-    let mut row_in = xs.clone();
-    for row in 0..h {
-        // y's field is the same across the row: placed once, written into every cell.
-        let (m, v) = y.placed(row as u32);
-        for (r, xi) in row_in.iter_mut().zip(&xs) {
-            *r = *xi;
-            let slot = y.slot(r);
-            *slot = (*slot & !m) | v;
-        }
+    rows(base, x, y, |row, cases| {
         let cells = row * w..(row + 1) * w;
-        plan.eval_many_flags(&row_in, &mut d[cells.clone()], &mut flags[cells]);
-    }
+        plan.eval_many_flags(cases, &mut d[cells.clone()], &mut flags[cells]);
+    });
     if text && readings_may_differ(insn) {
         let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
         for row in 0..h {
@@ -478,23 +485,21 @@ pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> S
     };
     let (w, h) = (x.len(), y.len());
     let n = w as usize * h as usize;
-    let mut d = Vec::with_capacity(n);
-    let mut flags = Vec::with_capacity(n);
+    let mut d = vec![0u64; n];
+    let mut flags = vec![0u16; n];
     // The sources are read once for the whole grid where the form allows (every form the
     // assembler accepts does).
-    let cases = OpCases::new(op);
-    for row in 0..h {
-        for col in 0..w {
-            // `case_at`, so that where the two axes overlap the y axis wins as everywhere else.
-            let i = case_at(base, x, y, col, row);
-            let (v, m) = match &cases {
-                Some(c) => c.first(&i),
-                None => op_first_quiet(op, &i),
+    let reader = OpCases::new(op);
+    rows(base, x, y, |row, cases| {
+        let cells = row * w as usize..(row + 1) * w as usize;
+        let out = d[cells.clone()].iter_mut().zip(&mut flags[cells]);
+        for (i, (v, m)) in cases.iter().zip(out) {
+            (*v, *m) = match &reader {
+                Some(c) => c.first(i),
+                None => op_first_quiet(op, i),
             };
-            d.push(v);
-            flags.push(m);
         }
-    }
+    });
     let seen = flags.iter().fold(0u16, |m, &f| m | f);
     Sweep {
         width: w,
