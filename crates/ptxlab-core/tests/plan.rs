@@ -340,7 +340,8 @@ fn plans_of_simd_and_whole_word_forms() {
 /// Every `vmad` switch the plan's loops turn on: each signedness of `d`, `a` and `b`, whole
 /// words, bytes and half-words (the forms whose product fits 16-bit numbers run without the
 /// clamp), each negation and `.po`, each scale, `.sat` or not. Inputs are the edges of bytes,
-/// half-words and words, in every combination for `a`, `b` and `c`, and bits above the word.
+/// half-words and words, in every combination for `a`, `b` and `c`, and bits above the word,
+/// and a few more.
 #[test]
 fn plans_of_vmad_forms_on_edge_values() {
     const EDGES: [u64; 8] = [
@@ -361,6 +362,12 @@ fn plans_of_vmad_forms_on_edge_values() {
             }
         }
     }
+    // Batches run four cases at a time in places: three more cases leave a remainder.
+    inputs.extend([
+        Inputs::new(0x8000_0000, 0x7fff_ffff, 0x8000_0000, 1),
+        Inputs::new(0x0080_7fff, 0xff80_0080, 0xffff_fffe, 2),
+        Inputs::new(0x1234_5678_9abc_def0, 0xfedc_ba98_7654_3210, 0x0f0f_0f0f, 3),
+    ]);
     let ty = |s: bool| if s { "s32" } else { "u32" };
     let mut forms = 0;
     for s in 0..8 {
