@@ -677,12 +677,11 @@ fn vmad_narrow_batch<const K: u32>(
         } else {
             0
         };
+        // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
         #[cfg(target_arch = "x86_64")]
-        for (i, o) in ins[..four].chunks_exact(4).zip(out.chunks_exact_mut(4)) {
-            let o: &mut [u64; 4] = o.try_into().expect("four");
-            // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
-            unsafe { k.narrow_sse2::<K>(i, o) };
-        }
+        unsafe {
+            k.narrow_sse2::<K>(&ins[..four], &mut out[..four])
+        };
         let rest = four..n;
         drive4::<NoTrace, true>(ops, &ins[rest.clone()], &mut out[rest], &mut [], |v, _| {
             u64::from(k.narrow_d::<K>(v[0] as u32, v[1] as u32, v[2] as u32))
@@ -697,29 +696,34 @@ fn vmad_narrow_batch<const K: u32>(
 #[cfg(target_arch = "x86_64")]
 impl Vmad {
     #[target_feature(enable = "sse2")]
-    fn narrow_sse2<const K: u32>(&self, ins: &[Inputs], out: &mut [u64; 4]) {
+    fn narrow_sse2<const K: u32>(&self, ins: &[Inputs], out: &mut [u64]) {
         use std::arch::x86_64::*;
         let count = |x: u32| _mm_cvtsi32_si128(x as i32);
-        let field = |w: __m128i, f: Field, keep: i32| {
-            let up = _mm_sll_epi32(w, count(f.sl - 32));
-            _mm_and_si128(_mm_sra_epi32(up, count(f.sr - 32)), _mm_set1_epi32(keep))
-        };
-        let (a, b, c) = super::sse2::abc4(ins);
-        let ma = field(a, self.a, self.a.keep as i32);
-        let mb = field(b, self.b, self.b.keep as i32 & 0xffff);
-        let p = _mm_xor_si128(_mm_madd_epi16(ma, mb), _mm_set1_epi32(self.p_not as i32));
-        let c = _mm_xor_si128(c, _mm_set1_epi32(self.c_not as i32));
+        let (asl, asr) = (count(self.a.sl - 32), count(self.a.sr - 32));
+        let (bsl, bsr) = (count(self.b.sl - 32), count(self.b.sr - 32));
+        let akeep = _mm_set1_epi32(self.a.keep as i32);
+        let bkeep = _mm_set1_epi32(self.b.keep as i32 & 0xffff);
+        let p_not = _mm_set1_epi32(self.p_not as i32);
+        let c_not = _mm_set1_epi32(self.c_not as i32);
         let l = _mm_set1_epi32(self.lsb as i32);
-        let d = if K == 0 {
-            _mm_add_epi32(_mm_add_epi32(p, c), l)
-        } else {
-            let one = _mm_set1_epi32(1);
-            let odd = _mm_add_epi32(_mm_and_si128(p, one), _mm_and_si128(c, one));
-            let halves = _mm_add_epi32(_mm_srai_epi32::<1>(p), _mm_srai_epi32::<1>(c));
-            let half = _mm_add_epi32(halves, _mm_srai_epi32::<1>(_mm_add_epi32(odd, l)));
-            _mm_sra_epi32(half, count(K - 1))
-        };
-        super::sse2::put4(d, out);
+        let one = _mm_set1_epi32(1);
+        let k1 = count(K.saturating_sub(1));
+        for (i, o) in ins.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
+            let (a, b, c) = super::sse2::abc4(i);
+            let ma = _mm_and_si128(_mm_sra_epi32(_mm_sll_epi32(a, asl), asr), akeep);
+            let mb = _mm_and_si128(_mm_sra_epi32(_mm_sll_epi32(b, bsl), bsr), bkeep);
+            let p = _mm_xor_si128(_mm_madd_epi16(ma, mb), p_not);
+            let c = _mm_xor_si128(c, c_not);
+            let d = if K == 0 {
+                _mm_add_epi32(_mm_add_epi32(p, c), l)
+            } else {
+                let odd = _mm_add_epi32(_mm_and_si128(p, one), _mm_and_si128(c, one));
+                let halves = _mm_add_epi32(_mm_srai_epi32::<1>(p), _mm_srai_epi32::<1>(c));
+                let half = _mm_add_epi32(halves, _mm_srai_epi32::<1>(_mm_add_epi32(odd, l)));
+                _mm_sra_epi32(half, k1)
+            };
+            super::sse2::put4(d, o.try_into().expect("four"));
+        }
     }
 }
 
