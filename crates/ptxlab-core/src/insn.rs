@@ -354,13 +354,27 @@ impl<'a> OpCases<'a> {
     /// The first destination and the notable events of the case `inputs`.
     #[inline]
     pub(crate) fn first(&self, inputs: &Inputs) -> (u64, u16) {
+        // The sources in an array of their own number, passed whole: slicing a longer one
+        // stays a call per case in the size-optimised wasm build.
+        match self.n {
+            0 => self.first_of::<0>(inputs),
+            1 => self.first_of::<1>(inputs),
+            2 => self.first_of::<2>(inputs),
+            3 => self.first_of::<3>(inputs),
+            _ => self.first_of::<4>(inputs),
+        }
+    }
+
+    /// [`OpCases::first`] of an instruction with `N` sources.
+    #[inline(always)]
+    fn first_of<const N: usize>(&self, inputs: &Inputs) -> (u64, u16) {
         let given = inputs.as_array();
-        let mut v = [0u64; 4];
-        for k in 0..4 {
+        let mut v = [0u64; N];
+        for k in 0..N {
             v[k] = self.fixed[k] | (given[k] & self.take[k]);
         }
         let mut out = [None; 4];
-        let flags = self.op.eval_quiet_read(&mut v[..self.n], &mut out);
+        let flags = self.op.eval_quiet_read(&mut v, &mut out);
         (out[0].unwrap_or(0), flags)
     }
 }

@@ -163,6 +163,8 @@ impl SweepAxis {
         (m, v & m)
     }
 
+    // Always inlined: it runs once per cell, and stays a call in the size-optimised wasm build.
+    #[inline(always)]
     fn slot<'a>(&self, inputs: &'a mut Inputs) -> &'a mut u64 {
         match self.operand {
             0 => &mut inputs.a,
@@ -282,15 +284,14 @@ pub fn sweep_with(
     });
     if text && readings_may_differ(insn) {
         let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
-        for row in 0..h {
-            for col in 0..w {
-                let k = row * w + col;
-                let i = case_at(base, x, y, col as u32, row as u32);
-                if evaluate_reading(insn, &i, Reading::Text) != d[k] {
-                    flags[k] |= text_bit;
+        rows(base, x, y, |row, cases| {
+            let cells = row * w..(row + 1) * w;
+            for ((i, &v), f) in cases.iter().zip(&d[cells.clone()]).zip(&mut flags[cells]) {
+                if evaluate_reading(insn, i, Reading::Text) != v {
+                    *f |= text_bit;
                 }
             }
-        }
+        });
     }
     let seen = flags.iter().fold(0u16, |m, &f| m | f);
     Sweep {

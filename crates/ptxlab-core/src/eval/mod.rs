@@ -71,8 +71,9 @@ fn operand_values(insn: &Instruction, inputs: &Inputs, w: &Widths) -> [u64; 4] {
 #[inline(always)]
 fn masked_values(insn: &Instruction, inputs: &Inputs, masks: [u64; 4]) -> [u64; 4] {
     let mut v = inputs.as_array();
-    for (i, o) in insn.srcs.iter().enumerate().take(4) {
-        if let OperandKind::Imm(x) = o.kind {
+    // An index loop: iterator adapters here stay calls in the size-optimised wasm build.
+    for i in 0..insn.srcs.len().min(4) {
+        if let OperandKind::Imm(x) = insn.srcs[i].kind {
             v[i] = x as u64;
         }
         v[i] &= masks[i];
