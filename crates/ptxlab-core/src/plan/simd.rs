@@ -703,18 +703,24 @@ impl Simd {
     fn pick_n<const L: usize>(&self) -> Fns {
         let (sat, add, id) = (self.sat, self.add, self.id);
         match self.op {
+            // The SWAR forms (native builds; in wasm they take the general arms below).
+            #[cfg(not(target_arch = "wasm32"))]
             ADD | SUB if !add && id && self.uniform() => {
                 addsub_fns::<L>(self.op == SUB, sat, self.d_signed)
             }
+            #[cfg(not(target_arch = "wasm32"))]
             ADD | SUB if add && !sat && id => {
                 lanesum_fns::<L>(self.op == SUB, self.akeep == -1, self.bkeep == -1)
             }
+            #[cfg(not(target_arch = "wasm32"))]
             ABSDIFF if !sat && id && self.akeep == self.bkeep => {
                 absdiff_fns::<L>(add, self.akeep == -1)
             }
+            #[cfg(not(target_arch = "wasm32"))]
             MIN | MAX if L == 4 && !add && id && self.uniform() => {
                 minmax_avg_fns::<L>(self.op, self.d_signed, sat)
             }
+            #[cfg(not(target_arch = "wasm32"))]
             AVRG if !add && id && self.uniform() && !self.d_signed => {
                 minmax_avg_fns::<L>(AVRG, false, sat)
             }
@@ -722,6 +728,7 @@ impl Simd {
             SUB => pick_o::<L, SUB>(sat, add, id),
             AVRG => pick_o::<L, AVRG>(sat, add, id),
             ABSDIFF => pick_o::<L, ABSDIFF>(sat, add, id),
+            #[cfg(not(target_arch = "wasm32"))]
             MIN | MAX if L == 2 && self.uniform() => {
                 pick_minmax2(self.op == MAX, sat, add, id, self.d_signed)
             }
@@ -732,6 +739,7 @@ impl Simd {
     }
 
     /// Whether `a`, `b` and `d` are all signed or all unsigned.
+    #[cfg(not(target_arch = "wasm32"))]
     fn uniform(&self) -> bool {
         self.akeep == self.bkeep && (self.akeep == -1) == self.d_signed
     }
@@ -809,16 +817,6 @@ fn fill<const L: usize>(x: u32) -> u32 {
     (x >> (w - 1)).wrapping_mul((1 << w) - 1)
 }
 
-/// `vadd2/4` / `vsub2/4` of one signedness with the default selectors and no `.add`.
-#[cfg(target_arch = "wasm32")]
-fn addsub_fns<const L: usize>(sub: bool, sat: bool, _signed: bool) -> Fns {
-    if sub {
-        pick_o::<L, SUB>(sat, false, true)
-    } else {
-        pick_o::<L, ADD>(sat, false, true)
-    }
-}
-
 /// `vadd2/4` / `vsub2/4` of one signedness with the default selectors and no `.add`: SWAR
 /// ([`AddSubLanes`]).
 #[cfg(not(target_arch = "wasm32"))]
@@ -890,12 +888,6 @@ impl<const L: usize, const SUB: bool, const SAT: bool, const SIGNED: bool> Swar
     }
 }
 
-/// `vabsdiff2/4` without `.sat` whose sources share a signedness, with the default selectors.
-#[cfg(target_arch = "wasm32")]
-fn absdiff_fns<const L: usize>(add: bool, _signed: bool) -> Fns {
-    pick_o::<L, ABSDIFF>(false, add, true)
-}
-
 /// `vabsdiff2/4` without `.sat` whose sources share a signedness, with the default selectors:
 /// SWAR ([`AbsDiffLanes`]).
 #[cfg(not(target_arch = "wasm32"))]
@@ -942,16 +934,6 @@ fn lane_sub<const L: usize, const SIGNED: bool>(a: u32, b: u32) -> (u32, u32) {
     let d = (a | h).wrapping_sub(b & !h) ^ ((a ^ !b) & h);
     // The top bit of a full subtractor, the borrow in being `d`'s top bit there.
     (d, ((!a & b) | ((!a | b) & d)) & h)
-}
-
-/// `vadd2/4.add` and `vsub2/4.add` without `.sat`, with the default selectors.
-#[cfg(target_arch = "wasm32")]
-fn lanesum_fns<const L: usize>(sub: bool, _a_signed: bool, _b_signed: bool) -> Fns {
-    if sub {
-        pick_o::<L, SUB>(false, true, true)
-    } else {
-        pick_o::<L, ADD>(false, true, true)
-    }
 }
 
 /// `vadd2/4.add` and `vsub2/4.add` without `.sat`, with the default selectors: SWAR
@@ -1016,17 +998,6 @@ fn lane_sum<const L: usize, const SIGNED: bool>(x: u32, keep: u32) -> u32 {
 }
 
 /// `vmin4` / `vmax4` of one signedness and unsigned `vavrg2/4`, with the default selectors and
-/// no `.add`.
-#[cfg(target_arch = "wasm32")]
-fn minmax_avg_fns<const L: usize>(op: u8, _signed: bool, sat: bool) -> Fns {
-    match op {
-        MIN => pick_o::<L, MIN>(sat, false, true),
-        MAX => pick_o::<L, MAX>(sat, false, true),
-        _ => pick_o::<L, AVRG>(sat, false, true),
-    }
-}
-
-/// `vmin4` / `vmax4` of one signedness and unsigned `vavrg2/4`, with the default selectors and
 /// no `.add`: SWAR ([`MinMaxAvgLanes`]). Each lane's result lies in the lane's range, so
 /// `.sat` changes nothing.
 #[cfg(not(target_arch = "wasm32"))]
@@ -1063,15 +1034,6 @@ impl<const L: usize, const OP: u8, const SIGNED: bool> Swar for MinMaxAvgLanes<L
             }
         };
         merged(r, c, keep)
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-fn pick_minmax2(max: bool, sat: bool, add: bool, id: bool, _signed: bool) -> Fns {
-    if max {
-        pick_o::<2, MAX>(sat, add, id)
-    } else {
-        pick_o::<2, MIN>(sat, add, id)
     }
 }
 
