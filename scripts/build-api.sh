@@ -21,9 +21,10 @@ mkdir -p "$OUT/api"
 wasm-bindgen --target web --out-dir "$OUT/api" --out-name ptxlab \
   "$TARGET_DIR/wasm32-unknown-unknown/$PROFILE/ptxlab_js.wasm"
 if [ "$PROFILE" = release ]; then
-  # The features rustc enables by default for wasm32, so wasm-opt accepts the module as it is.
+  # The features rustc enables by default for wasm32, and SIMD (.cargo/config.toml), so wasm-opt
+  # accepts the module as it is.
   wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
     "$OUT/api/ptxlab_bg.wasm" -o "$OUT/api/ptxlab_bg.wasm"
 fi
 echo "build-api.sh: $OUT/api/ptxlab_bg.wasm is $(wc -c < "$OUT/api/ptxlab_bg.wasm") bytes ($PROFILE)"

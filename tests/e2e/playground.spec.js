@@ -58,6 +58,21 @@ test.describe('playground', () => {
       .toHaveAttribute('href', /docs\.nvidia\.com/);
   });
 
+  test('a browser without WebAssembly SIMD is told so; this one is not', async ({ page }) => {
+    await open(page);
+    await expect(page.locator('#wasm-unsupported')).toHaveCount(0);
+    // The same page where the check finds no SIMD: the alert names what is missing (the app
+    // still loads here, since this browser has SIMD; one without it would stop at the alert).
+    await page.addInitScript(() => {
+      WebAssembly.validate = () => false;
+    });
+    await page.goto('./');
+    const alert = page.getByRole('alert').filter({ hasText: 'WebAssembly with SIMD' });
+    await expect(alert).toBeVisible();
+    await expect(alert).toContainText('Safari 16.4');
+    await shot(page, 'no-simd-alert');
+  });
+
   test('operand views stay in sync; hex with or without 0x; bits flip', async ({ page }) => {
     await open(page);
     const a = (v) => page.getByLabel(`a (${v})`, { exact: true });
