@@ -278,21 +278,22 @@ pub fn sweep_with(
     let n = w * h;
     let mut d = vec![0u64; n];
     let mut flags = vec![0u16; n];
+    let text = text && readings_may_differ(insn);
+    let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
     rows(base, x, y, |row, cases| {
-        let cells = row * w..(row + 1) * w;
-        plan.eval_many_flags(cases, &mut d[cells.clone()], &mut flags[cells]);
-    });
-    if text && readings_may_differ(insn) {
-        let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
-        rows(base, x, y, |row, cases| {
-            let cells = row * w..(row + 1) * w;
-            for ((i, &v), f) in cases.iter().zip(&d[cells.clone()]).zip(&mut flags[cells]) {
+        let (d, flags) = (
+            &mut d[row * w..(row + 1) * w],
+            &mut flags[row * w..(row + 1) * w],
+        );
+        plan.eval_many_flags(cases, d, flags);
+        if text {
+            for ((i, &v), f) in cases.iter().zip(d.iter()).zip(flags.iter_mut()) {
                 if evaluate_reading(insn, i, Reading::Text) != v {
                     *f |= text_bit;
                 }
             }
-        });
-    }
+        }
+    });
     let seen = flags.iter().fold(0u16, |m, &f| m | f);
     Sweep {
         width: w as u32,
