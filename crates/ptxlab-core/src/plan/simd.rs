@@ -120,56 +120,24 @@ fn lane_op<L: Lane>(op: u8, cmp: CmpBits, x: L, y: L) -> L {
     }
 }
 
-/// The batch loop without notes, lane by lane over chunks of cases: each lane is one plain
-/// loop over the chunk (a shift, the operation, the clamp, into the packed or summed result),
-/// which the compiler vectorises across cases whatever the selectors are (each lane's shift is
-/// the same for every case).
+/// The batch loop without notes of half-word lanes with selectors, lane by lane over chunks of
+/// cases: each lane is one plain loop over the chunk (a shift, the operation in 32 bits, the
+/// clamp, into the packed or summed result), which the compiler vectorises across cases whatever
+/// the selectors are (each lane's shift is the same for every case).
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
-fn simd_soa<
-    L: Lane,
-    const N: usize,
-    const OP: u8,
-    const SAT: bool,
-    const ADD: bool,
-    const ID: bool,
->(
+fn simd_soa_halves<const OP: u8, const SAT: bool, const ADD: bool>(
     k: &Simd,
     ops: &Operands,
     ins: &[Inputs],
     out: &mut [u64],
-) {
-    let lb = 32 / N as u32;
-    let (akeep, bkeep) = (L::of(k.akeep), L::of(k.bkeep));
-    let (lo, hi) = (L::of(k.lo), L::of(k.hi));
-    soa_drive::<N, ADD, ID>(k, ops, ins, out, |x, y| {
-        let x = L::lane(x, lb) & akeep;
-        let y = L::lane(y, lb) & bkeep;
-        let r = lane_op(OP, k.cmp, x, y);
-        let r = if SAT { r.max(lo).min(hi) } else { r };
-        r.i32() as u32
-    });
-}
-
-/// The loops of [`simd_soa`] around `lane`, which maps the words holding a lane of `a` and of
-/// `b` (shifted down to it) to the lane's result, extended to 32 bits.
-#[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
-fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
-    k: &Simd,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    lane: impl Fn(u32, u32) -> u32,
 ) {
     let n = ins.len().min(out.len());
-    let lb = 32 / N as u32;
-    let lmask = (1u32 << lb) - 1;
     let mut w = [[0u32; SOA]; 3];
     let mut acc = [0u32; SOA];
     // Lanes outside the mask add nothing and are not written: they are not computed. With no
     // lane in the mask, `d` is `c` (or `c` plus nothing).
-    let first = (0..N).find(|&i| k.mask >> i & 1 != 0);
+    let first = (0..2).find(|&i| k.mask >> i & 1 != 0);
     // `c` is read to add to, or to fill the lanes outside the mask.
     let need_c = ADD || k.keep != u32::MAX;
     for (ic, oc) in ins[..n].chunks(SOA).zip(out[..n].chunks_mut(SOA)) {
@@ -179,22 +147,21 @@ fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
         if first.is_none() {
             acc.fill(0);
         }
-        for i in 0..N {
+        for i in 0..2 {
             if k.mask >> i & 1 == 0 {
                 continue;
             }
-            let (sa, sb) = if ID {
-                (lb * i as u32, 32 + lb * i as u32)
-            } else {
-                (k.ash[i], k.bsh[i])
-            };
+            let (sa, sb) = (k.ash[i], k.bsh[i]);
             // A lane never straddles the two words of the pool.
             let (xa, xs) = (&w[(sa / 32) as usize][..m], sa % 32);
             let (yb, ys) = (&w[(sb / 32) as usize][..m], sb % 32);
-            let at = lb * i as u32;
+            let at = 16 * i as u32;
             for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
-                let r = lane(x >> xs, y >> ys);
-                let v = if ADD { r } else { (r & lmask) << at };
+                let x = i32::lane(x >> xs, 16) & k.akeep;
+                let y = i32::lane(y >> ys, 16) & k.bkeep;
+                let r = lane_op(OP, k.cmp, x, y);
+                let r = if SAT { r.max(k.lo).min(k.hi) } else { r } as u32;
+                let v = if ADD { r } else { (r & 0xffff) << at };
                 // The first lane starts the result.
                 *d = if Some(i) == first {
                     v
@@ -216,7 +183,7 @@ fn soa_drive<const N: usize, const ADD: bool, const ID: bool>(
     }
 }
 
-/// [`simd_soa`] of byte lanes in 16-bit arithmetic throughout: each chunk's words are split
+/// [`simd_soa_halves`] for byte lanes, in 16-bit arithmetic throughout: each chunk's words are split
 /// into half-words once, so every lane's loop reads, computes and writes 16-bit values (eight
 /// cases to a 128-bit vector, with no conversion between widths in the loop). The result is
 /// built in two half-words per case (lanes 0 and 1, lanes 2 and 3), or with `.add` one sum of
@@ -313,7 +280,7 @@ fn simd_flat<S: Store, const OP: u8, const SAT: bool, const ADD: bool>(
 
 /// The batch loop without notes: the loop that suits the form. Selectors: lane by lane (each
 /// lane's shift the same for every case), byte lanes in 16-bit arithmetic
-/// ([`simd_soa_bytes`]), half-word lanes in 32-bit ([`simd_soa`]); the default selectors: the
+/// ([`simd_soa_bytes`]), half-word lanes in 32-bit ([`simd_soa_halves`]); the default selectors: the
 /// lanes side by side in their own width ([`simd_flat`]).
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
@@ -323,11 +290,11 @@ fn simd_plain<const N: usize, const OP: u8, const SAT: bool, const ADD: bool, co
     ins: &[Inputs],
     out: &mut [u64],
 ) {
-    match (ID, ADD, N) {
-        (false, _, 4) => simd_soa_bytes::<OP, SAT, ADD>(k, ops, ins, out),
-        (false, _, _) => simd_soa::<i32, N, OP, SAT, ADD, ID>(k, ops, ins, out),
-        (true, _, 4) => simd_flat::<u8, OP, SAT, ADD>(k, ops, ins, out),
-        (true, _, _) => simd_flat::<u16, OP, SAT, ADD>(k, ops, ins, out),
+    match (ID, N) {
+        (false, 4) => simd_soa_bytes::<OP, SAT, ADD>(k, ops, ins, out),
+        (false, _) => simd_soa_halves::<OP, SAT, ADD>(k, ops, ins, out),
+        (true, 4) => simd_flat::<u8, OP, SAT, ADD>(k, ops, ins, out),
+        (true, _) => simd_flat::<u16, OP, SAT, ADD>(k, ops, ins, out),
     }
 }
 
