@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ast::Span;
+use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
 pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
@@ -1229,15 +1230,6 @@ pub fn width_name(bits: u32) -> String {
         "a predicate".to_string()
     } else {
         format!("{bits} bits wide")
-    }
-}
-
-fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        let sh = 64 - bits;
-        ((v << sh) as i64) >> sh
     }
 }
 
