@@ -4,7 +4,10 @@
 //! - `hand`: the form's hand-written function (`benches/hand`), called per element;
 //! - `plan-eval`: `Plan::eval` per element;
 //! - `plan-eval-many`: one `Plan::eval_many` over the slice;
-//! - `evaluate`: `ptxlab_core::evaluate` per element.
+//! - `evaluate`: `ptxlab_core::evaluate` per element;
+//! - `hand-call`: the hand-written function through a pointer the compiler cannot see
+//!   through, one call per element as `Plan::eval` makes (`hand` is inlined into the loop, and
+//!   the compiler may vectorise it across elements).
 //!
 //! Run: `cargo bench -p ptxlab-core --bench plan` (add a filter such as `vadd4` for one form).
 //! Times are kept short; for figures on a busy machine see `examples/plan_speed.rs`, which
@@ -34,9 +37,15 @@ fn inputs() -> Vec<Inputs> {
         .collect()
 }
 
-/// One form's four contenders. `hand` is a function item, so the compiler inlines it into the
+/// One form's five contenders. `hand` is a function item, so the compiler inlines it into the
 /// loop as it would in a program that calls it.
-fn bench_form(c: &mut Criterion, name: &str, ptx: &str, hand: impl Fn(u32, u32, u32) -> u32) {
+fn bench_form(
+    c: &mut Criterion,
+    name: &str,
+    ptx: &str,
+    hand: impl Fn(u32, u32, u32) -> u32,
+    hand_ptr: fn(u32, u32, u32) -> u32,
+) {
     let ins = inputs();
     let mut out = vec![0u64; N];
     let insn = check(ptx).expect("benchmark form is valid");
@@ -69,6 +78,14 @@ fn bench_form(c: &mut Criterion, name: &str, ptx: &str, hand: impl Fn(u32, u32, 
             }
         })
     });
+    g.bench_function("hand-call", |b| {
+        b.iter(|| {
+            let f = black_box(hand_ptr);
+            for (o, i) in out.iter_mut().zip(black_box(&ins)) {
+                *o = u64::from(f(i.a as u32, i.b as u32, i.c as u32));
+            }
+        })
+    });
     g.finish();
 }
 
@@ -76,7 +93,13 @@ fn bench_plans(c: &mut Criterion) {
     // Each form with its own function item (the table in `hand` holds pointers, for the test).
     macro_rules! form {
         ($i:expr, $f:path) => {
-            bench_form(c, hand::FORMS[$i].name, hand::FORMS[$i].ptx, $f)
+            bench_form(
+                c,
+                hand::FORMS[$i].name,
+                hand::FORMS[$i].ptx,
+                $f,
+                hand::FORMS[$i].hand,
+            )
         };
     }
     form!(0, hand::vadd4_u32_sat);

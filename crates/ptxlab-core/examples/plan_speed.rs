@@ -8,7 +8,7 @@
 //! `cargo bench -p ptxlab-core --bench plan` measures the same in wall-clock time.
 //!
 //! Arguments: `[ROUNDS] [FILTER] [CONTENDER]`: rounds per form (default 7); only the forms whose
-//! text contains FILTER; only one contender (`hand`, `eval`, `many`, `evaluate`), for profiling
+//! text contains FILTER; only one contender (`hand`, `eval`, `many`, `evaluate`, `hand-call`), for profiling
 //! (with `PLAN_SPEED_CALLS=n` in the environment it makes exactly n calls of 1,024 cases and
 //! prints no rate, for an instruction count under `valgrind --tool=callgrind`).
 
@@ -50,9 +50,15 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-const NAMES: [&str; 4] = ["hand", "eval", "many", "evaluate"];
+const NAMES: [&str; 5] = ["hand", "eval", "many", "evaluate", "hand-call"];
 
-fn form(ptx: &str, hand: impl Fn(u32, u32, u32) -> u32, rounds: usize, only: Option<&str>) {
+fn form(
+    ptx: &str,
+    hand: impl Fn(u32, u32, u32) -> u32,
+    hand_ptr: fn(u32, u32, u32) -> u32,
+    rounds: usize,
+    only: Option<&str>,
+) {
     let mut r = Rng::new(7);
     let ins: Vec<Inputs> = (0..1024)
         .map(|_| {
@@ -61,8 +67,8 @@ fn form(ptx: &str, hand: impl Fn(u32, u32, u32) -> u32, rounds: usize, only: Opt
         })
         .collect();
     // Each contender writes its own output slice.
-    let mut outs = vec![vec![0u64; ins.len()]; 4];
-    let [o0, o1, o2, o3] = &mut outs[..] else {
+    let mut outs = vec![vec![0u64; ins.len()]; 5];
+    let [o0, o1, o2, o3, o4] = &mut outs[..] else {
         unreachable!()
     };
     let insn = check(ptx).expect("form is valid");
@@ -96,7 +102,17 @@ fn form(ptx: &str, hand: impl Fn(u32, u32, u32) -> u32, rounds: usize, only: Opt
         }
         black_box(&out);
     };
-    let mut fs: [&mut dyn FnMut(); 4] = [&mut h, &mut pe, &mut pm, &mut ev];
+    // The same function through a pointer the compiler cannot see through: one call per case,
+    // as `Plan::eval` makes (the `hand` loop above inlines the function, and may vectorise it).
+    let mut hc = || {
+        let out = &mut *o4;
+        let f = black_box(hand_ptr);
+        for (o, i) in out.iter_mut().zip(black_box(&ins)) {
+            *o = u64::from(f(i.a as u32, i.b as u32, i.c as u32));
+        }
+        black_box(&out);
+    };
+    let mut fs: [&mut dyn FnMut(); 5] = [&mut h, &mut pe, &mut pm, &mut ev, &mut hc];
     if let Some(c) = only {
         let k = NAMES.iter().position(|&x| x == c).expect("contender name");
         let f = &mut *fs[k];
@@ -114,23 +130,26 @@ fn form(ptx: &str, hand: impl Fn(u32, u32, u32) -> u32, rounds: usize, only: Opt
         println!("| `{ptx}` {c} | {:.0} M/s |", median(m) / 1e6);
         return;
     }
-    let mut rates: [Vec<f64>; 4] = Default::default();
+    let mut rates: [Vec<f64>; 5] = Default::default();
     for _ in 0..rounds {
         for (k, f) in fs.iter_mut().enumerate() {
             rates[k].push(rate(n, &mut **f));
         }
     }
-    let ratio = |k: usize| median((0..rounds).map(|r| rates[k][r] / rates[0][r]).collect());
+    let ratio =
+        |k: usize, to: usize| median((0..rounds).map(|r| rates[k][r] / rates[to][r]).collect());
     let m = |k: usize| median(rates[k].clone()) / 1e6;
     println!(
-        "| `{ptx}` | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
+        "| `{ptx}` | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} | {:.0} | {:.2} |",
         m(0),
         m(1),
         m(2),
         m(3),
-        ratio(1),
-        ratio(2),
-        ratio(3)
+        ratio(1, 0),
+        ratio(2, 0),
+        ratio(3, 0),
+        m(4),
+        ratio(1, 4)
     );
 }
 
@@ -144,12 +163,12 @@ fn main() {
     let filter = args.get(1).map(String::as_str).unwrap_or("");
     let only = args.get(2).map(String::as_str);
     println!("M evaluations per CPU second, one core, median of {rounds} interleaved rounds; ratios to the hand-written function (median of the rounds' ratios).\n");
-    println!("| form | hand | Plan::eval | Plan::eval_many | evaluate | eval/hand | eval_many/hand | evaluate/hand |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| form | hand | Plan::eval | Plan::eval_many | evaluate | eval/hand | eval_many/hand | evaluate/hand | hand-call | eval/hand-call |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     macro_rules! f {
         ($i:expr, $f:path) => {
             if hand::FORMS[$i].ptx.contains(filter) {
-                form(hand::FORMS[$i].ptx, $f, rounds, only)
+                form(hand::FORMS[$i].ptx, $f, hand::FORMS[$i].hand, rounds, only)
             }
         };
     }

@@ -119,8 +119,13 @@ impl Operands {
 pub(crate) type BatchFn = fn(&Kernel, &Operands, &[Inputs], &mut [u64], &mut [u16]);
 
 /// One case of one kernel without notes (`Plan::eval`), specialised as its [`BatchFn`].
+///
+/// # Safety
+/// An entry may be compiled for CPU features beyond the build's baseline (SSSE3 on x86-64);
+/// it may be called only where the CPU has them. A kernel's `pick` chooses such an entry only
+/// after detecting the features at run time.
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) type OneFn = fn(&Kernel, &Operands, &Inputs) -> u64;
+pub(crate) type OneFn = unsafe fn(&Kernel, &Operands, &Inputs) -> u64;
 
 /// A kernel's entry points: its batch loop without notes and with them, and one case.
 #[derive(Clone, Copy)]
@@ -256,16 +261,25 @@ impl Plan {
         // Immediates are put in place here, in the caller's loop (where the test is the same
         // every time), so the one-case entries read the values as they are.
         if self.ops.imm {
-            let [a, b, c, e] = self.ops.values(inputs);
-            return self.one(&Inputs::new(a, b, c, e));
+            return self.eval_imm(inputs);
         }
         self.one(inputs)
+    }
+
+    /// [`Plan::eval`] with immediates: out of the caller's loop body, so that the common case
+    /// (registers only) falls through to the one call it makes.
+    #[cold]
+    #[inline(never)]
+    fn eval_imm(&self, inputs: &Inputs) -> u64 {
+        let [a, b, c, e] = self.ops.values(inputs);
+        self.one(&Inputs::new(a, b, c, e))
     }
 
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     fn one(&self, inputs: &Inputs) -> u64 {
-        (self.fns.one)(&self.kernel, &self.ops, inputs)
+        // SAFETY: `Kernel::pick` chose `one` for this CPU (see `OneFn`).
+        unsafe { (self.fns.one)(&self.kernel, &self.ops, inputs) }
     }
 
     #[cfg(target_arch = "wasm32")]

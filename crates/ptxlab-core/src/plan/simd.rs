@@ -10,6 +10,9 @@ use crate::eval::Inputs;
 use crate::isa::{Family, Opcode};
 use crate::trace::{Flag, Tracer};
 
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
 const M32: u64 = 0xffff_ffff;
 
 const ADD: u8 = 0;
@@ -487,6 +490,9 @@ pub(crate) struct Simd {
     keep: u32,
     /// Lane i of the result reads lane i of `a` and of `b` (the default selectors).
     id: bool,
+    /// The same, as the vectors of the x86-64 one-case entries ([`x86`]).
+    #[cfg(target_arch = "x86_64")]
+    v: x86::Vectors,
 }
 
 impl Simd {
@@ -545,7 +551,7 @@ impl Simd {
         } else {
             (0, lmask as i32)
         };
-        Simd {
+        let s = Simd {
             lanes: n,
             op,
             cmp: CmpBits::of(f.cmp.unwrap_or(Cmp::Eq)),
@@ -562,7 +568,15 @@ impl Simd {
             in_mask,
             keep,
             id: (0..n).all(|i| pa[i] == i as u32 && pb[i] == (n + i) as u32),
-        }
+            #[cfg(target_arch = "x86_64")]
+            v: x86::Vectors::default(),
+        };
+        #[cfg(target_arch = "x86_64")]
+        let s = Simd {
+            v: x86::Vectors::new(pa, pb, &s),
+            ..s
+        };
+        s
     }
 
     // Lanes are indexed in step across several arrays, as in the evaluator.
@@ -660,11 +674,18 @@ impl Simd {
     }
 
     pub(crate) fn pick(&self) -> Fns {
-        if self.lanes == 2 {
+        #[allow(unused_mut)]
+        let mut fns = if self.lanes == 2 {
             self.pick_n::<2>()
         } else {
             self.pick_n::<4>()
+        };
+        // One case in vector instructions where the CPU has them.
+        #[cfg(target_arch = "x86_64")]
+        if let Some(one) = x86::pick(self) {
+            fns.one = one;
         }
+        fns
     }
 
     fn pick_n<const L: usize>(&self) -> Fns {
@@ -1208,5 +1229,48 @@ fn simd_one<const L: usize, const OP: u8, const SAT: bool, const ADD: bool, cons
             super::drive_one::<true>(ops, i, |v, t| k.run::<_, L, i32>(v, t, OP, SAT, ADD, ID))
         }
         _ => 0,
+    }
+}
+
+/// On x86-64 with SSSE3 and SSE4.1 [`Simd::pick`] replaces the one-case entry of every form
+/// with one of [`x86`]; the entries it replaces (those of every other CPU) are checked here.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::gen::{self, Rng};
+
+    #[test]
+    fn baseline_one_case_entries_equal_the_evaluator() {
+        let mut r = Rng::new(0x51d);
+        let mut forms = 0;
+        while forms < 3_000 {
+            let text = gen::plausible(&mut r);
+            let Ok(insn) = crate::check(&text) else {
+                continue;
+            };
+            if !matches!(insn.opcode.family(), Family::Simd2 | Family::Simd4) {
+                continue;
+            }
+            forms += 1;
+            let s = Simd::new(&insn);
+            let fns = if s.lanes == 2 {
+                s.pick_n::<2>()
+            } else {
+                s.pick_n::<4>()
+            };
+            let (k, ops) = (Kernel::Simd(s), Operands::of(&insn));
+            for _ in 0..16 {
+                let i = Inputs::new(r.value(), r.value(), r.value(), r.value());
+                let i = if ops.imm {
+                    let [a, b, c, e] = ops.values(&i);
+                    Inputs::new(a, b, c, e)
+                } else {
+                    i
+                };
+                // SAFETY: the baseline entries need no feature beyond the build's.
+                let d = unsafe { (fns.one)(&k, &ops, &i) };
+                assert_eq!(d, crate::evaluate(&insn, &i), "{text} on {i:?}");
+            }
+        }
     }
 }
