@@ -118,100 +118,91 @@ fn pool(i: &Inputs) -> __m128i {
     _mm_cvtsi64_si128((((i.b & 0xffff_ffff) << 32) | (i.a & 0xffff_ffff)) as i64)
 }
 
-/// One case of a byte-lane form (`vop4`), in `i16` lanes.
-#[target_feature(enable = "ssse3")]
-fn bytes_one<const OP: u8, const SAT: bool, const SUM: bool>(
-    k: &Kernel,
-    _: &Operands,
-    i: &Inputs,
-) -> u64 {
-    let Kernel::Simd(s) = k else { return 0 };
-    let v = &s.v;
-    let t = _mm_shuffle_epi8(pool(i), ld(&v.shuf));
-    let ext = _mm_and_si128(_mm_srai_epi16::<8>(t), ld(&v.keep));
-    let (x, y) = (ext, _mm_unpackhi_epi64(ext, ext));
-    let r = match OP {
-        ADD => _mm_add_epi16(x, y),
-        SUB => _mm_sub_epi16(x, y),
-        AVRG => {
-            // (x + y + (x + y >= 0)) >> 1: the comparison is -1 where the sum is >= 0.
-            let sum = _mm_add_epi16(x, y);
-            let ge = _mm_cmpgt_epi16(sum, _mm_set1_epi16(-1));
-            _mm_srai_epi16::<1>(_mm_sub_epi16(sum, ge))
+/// A one-case entry for lanes of one width, from the names of that width's intrinsics: `ext`
+/// sign-extends the shuffled lanes (each at the top of its vector lane), `sum` adds the masked
+/// lanes `m` of `a`'s half into the low 32 bits, `pack` puts the result lanes `r` side by side
+/// in the low 32 bits.
+macro_rules! one_case {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $feature:literal,
+        $ext:ident::<$top:literal>, $add:ident, $sub:ident, $gt:ident, $eq:ident, $abs:ident,
+        $min:ident, $max:ident, $sra:ident, $set1:ident,
+        sum: |$m:ident| $sum:expr,
+        pack: |$r:ident| $pack:expr $(,)?
+    ) => {
+        $(#[$doc])*
+        #[target_feature(enable = $feature)]
+        fn $name<const OP: u8, const SAT: bool, const SUM: bool>(
+            k: &Kernel,
+            _: &Operands,
+            i: &Inputs,
+        ) -> u64 {
+            let Kernel::Simd(s) = k else { return 0 };
+            let v = &s.v;
+            let t = _mm_shuffle_epi8(pool(i), ld(&v.shuf));
+            let ext = _mm_and_si128($ext::<$top>(t), ld(&v.keep));
+            let (x, y) = (ext, _mm_unpackhi_epi64(ext, ext));
+            let r = match OP {
+                ADD => $add(x, y),
+                SUB => $sub(x, y),
+                AVRG => {
+                    // (x + y + (x + y >= 0)) >> 1: the comparison is -1 where the sum is >= 0.
+                    let sum = $add(x, y);
+                    $sra::<1>($sub(sum, $gt(sum, $set1(-1))))
+                }
+                ABSDIFF => $abs($sub(x, y)),
+                MIN => $min(x, y),
+                MAX => $max(x, y),
+                _ => {
+                    let lt = _mm_and_si128($gt(y, x), ld(&v.lt));
+                    let eq = _mm_and_si128($eq(x, y), ld(&v.eq));
+                    let gt = _mm_and_si128($gt(x, y), ld(&v.gt));
+                    _mm_or_si128(_mm_or_si128(lt, eq), gt)
+                }
+            };
+            let r = if SAT {
+                $min($max(r, ld(&v.lo)), ld(&v.hi))
+            } else {
+                r
+            };
+            let c = i.c as u32;
+            let d = if SUM {
+                let $m = _mm_and_si128(r, ld(&v.in_mask));
+                c.wrapping_add(_mm_cvtsi128_si32($sum) as u32)
+            } else {
+                let $r = r;
+                let w = _mm_cvtsi128_si32($pack) as u32;
+                (w & s.keep) | (c & !s.keep)
+            };
+            u64::from(d)
         }
-        ABSDIFF => _mm_abs_epi16(_mm_sub_epi16(x, y)),
-        MIN => _mm_min_epi16(x, y),
-        MAX => _mm_max_epi16(x, y),
-        _ => {
-            let lt = _mm_and_si128(_mm_cmpgt_epi16(y, x), ld(&v.lt));
-            let eq = _mm_and_si128(_mm_cmpeq_epi16(x, y), ld(&v.eq));
-            let gt = _mm_and_si128(_mm_cmpgt_epi16(x, y), ld(&v.gt));
-            _mm_or_si128(_mm_or_si128(lt, eq), gt)
-        }
     };
-    let r = if SAT {
-        _mm_min_epi16(_mm_max_epi16(r, ld(&v.lo)), ld(&v.hi))
-    } else {
-        r
-    };
-    let c = i.c as u32;
-    let d = if SUM {
-        // The lanes in the mask, added in pairs into 32 bits, then the two pairs.
-        let m = _mm_madd_epi16(_mm_and_si128(r, ld(&v.in_mask)), _mm_set1_epi16(1));
-        let m = _mm_add_epi32(m, _mm_shuffle_epi32::<0b01>(m));
-        c.wrapping_add(_mm_cvtsi128_si32(m) as u32)
-    } else {
-        let low = _mm_and_si128(r, _mm_set1_epi16(0xff));
-        let w = _mm_cvtsi128_si32(_mm_packus_epi16(low, low)) as u32;
-        (w & s.keep) | (c & !s.keep)
-    };
-    u64::from(d)
 }
 
-/// One case of a half-word-lane form (`vop2`), in `i32` lanes.
-#[target_feature(enable = "sse4.1")]
-fn halves_one<const OP: u8, const SAT: bool, const SUM: bool>(
-    k: &Kernel,
-    _: &Operands,
-    i: &Inputs,
-) -> u64 {
-    let Kernel::Simd(s) = k else { return 0 };
-    let v = &s.v;
-    let t = _mm_shuffle_epi8(pool(i), ld(&v.shuf));
-    let ext = _mm_and_si128(_mm_srai_epi32::<16>(t), ld(&v.keep));
-    let (x, y) = (ext, _mm_unpackhi_epi64(ext, ext));
-    let r = match OP {
-        ADD => _mm_add_epi32(x, y),
-        SUB => _mm_sub_epi32(x, y),
-        AVRG => {
-            let sum = _mm_add_epi32(x, y);
-            let ge = _mm_cmpgt_epi32(sum, _mm_set1_epi32(-1));
-            _mm_srai_epi32::<1>(_mm_sub_epi32(sum, ge))
-        }
-        ABSDIFF => _mm_abs_epi32(_mm_sub_epi32(x, y)),
-        MIN => _mm_min_epi32(x, y),
-        MAX => _mm_max_epi32(x, y),
-        _ => {
-            let lt = _mm_and_si128(_mm_cmpgt_epi32(y, x), ld(&v.lt));
-            let eq = _mm_and_si128(_mm_cmpeq_epi32(x, y), ld(&v.eq));
-            let gt = _mm_and_si128(_mm_cmpgt_epi32(x, y), ld(&v.gt));
-            _mm_or_si128(_mm_or_si128(lt, eq), gt)
-        }
-    };
-    let r = if SAT {
-        _mm_min_epi32(_mm_max_epi32(r, ld(&v.lo)), ld(&v.hi))
-    } else {
-        r
-    };
-    let c = i.c as u32;
-    let d = if SUM {
-        let m = _mm_and_si128(r, ld(&v.in_mask));
-        let m = _mm_add_epi32(m, _mm_shuffle_epi32::<0b01>(m));
-        c.wrapping_add(_mm_cvtsi128_si32(m) as u32)
-    } else {
-        // The low half-words of lanes 0 and 1, side by side.
-        let w = _mm_cvtsi128_si32(_mm_shufflelo_epi16::<0b00_00_10_00>(r)) as u32;
-        (w & s.keep) | (c & !s.keep)
-    };
-    u64::from(d)
-}
+one_case!(
+    /// One case of a byte-lane form (`vop4`), in `i16` lanes.
+    bytes_one, "ssse3",
+    _mm_srai_epi16::<8>, _mm_add_epi16, _mm_sub_epi16, _mm_cmpgt_epi16, _mm_cmpeq_epi16,
+    _mm_abs_epi16, _mm_min_epi16, _mm_max_epi16, _mm_srai_epi16, _mm_set1_epi16,
+    // Added in pairs into 32 bits, then the two pairs.
+    sum: |m| {
+        let m = _mm_madd_epi16(m, _mm_set1_epi16(1));
+        _mm_add_epi32(m, _mm_shuffle_epi32::<0b01>(m))
+    },
+    // The low bytes of the eight lanes, saturated after masking (so unchanged).
+    pack: |r| {
+        let low = _mm_and_si128(r, _mm_set1_epi16(0xff));
+        _mm_packus_epi16(low, low)
+    },
+);
+
+one_case!(
+    /// One case of a half-word-lane form (`vop2`), in `i32` lanes.
+    halves_one, "sse4.1",
+    _mm_srai_epi32::<16>, _mm_add_epi32, _mm_sub_epi32, _mm_cmpgt_epi32, _mm_cmpeq_epi32,
+    _mm_abs_epi32, _mm_min_epi32, _mm_max_epi32, _mm_srai_epi32, _mm_set1_epi32,
+    sum: |m| _mm_add_epi32(m, _mm_shuffle_epi32::<0b01>(m)),
+    // The low half-words of lanes 0 and 1.
+    pack: |r| _mm_shufflelo_epi16::<0b00_00_10_00>(r),
+);
