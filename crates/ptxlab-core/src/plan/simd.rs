@@ -1232,45 +1232,6 @@ fn simd_one<const L: usize, const OP: u8, const SAT: bool, const ADD: bool, cons
     }
 }
 
-/// On x86-64 with SSSE3 and SSE4.1 [`Simd::pick`] replaces the one-case entry of every form
-/// with one of [`x86`]; the entries it replaces (those of every other CPU) are checked here.
+/// The baseline one-case entries, which `x86` replaces on this machine.
 #[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::*;
-    use crate::gen::{self, Rng};
-
-    #[test]
-    fn baseline_one_case_entries_equal_the_evaluator() {
-        let mut r = Rng::new(0x51d);
-        let mut forms = 0;
-        while forms < 3_000 {
-            let text = gen::plausible(&mut r);
-            let Ok(insn) = crate::check(&text) else {
-                continue;
-            };
-            if !matches!(insn.opcode.family(), Family::Simd2 | Family::Simd4) {
-                continue;
-            }
-            forms += 1;
-            let s = Simd::new(&insn);
-            let fns = if s.lanes == 2 {
-                s.pick_n::<2>()
-            } else {
-                s.pick_n::<4>()
-            };
-            let (k, ops) = (Kernel::Simd(s), Operands::of(&insn));
-            for _ in 0..16 {
-                let i = Inputs::new(r.value(), r.value(), r.value(), r.value());
-                let i = if ops.imm {
-                    let [a, b, c, e] = ops.values(&i);
-                    Inputs::new(a, b, c, e)
-                } else {
-                    i
-                };
-                // SAFETY: the baseline entries need no feature beyond the build's.
-                let d = unsafe { (fns.one)(&k, &ops, &i) };
-                assert_eq!(d, crate::evaluate(&insn, &i), "{text} on {i:?}");
-            }
-        }
-    }
-}
+mod tests;
