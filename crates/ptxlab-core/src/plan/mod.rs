@@ -113,6 +113,13 @@ impl Operands {
             (i.e & self.keep[3]) | self.fixed[3],
         ]
     }
+
+    /// The case `i` as the kernels read it: [`Operands::values`] as an [`Inputs`].
+    #[inline(always)]
+    pub(crate) fn inputs(&self, i: &Inputs) -> Inputs {
+        let [a, b, c, e] = self.values(i);
+        Inputs::new(a, b, c, e)
+    }
 }
 
 /// A batch loop of one kernel, specialised to its form: `(kernel, operands, inputs, out, flags)`.
@@ -121,7 +128,8 @@ pub(crate) type BatchFn = fn(&Kernel, &Operands, &[Inputs], &mut [u64], &mut [u1
 /// One case of one kernel without notes (`Plan::eval`), specialised as its [`BatchFn`].
 ///
 /// # Safety
-/// An entry may be compiled for CPU features beyond the build's baseline (SSSE3 on x86-64);
+/// An entry may be compiled for CPU features beyond the build's baseline (SSSE3 or SSE4.1 on
+/// x86-64);
 /// it may be called only where the CPU has them. A kernel's `pick` chooses such an entry only
 /// after detecting the features at run time.
 #[cfg(not(target_arch = "wasm32"))]
@@ -271,8 +279,7 @@ impl Plan {
     #[cold]
     #[inline(never)]
     fn eval_imm(&self, inputs: &Inputs) -> u64 {
-        let [a, b, c, e] = self.ops.values(inputs);
-        self.one(&Inputs::new(a, b, c, e))
+        self.one(&self.ops.inputs(inputs))
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -386,8 +393,7 @@ fn drive_by<N: Notes, const RAW: bool, const FOUR: bool>(
             let m = CHUNK.min(n - k);
             let buf = buf.get_or_insert([Inputs::default(); CHUNK]);
             for (b, i) in buf.iter_mut().zip(&inputs[k..k + m]) {
-                let [a, b2, c, e] = ops.values(i);
-                *b = Inputs::new(a, b2, c, e);
+                *b = ops.inputs(i);
             }
             &buf[..m]
         } else {

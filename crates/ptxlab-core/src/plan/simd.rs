@@ -675,17 +675,22 @@ impl Simd {
 
     pub(crate) fn pick(&self) -> Fns {
         #[allow(unused_mut)]
-        let mut fns = if self.lanes == 2 {
-            self.pick_n::<2>()
-        } else {
-            self.pick_n::<4>()
-        };
+        let mut fns = self.pick_portable();
         // One case in vector instructions where the CPU has them.
         #[cfg(target_arch = "x86_64")]
         if let Some(one) = x86::pick(self) {
             fns.one = one;
         }
         fns
+    }
+
+    /// The entries of every CPU (no feature beyond the build's baseline).
+    fn pick_portable(&self) -> Fns {
+        if self.lanes == 2 {
+            self.pick_n::<2>()
+        } else {
+            self.pick_n::<4>()
+        }
     }
 
     fn pick_n<const L: usize>(&self) -> Fns {

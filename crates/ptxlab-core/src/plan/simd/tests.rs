@@ -18,20 +18,13 @@ fn baseline_one_case_entries_equal_the_evaluator() {
         }
         forms += 1;
         let s = Simd::new(&insn);
-        let fns = if s.lanes == 2 {
-            s.pick_n::<2>()
-        } else {
-            s.pick_n::<4>()
-        };
+        let fns = s.pick_portable();
         let (k, ops) = (Kernel::Simd(s), Operands::of(&insn));
         for _ in 0..16 {
             let i = Inputs::new(r.value(), r.value(), r.value(), r.value());
-            let i = if ops.imm {
-                let [a, b, c, e] = ops.values(&i);
-                Inputs::new(a, b, c, e)
-            } else {
-                i
-            };
+            // Immediates put in place, as `Plan::eval` does before it calls the entry; register
+            // values go as they are.
+            let i = if ops.imm { ops.inputs(&i) } else { i };
             // SAFETY: the baseline entries need no feature beyond the build's.
             let d = unsafe { (fns.one)(&k, &ops, &i) };
             assert_eq!(d, crate::evaluate(&insn, &i), "{text} on {i:?}");
