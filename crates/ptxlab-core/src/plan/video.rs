@@ -612,21 +612,9 @@ impl Vmad {
         if self.narrow() {
             // The batch without notes, and one case, without the clamp.
             return match self.k {
-                0 => Fns {
-                    plain: vmad_narrow_batch::<0>,
-                    one: vmad_narrow_one::<0>,
-                    ..fns
-                },
-                7 => Fns {
-                    plain: vmad_narrow_batch::<7>,
-                    one: vmad_narrow_one::<7>,
-                    ..fns
-                },
-                _ => Fns {
-                    plain: vmad_narrow_batch::<15>,
-                    one: vmad_narrow_one::<15>,
-                    ..fns
-                },
+                0 => narrow_fns::<0>(fns),
+                7 => narrow_fns::<7>(fns),
+                _ => narrow_fns::<15>(fns),
             };
         }
         fns
@@ -656,6 +644,16 @@ impl Vmad {
         let c = (c ^ self.c_not as u32) as i32;
         let l = self.lsb as i32;
         ((i64::from(p) + i64::from(c) + i64::from(l)) >> K) as u32
+    }
+}
+
+/// `fns` with the batch without notes and the one case of a [`Vmad::narrow`] form scaled by `K`.
+#[cfg(not(target_arch = "wasm32"))]
+fn narrow_fns<const K: u32>(fns: Fns) -> Fns {
+    Fns {
+        plain: vmad_narrow_batch::<K>,
+        one: vmad_narrow_one::<K>,
+        ..fns
     }
 }
 
