@@ -92,6 +92,9 @@ test.describe('offline', () => {
     const problems = watch(page);
     const failed = [];
     page.on('requestfailed', (r) => failed.push(`${r.url()} ${r.failure().errorText}`));
+    // Chromium fetches the page's icon after the load event; leaving the page before that
+    // fetch ends aborts it (a failed request). Each navigation waits for the network to settle.
+    const settle = () => page.waitForLoadState('networkidle');
     site = await serveCopy();
     const c = findByPtx('vabsdiff4.u32.u32.u32.add d, a, b, c;');
     const query = `?i=${encodeURIComponent(c.ptx)}&a=${c.a}&b=${c.b}&c=${c.c}`;
@@ -102,6 +105,7 @@ test.describe('offline', () => {
     expect(manifest).toBe(`${site.url}manifest.webmanifest`);
 
     // Network off: the server is gone and the browser is offline.
+    await settle();
     await site.stop();
     await context.setOffline(true);
 
@@ -123,15 +127,18 @@ test.describe('offline', () => {
     expect(d).toBe(v.d);
 
     // The embed, a page never visited before (its address differs only in the query).
+    await settle();
     await page.goto(`${site.url}${query}&embed=1`);
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(c.d);
     await expect(page.getByRole('link', { name: 'Open in ptxlab' })).toBeVisible();
 
     // The API demo and the docs page.
+    await settle();
     await page.goto(`${site.url}api-demo.html`);
     await page.getByLabel('Instruction').fill(v.ptx);
     for (const k of ['a', 'b', 'c']) await page.getByLabel(k, { exact: true }).fill(v[k]);
     await expect(page.locator('#d')).toHaveText(v.d);
+    await settle();
     await page.goto(`${site.url}docs/hardware-vs-spec.html`);
     await expect(page.locator('h1')).toBeVisible();
 
