@@ -26,12 +26,16 @@ pub fn Learn(props: &Props) -> Html {
     }
 }
 
-/// The sentence every program instruction's panel carries until H100 measurements exist.
+/// The sentence a program instruction's panel carries when its row was measured.
+pub const MEASURED: &str = "Measured on an NVIDIA H200 (sm_90, the H100's architecture): \
+    ptxlab's values equal the GPU's on every measured case of this instruction.";
+
+/// The sentence a program instruction's panel carries while its row is not measured.
 pub const NOT_MEASURED: &str =
-    "This instruction follows the ISA text; it is not yet measured on an H100.";
+    "This instruction follows the ISA text; it is not yet measured on a GPU.";
 
 /// A program instruction (`prmt`, `lop3`, ...): its row's summary, what its type and each
-/// modifier do (from the core), and that it is not yet measured.
+/// modifier do (from the core), and whether it was measured.
 fn program_op(op: &OpInsn) -> Html {
     let row = op.op.row();
     html! {
@@ -40,7 +44,9 @@ fn program_op(op: &OpInsn) -> Html {
             <ul class="mods">
                 { for op.notes().into_iter().map(|n| html! { <li>{ n }</li> }) }
             </ul>
-            if !row.measured {
+            if row.measured {
+                <p class="measured">{ MEASURED }</p>
+            } else {
                 <p class="not-measured">{ NOT_MEASURED }</p>
             }
             { emitted_by(row.name) }

@@ -137,13 +137,13 @@ pub struct OneProps {
 }
 
 /// The stages of an instruction that has one reading: the program instructions (`prmt`,
-/// `lop3`, ...) follow the ISA text and are not yet measured on an H100.
+/// `lop3`, ...), where the ISA text and the measured GPU agree.
 #[function_component]
 pub fn OneReading(props: &OneProps) -> Html {
     html! {
         <div class="readings">
             <p class="muted reading-now">
-                { format!("Stages below: the ISA text's {}, not yet measured on an H100.", props.trace.opcode) }
+                { format!("Stages below: {} as the ISA text reads it, which the GPU measurements (H200, sm_90) agree with.", props.trace.opcode) }
             </p>
             <div class="reading-stages" data-reading="text">
                 <Pipeline trace={props.trace.clone()} />

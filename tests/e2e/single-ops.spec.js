@@ -1,6 +1,6 @@
 // The logic, shift, move, compare and convert instructions (prmt, lop3, setp, cvt ...) typed
 // into the single-instruction view: d (hex) as the ISA text computes it, the pickers offer
-// their families and modifiers, Learn says they are not yet measured, the CUDA statement, and
+// their families and modifiers, Learn says they were measured, the CUDA statement, and
 // screenshots of prmt with sign replication and of lop3 at 1280 px.
 
 const fs = require('fs');
@@ -74,7 +74,7 @@ test.describe('program instructions in the single view', () => {
     await setOperands(page, { a: hex8(a), b: hex8(b), c: hex8(c) });
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(hex8(prmt(a, b, c)));
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x88ffbb44');
-    await expect(page.locator('.learn-body')).toContainText('not yet measured on an H100');
+    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
     await expect(page.locator('.learn-body')).toContainText('sign bit is copied');
     await expect(page.locator('#cuda-asm')).toHaveText(
       'asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));');

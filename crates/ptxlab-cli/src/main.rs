@@ -7,6 +7,7 @@ use ptxlab_cli::{
     decide, describe_mismatch, opcode_of, parse_value, read_jsonl, render_trace, Case, Decision,
     Outcome, Tally,
 };
+use ptxlab_cli::{out, outln};
 use ptxlab_core::{
     check, compare_readings, evaluate, evaluate_traced_reading, widths, Inputs, Insn, Instruction,
     Reading,
@@ -19,7 +20,7 @@ usage:
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
       sources bind by position (the first source reads a, the second b ...); mov, and, or,
       xor, not, cnot, lop3, shf, shl, shr, prmt, setp, selp and cvt print every destination
-      (setp: p and q) and --json gives {values, trace}
+      (setp: p and q); --json gives {values, trace} for every instruction
       --reading text: follow the ISA text literally where the H100 departs from it
       --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
@@ -63,12 +64,12 @@ fn main() -> ExitCode {
         "sass" => cmd_sass(rest),
         "batch" => cmd_batch(rest),
         "vectors" => ptxlab_cli::vectors::command(rest).map(|out| {
-            print!("{out}");
+            out!("{out}");
             true
         }),
         "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
-            print!("{USAGE}");
+            out!("{USAGE}");
             Ok(true)
         }
         other => Err(format!("unknown command '{other}'\n{USAGE}")),
@@ -136,24 +137,36 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
     }
     let t = evaluate_traced_reading(&insn, &inputs, reading);
     if json {
-        println!(
+        // One shape for every instruction: {values, trace}, as for the program instructions.
+        let out = ptxlab_core::insn::Evaluation {
+            values: vec![ptxlab_core::insn::Written {
+                name: "d".into(),
+                bits: widths(&insn).dst,
+                value: Some(t.result.raw() as u64),
+            }],
+            trace: t,
+        };
+        outln!(
             "{}",
-            serde_json::to_string_pretty(&t).map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         );
     } else if trace {
-        print!("{}", render_trace(&t));
+        out!("{}", render_trace(&t));
     } else {
         let w = widths(&insn);
-        println!(
+        outln!(
             "d = {}  (unsigned {}, signed {}, {} bits)",
-            t.views.hex, t.views.unsigned, t.views.signed, w.dst
+            t.views.hex,
+            t.views.unsigned,
+            t.views.signed,
+            w.dst
         );
     }
     Ok(true)
 }
 
-/// `ptxlab eval` for a program instruction (`prmt`, `setp`, ...): every destination. These
-/// follow the ISA text and are not yet measured, so both readings are the same.
+/// `ptxlab eval` for a program instruction (`prmt`, `setp`, ...): every destination. The ISA
+/// text and the measured GPU agree on these, so both readings are the same.
 fn eval_op(
     insn: &Insn,
     inputs: &Inputs,
@@ -163,23 +176,23 @@ fn eval_op(
 ) -> Result<bool, String> {
     let out = insn.evaluate(inputs);
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         );
         return Ok(true);
     }
     if compare {
-        println!(
-            "{} follows the ISA text and is not yet measured on an H100: both readings are the same",
+        outln!(
+            "{}: the ISA text and the GPU (measured on an H200, sm_90) agree: both readings are the same",
             insn.name()
         );
     }
     if trace {
-        print!("{}", render_trace(&out.trace));
+        out!("{}", render_trace(&out.trace));
     }
     for w in &out.values {
-        println!("{}", ptxlab_cli::written_line(w));
+        outln!("{}", ptxlab_cli::written_line(w));
     }
     Ok(true)
 }
@@ -187,7 +200,7 @@ fn eval_op(
 fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<bool, String> {
     let div = compare_readings(insn, inputs);
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&div).map_err(|e| e.to_string())?
         );
@@ -198,20 +211,20 @@ fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<
     match div {
         None => {
             let d = evaluate(insn, inputs);
-            println!("hardware and text agree: d = 0x{d:0digits$x}");
+            outln!("hardware and text agree: d = 0x{d:0digits$x}");
         }
         Some(div) => {
-            println!("hardware d = 0x{:0digits$x}", div.hardware);
-            println!("text     d = 0x{:0digits$x}", div.text);
-            println!("they part at stage {} ({})", div.stage, div.kind.name());
+            outln!("hardware d = 0x{:0digits$x}", div.hardware);
+            outln!("text     d = 0x{:0digits$x}", div.text);
+            outln!("they part at stage {} ({})", div.stage, div.kind.name());
             if let Some(s) = &div.hardware_stage {
-                println!("  hardware: {} -> {}", s.label, s.output.hex());
+                outln!("  hardware: {} -> {}", s.label, s.output.hex());
             }
             if let Some(s) = &div.text_stage {
-                println!("  text:     {} -> {}", s.label, s.output.hex());
+                outln!("  text:     {} -> {}", s.label, s.output.hex());
             }
             if let Some(id) = div.difference {
-                println!("why: {} ({})", id.info().title, id.doc_link());
+                outln!("why: {} ({})", id.info().title, id.doc_link());
             }
         }
     }
@@ -235,7 +248,7 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     }
     let lines = batch::parse_batch_insn(&data, &insn);
     let rows = batch::evaluate_batch_insn(&insn, &lines);
-    print!("{}", batch::batch_csv_insn(&insn, &rows));
+    out!("{}", batch::batch_csv_insn(&insn, &rows));
     let bad: Vec<&String> = rows.iter().filter_map(|r| r.error.as_ref()).collect();
     for e in &bad {
         eprintln!("{e}");
@@ -249,7 +262,7 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
     match args {
         [] => {
             for f in sass::forms() {
-                println!(
+                outln!(
                     "{:<16} {:>3}  {:<52} {}",
                     f.kind.name(),
                     f.instructions.len(),
@@ -263,7 +276,7 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
             let insn = check(text).map_err(|d| d.render(text))?;
             match sass::lookup(&insn) {
                 None => {
-                    println!(
+                    outln!(
                         "no measured form of {} (sm_90 listings exist for {} forms)",
                         insn.opcode.name(),
                         sass::forms().len()
@@ -271,10 +284,10 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
                     Ok(false)
                 }
                 Some(l) => {
-                    println!("{}", l.note);
-                    println!("{}", l.form.ptx);
+                    outln!("{}", l.note);
+                    outln!("{}", l.form.ptx);
                     for i in &l.form.instructions {
-                        println!("    {i}");
+                        outln!("    {i}");
                     }
                     Ok(true)
                 }
@@ -289,7 +302,7 @@ fn cmd_doc_html(args: &[String]) -> Result<bool, String> {
         return Err(format!("doc-html needs one markdown file\n{USAGE}"));
     };
     let md = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    print!("{}", ptxlab_cli::markdown_page(&md));
+    out!("{}", ptxlab_cli::markdown_page(&md));
     Ok(true)
 }
 
@@ -299,7 +312,7 @@ fn cmd_cuda(args: &[String]) -> Result<bool, String> {
     }
     for text in args {
         let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
-        println!("{}", ptxlab_core::cuda::insn_asm_statement(&insn));
+        outln!("{}", ptxlab_core::cuda::insn_asm_statement(&insn));
     }
     Ok(true)
 }
@@ -350,7 +363,7 @@ where
             tally.record(&op, ok);
             if let Some(m) = msg {
                 if shown < show {
-                    println!("{m}");
+                    outln!("{m}");
                     shown += 1;
                 }
             }
@@ -362,9 +375,9 @@ where
             .iter()
             .map(|(k, v)| format!("{k}: {v}"))
             .collect();
-        println!("{what} by opcode: {}", per.join(", "));
+        outln!("{what} by opcode: {}", per.join(", "));
     }
-    println!("{} passed, {} failed", tally.passed, tally.failed);
+    outln!("{} passed, {} failed", tally.passed, tally.failed);
     Ok(tally.failed == 0)
 }
 

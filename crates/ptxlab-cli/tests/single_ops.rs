@@ -93,7 +93,7 @@ fn lop3_cvt_shf_and_mov() {
     assert!(out.starts_with("d = 0x00000003 "), "{out}");
     let (_, out, _) = ptxlab(&["eval", "mov.b32 {lo, hi}, a;", "a=0x12345678"]);
     assert!(
-        out.starts_with("d0 = 0x5678 ") && out.contains("\nd1 = 0x1234 "),
+        out.starts_with("lo = 0x5678 ") && out.contains("\nhi = 0x1234 "),
         "{out}"
     );
     // An immediate source stands for itself; the inputs bind by position.
@@ -118,11 +118,37 @@ fn json_lists_every_destination_and_the_trace() {
 }
 
 #[test]
-fn compare_says_not_measured() {
+fn json_has_one_shape_for_every_instruction() {
+    // A table instruction gives {values, trace} too, its one destination named d.
+    let (rc, out, _) = ptxlab(&[
+        "eval",
+        "vadd.u32.u32.u32 d, a, b;",
+        "a=-1",
+        "b=-2",
+        "--json",
+    ]);
+    assert_eq!(rc, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["values"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v["values"][0]["name"], "d");
+    assert_eq!(v["values"][0]["bits"], 32);
+    assert_eq!(v["values"][0]["value"], 0xffff_fffdu64);
+    assert_eq!(v["trace"]["opcode"], "vadd");
+    // An unpacking mov names its destinations as written.
+    let (_, out, _) = ptxlab(&["eval", "mov.b32 {lo, hi}, a;", "a=0x12345678", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["values"][0]["name"], "lo");
+    assert_eq!(v["values"][0]["value"], 0x5678);
+    assert_eq!(v["values"][1]["name"], "hi");
+    assert_eq!(v["values"][1]["value"], 0x1234);
+}
+
+#[test]
+fn compare_says_measured_and_one_reading() {
     let (rc, out, _) = ptxlab(&["eval", "prmt.b32 d, a, b, c;", "--compare"]);
     assert_eq!(rc, 0);
     assert!(
-        out.contains("follows the ISA text and is not yet measured"),
+        out.contains("the ISA text and the GPU (measured on an H200, sm_90) agree"),
         "{out}"
     );
 }

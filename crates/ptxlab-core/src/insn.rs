@@ -55,7 +55,8 @@ pub enum Insn {
 /// One destination's value after an evaluation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Written {
-    /// Its role: `d`; `p`, `q` for `setp`; `d0`, `d1`... for the parts of an unpacking `mov`.
+    /// Its name: `d`; `p`, `q` for `setp`; for the parts of an unpacking `mov`, the registers
+    /// as written (`lo`, `hi` in `mov.b32 {lo, hi}, a;`).
     pub name: String,
     /// Its width in bits (1 for a predicate).
     pub bits: u32,
@@ -193,8 +194,9 @@ impl Insn {
             Insn::Op { op, .. } => op.op.summary(),
         }
     }
-    /// Whether its results were measured on an H100 (the 14 program instructions follow the
-    /// ISA text and are not yet measured).
+    /// Whether its results were measured on sm_90 hardware: the 47 table opcodes on an H100
+    /// (`shared/conformance/h100-cases.jsonl.gz`), the 14 program instructions on an H200
+    /// (`tests/data/gpu-programs.jsonl.gz`).
     pub fn measured(&self) -> bool {
         match self {
             Insn::Table(_) => true,
@@ -265,7 +267,7 @@ impl Insn {
                     .iter()
                     .enumerate()
                     .map(|(i, v)| Written {
-                        name: op.dst_name(i),
+                        name: op.dst_label(i),
                         bits: op.dst_bits(i),
                         value: *v,
                     })

@@ -1277,6 +1277,16 @@ impl OpInsn {
             _ => format!("d{i}"),
         }
     }
+    /// The name a reader knows destination `i` by: for the elements of an unpacking `mov`, the
+    /// register written in the text (`mov.b32 {lo, hi}, a;` gives `lo` and `hi`; a sink `_`),
+    /// otherwise its role ([`Self::dst_name`]).
+    pub fn dst_label(&self, i: usize) -> String {
+        match (self.unpack, self.dsts.get(i)) {
+            (true, Some(Dst::Reg(r))) => r.clone(),
+            (true, Some(Dst::Sink)) => "_".to_string(),
+            _ => self.dst_name(i),
+        }
+    }
     /// The registers it names in written order (destinations first), each with the width the
     /// instruction reads or writes.
     pub fn uses_written(&self) -> Vec<(String, u32)> {

@@ -67,7 +67,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         assert_eq!(insn.op, row.op, "{}", row.example);
         assert!(row.types.contains(&insn.ty), "{}", row.example);
         assert_eq!(POp::from_name(row.name), Some(row.op));
-        assert!(!row.summary.is_empty() && !row.measured);
+        assert!(!row.summary.is_empty() && row.measured);
         let src: Vec<u64> = (0..insn.srcs.len())
             .map(|i| 0x8765_4321_fedc_ba98u64.rotate_left(8 * i as u32))
             .collect();
