@@ -211,7 +211,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             "--trace" => trace = true,
             "--list" => {
                 for i in intrinsics::all() {
-                    println!("{:<22} {}", i.name, i.meaning);
+                    outln!("{:<22} {}", i.name, i.meaning);
                 }
                 return Ok(true);
             }
@@ -222,7 +222,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
                 }
                 let found = intrinsics::search(&text.join(" "));
                 for i in &found {
-                    println!("{:<22} {}", i.name, i.meaning);
+                    outln!("{:<22} {}", i.name, i.meaning);
                 }
                 return Ok(!found.is_empty());
             }
@@ -263,18 +263,18 @@ pub fn run(args: &[String]) -> Result<bool, String> {
                 steps: m.history(),
             },
         };
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         );
     } else {
-        println!("d = {}", hex(i, e.result));
+        outln!("d = {}", hex(i, e.result));
         for (name, v) in &e.outputs {
-            println!("{name} = {v}");
+            outln!("{name} = {v}");
         }
         if let (true, Some(m)) = (trace, &m) {
-            print!("{}", render_trace(i, &e));
-            print!("{}", render_program(i, &e, m));
+            out!("{}", render_trace(i, &e));
+            out!("{}", render_program(i, &e, m));
         }
     }
     Ok(true)

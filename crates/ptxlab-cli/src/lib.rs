@@ -1,6 +1,34 @@
 //! Reading and checking conformance files: measured H100 results and ptxas accept/reject
 //! decisions. Shared by the `ptxlab` tool and the conformance tests.
 
+/// Like `print!`, but a closed pipe (`ptxlab sass | head`) ends the process quietly, with
+/// status 0, where `print!` would panic; see [`write_stdout`].
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => { $crate::write_stdout(format_args!($($t)*)) };
+}
+
+/// Like `println!`, with [`out!`]'s handling of a closed pipe.
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::write_stdout(format_args!("\n")) };
+    ($($t:tt)*) => { $crate::write_stdout(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// Write to standard output. When the reader has gone (a closed pipe), the output is no
+/// longer wanted: exit at once with status 0 and say nothing. Any other write error is
+/// reported on standard error with status 1.
+pub fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("ptxlab: cannot write to standard output: {e}");
+        std::process::exit(1);
+    }
+}
+
 pub mod intrinsic;
 pub mod vectors;
 

@@ -32,7 +32,7 @@ fn value(s: &str) -> Result<u64, String> {
 pub fn main(args: &[String]) -> ExitCode {
     match run(args) {
         Ok(out) => {
-            print!("{out}");
+            out!("{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {
