@@ -12,13 +12,13 @@
 //! an `Error` whose message is the one `ptxlab eval` prints for the same input.
 
 use js_sys::{Array, BigUint64Array, Object, Reflect, Uint16Array};
+use ptxlab_core::insn::{check as insn_check, Written};
 use ptxlab_core::intrinsics;
 use ptxlab_core::program::{parse_assignments, parse_program, Machine};
 use ptxlab_core::sweep::{self as sw, SweepAxis};
 use ptxlab_core::trace::Flag;
 use ptxlab_core::{
-    check as core_check, compare_readings, evaluate_traced_reading, widths, Diagnostic, Inputs,
-    Instruction, Reading,
+    compare_readings, evaluate_traced_reading, widths, Diagnostic, Inputs, Insn, Reading,
 };
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -29,18 +29,20 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// Parse and validate `text`. Returns `{ok: true, canonical, opcode}` or `{ok: false, message,
-/// allowed, start, end}`, where `start..end` is the offending token in JavaScript string
-/// indices (UTF-16 code units). Never throws for bad instruction text.
+/// Parse and validate `text`: any instruction `ptxlab eval` and the playground take, the 47
+/// video and integer arithmetic opcodes and the logic, move, compare and convert instructions
+/// (`prmt`, `lop3`, `setp` ...). Returns `{ok: true, canonical, opcode}` or `{ok: false,
+/// message, allowed, start, end}`, where `start..end` is the offending token in JavaScript
+/// string indices (UTF-16 code units). Never throws for bad instruction text.
 #[wasm_bindgen]
 pub fn check(text: JsValue) -> Result<JsValue, JsValue> {
     let text = instruction_text(&text)?;
     let out = Object::new();
-    match core_check(&text) {
+    match insn_check(&text) {
         Ok(insn) => {
             set(&out, "ok", &JsValue::TRUE);
             set(&out, "canonical", &insn.canonical().into());
-            set(&out, "opcode", &insn.opcode.name().into());
+            set(&out, "opcode", &insn.name().into());
         }
         Err(d) => {
             let (start, end) = utf16_span(&text, &d);
@@ -55,14 +57,18 @@ pub fn check(text: JsValue) -> Result<JsValue, JsValue> {
     Ok(out.into())
 }
 
-/// Evaluate `text` with sources `inputs` (`{a, b, c, e}`, each optional). `options.reading` may
-/// be `"hardware"` (the default: what an H100 computes) or `"text"` (the ISA text taken
-/// literally). Returns `{d, value, signed, bits, trace}`: `d` in hex padded to the destination
-/// width, `value` and `signed` as `BigInt`s, `bits` the destination width and `trace` the whole
-/// stage-by-stage trace as a plain object.
+/// Evaluate `text` with sources `inputs` (`{a, b, c, e}`, each optional; they bind by position:
+/// the first source reads `a`, the second `b` ...). `options.reading` may be `"hardware"` (the
+/// default: what an H100 computes) or `"text"` (the ISA text taken literally; the logic, move,
+/// compare and convert instructions have one reading). Returns `{values, trace}` and, when the
+/// instruction has one destination, `{d, value, signed, bits}` too: `values` is every
+/// destination in order, each `{name, bits, hex, value}` (`setp`'s `p` and `q`, an unpacking
+/// `mov`'s registers as written; `value` a `BigInt`, or `null` with `hex` `null` for a `_`
+/// sink); `d` is hex padded to the destination width, `value` and `signed` `BigInt`s, `bits`
+/// the destination width, and `trace` the whole stage-by-stage trace as a plain object.
 #[wasm_bindgen]
 pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let (text, insn) = instruction(&text)?;
+    let (_, insn) = instruction(&text)?;
     let inputs = read_inputs(&inputs)?;
     let reading = match get(&options, "reading")?.as_string().as_deref() {
         None | Some("hardware") => Reading::Hardware,
@@ -73,27 +79,66 @@ pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsVa
             )))
         }
     };
-    let _ = text;
-    let t = evaluate_traced_reading(&insn, &inputs, reading);
-    let bits = widths(&insn).dst;
-    let raw = t.result.raw() as u64;
+    let (written, t) = match &insn {
+        Insn::Table(i) => {
+            let t = evaluate_traced_reading(i, &inputs, reading);
+            let d = Written {
+                name: "d".into(),
+                bits: widths(i).dst,
+                value: Some(t.result.raw() as u64),
+            };
+            (vec![d], t)
+        }
+        // One reading: the ISA text and the measured GPU agree.
+        Insn::Op { .. } => {
+            let e = insn.evaluate(&inputs);
+            (e.values, e.trace)
+        }
+    };
     let out = Object::new();
-    set(&out, "d", &t.views.hex.clone().into());
-    set(&out, "value", &JsValue::from(raw));
-    set(&out, "signed", &JsValue::from(signed_of(raw, bits)));
-    set(&out, "bits", &bits.into());
+    let values: Array = written
+        .iter()
+        .map(|w| {
+            let o = Object::new();
+            set(&o, "name", &w.name.clone().into());
+            set(&o, "bits", &w.bits.into());
+            let (h, v) = match w.value {
+                Some(v) => (JsValue::from(hex(v, w.bits)), JsValue::from(v)),
+                None => (JsValue::NULL, JsValue::NULL),
+            };
+            set(&o, "hex", &h);
+            set(&o, "value", &v);
+            JsValue::from(o)
+        })
+        .collect();
+    set(&out, "values", &values);
+    if let [Written {
+        bits,
+        value: Some(raw),
+        ..
+    }] = written[..]
+    {
+        set(&out, "d", &hex(raw, bits).into());
+        set(&out, "value", &JsValue::from(raw));
+        set(&out, "signed", &JsValue::from(signed_of(raw, bits)));
+        set(&out, "bits", &bits.into());
+    }
     set(&out, "trace", &to_js(&t)?);
     Ok(out.into())
 }
 
-/// Both readings of one case: `null` when the ISA text taken literally gives the H100's value,
+/// Both readings of one case: `null` when the ISA text taken literally gives the H100's value
+/// (always, for the logic, move, compare and convert instructions, which have one reading),
 /// otherwise where the two part (`{hardware, text, stage, kind, hardwareStage, textStage,
 /// difference}` with the values as `BigInt`s).
 #[wasm_bindgen]
 pub fn compare(text: JsValue, inputs: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
     let inputs = read_inputs(&inputs)?;
-    match compare_readings(&insn, &inputs) {
+    let Insn::Table(i) = &insn else {
+        return Ok(JsValue::NULL);
+    };
+    match compare_readings(i, &inputs) {
         None => Ok(JsValue::NULL),
         Some(div) => to_js(&div),
     }
@@ -105,7 +150,7 @@ pub fn compare(text: JsValue, inputs: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn axes(text: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
-    to_js(&sw::suggest_axes(&insn))
+    to_js(&sw::suggest_axes_insn(&insn))
 }
 
 /// Evaluate `text` over a grid of two source fields, the other bits from `inputs`. `options.x`
@@ -117,11 +162,11 @@ pub fn axes(text: JsValue) -> Result<JsValue, JsValue> {
 pub fn sweep(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
     let inputs = read_inputs(&inputs)?;
-    let suggested = sw::suggest_axes(&insn);
-    let (dx, dy) = sw::default_axes(&insn);
+    let suggested = sw::suggest_axes_insn(&insn);
+    let (dx, dy) = sw::default_axes_insn(&insn);
     let x = read_axis(&get(&options, "x")?, "x", &suggested)?.unwrap_or(dx);
     let y = read_axis(&get(&options, "y")?, "y", &suggested)?.unwrap_or(dy);
-    let s = sw::sweep(&insn, &inputs, &x, &y);
+    let s = sw::sweep_insn(&insn, &inputs, &x, &y);
     let out = Object::new();
     set(&out, "width", &s.width.into());
     set(&out, "height", &s.height.into());
@@ -405,11 +450,11 @@ fn instruction_text(text: &JsValue) -> Result<String, JsValue> {
         .ok_or_else(|| error("the instruction must be a string of PTX text"))
 }
 
-/// The checked instruction, or an `Error` with the message and caret line `ptxlab eval` prints
-/// (and `start`, `end` properties locating the token).
-fn instruction(text: &JsValue) -> Result<(String, Instruction), JsValue> {
+/// The checked instruction (of either kind), or an `Error` with the message and caret line
+/// `ptxlab eval` prints (and `start`, `end` properties locating the token).
+fn instruction(text: &JsValue) -> Result<(String, Insn), JsValue> {
     let text = instruction_text(text)?;
-    match core_check(&text) {
+    match insn_check(&text) {
         Ok(insn) => Ok((text, insn)),
         Err(d) => {
             let e = error(&d.render(&text));
