@@ -89,8 +89,13 @@ test.describe('JavaScript module', () => {
       .toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const firstOf = new Map();
     for (const c of lines) if (!firstOf.has(c.ptx)) firstOf.set(c.ptx, c);
+    // Not read yet (crates/ptxlab-core/tests/gpu_programs.rs names them): the carry chain, slct,
+    // cvt.pack, constant expressions, literals wider than 64 bits, d|_ on one destination.
     const unsupported = /^(addc|subc|madc|slct|cvt\.pack|add\.cc|sub\.cc|mad\.(lo|hi)\.cc)[. ]/;
-    const forms = [...firstOf.values()].filter((c) => !unsupported.test(c.ptx));
+    const expression = (p) => p.startsWith('mov.') && /[+*\/~?^&<>|]|==| - |, !1|\(-1\)/.test(p.slice(p.indexOf(',')));
+    const notYet = (p) => unsupported.test(p) || expression(p) || /0x1[0f]{16}/.test(p)
+      || (/\|_,/.test(p) && !/^(setp|lop3)/.test(p));
+    const forms = [...firstOf.values()].filter((c) => !notYet(c.ptx));
     const chosen = forms.filter((c, i) => i % 12 === 0 || /^(mov\.b(32|64) \{|setp\.\w+\.\w+ p\|q|lop3)/.test(c.ptx));
     // Sources bind by position: the operands after the first, vectors spread, immediates kept.
     const split = (s) => s.replace(/;\s*$/, '').split(/,(?![^{]*\})/).map((x) => x.trim());
@@ -127,8 +132,10 @@ test.describe('JavaScript module', () => {
         expect(BigInt(hex), `${c.ptx} ${JSON.stringify(c.inputs)} ${name}`).toBe(BigInt(c.out[name]));
         compared += 1;
       });
-      if (c.dsts.length === 1) expect(BigInt(g.d), c.ptx).toBe(BigInt(c.out[c.dsts[0]]));
-      else expect(g.d, c.ptx).toBeNull();
+      // d only where there is exactly one destination (lop3 computes d for a `_` too: the GPU
+      // keeps nothing to compare it with).
+      if (c.dsts.length > 1) expect(g.d, c.ptx).toBeNull();
+      else if (c.dsts[0] !== '_') expect(BigInt(g.d), c.ptx).toBe(BigInt(c.out[c.dsts[0]]));
     }
     expect(compared).toBeGreaterThan(200);
   });

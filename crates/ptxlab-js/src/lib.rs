@@ -64,7 +64,7 @@ pub fn check(text: JsValue) -> Result<JsValue, JsValue> {
 /// instruction has one destination, `{d, value, signed, bits}` too: `values` is every
 /// destination in order, each `{name, bits, hex, value}` (`setp`'s `p` and `q`, an unpacking
 /// `mov`'s registers as written; `value` a `BigInt`, or `null` with `hex` `null` for a `_`
-/// sink); `d` is hex padded to the destination width, `value` and `signed` `BigInt`s, `bits`
+/// element of a vector); `d` is hex padded to the destination width, `value` and `signed` `BigInt`s, `bits`
 /// the destination width, and `trace` the whole stage-by-stage trace as a plain object.
 #[wasm_bindgen]
 pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
