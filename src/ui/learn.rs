@@ -39,7 +39,7 @@ fn program_op(op: &OpInsn) -> Html {
         <div class="learn-body">
             <p><strong>{ row.name }</strong>{ format!(" ({}): ", row.family.describe()) }{ row.summary }</p>
             <ul class="mods">
-                { for op.notes().into_iter().map(|n| html! { <li>{ n }</li> }) }
+                { for ptxlab_core::notes::program(op).iter().map(note_html) }
             </ul>
             if !row.measured {
                 <p class="not-measured">{ NOT_MEASURED }</p>

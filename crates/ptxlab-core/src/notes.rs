@@ -23,7 +23,8 @@
 
 use crate::ast::{ClampMode, Cmp, HalfMode, Instruction, Mod, Scale, SecOp};
 use crate::eval::Inputs;
-use crate::isa::{Family, Opcode};
+use crate::isa::{Family, Opcode, POp};
+use crate::ops::OpInsn;
 
 /// An instruction and its sources that illustrate a note; `d` is computed when asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -455,7 +456,14 @@ fn clamp_mode(op: Opcode, mode: ClampMode) -> Note {
                 ".wrap: only the low 5 bits of the shift amount are used (modulo 32)."
             },
             if clamp {
-                C("vshl.u32.u32.u32.clamp d, a, b;", 1, 33, 0)
+                C(
+                    &format!("{}.u32.u32.u32.clamp d, a, b;", op.name()),
+                    0x8000_0001,
+                    33,
+                    0,
+                )
+            } else if op == Opcode::Vshr {
+                C("vshr.u32.u32.u32.wrap d, a, b;", 0x8000_0001, 33, 0)
             } else {
                 M(
                     "vshl.u32.u32.u32.wrap d, a, b.b1;",
@@ -657,6 +665,98 @@ pub fn selectors(insn: &Instruction) -> Option<Note> {
     SelectorNote::of(insn).map(SelectorNote::note)
 }
 
+/// Program instruction forms whose notes [`every_note`] walks: one per sentence that carries an
+/// example.
+const PROGRAM_FORMS: &[&str] = &[
+    "prmt.b32 d, a, b, c;",
+    "prmt.b32.f4e d, a, b, c;",
+    "prmt.b32.b4e d, a, b, c;",
+    "prmt.b32.rc8 d, a, b, c;",
+    "prmt.b32.ecl d, a, b, c;",
+    "prmt.b32.ecr d, a, b, c;",
+    "prmt.b32.rc16 d, a, b, c;",
+    "shf.l.clamp.b32 d, a, b, c;",
+    "shf.r.wrap.b32 d, a, b, c;",
+    "shl.b16 d, a, b;",
+    "shr.s32 d, a, b;",
+    "lop3.b32 d, a, b, c, 0x96;",
+    "cvt.sat.s8.s32 d, a;",
+    "setp.lt.s32 p|q, a, b;",
+    "mov.b32 d, {a, b};",
+];
+
+/// The notes of a program instruction (`prmt`, `shf`, `shl`, ...): [`OpInsn::notes`]' sentences,
+/// in order, each that claims a value with an example of the same form, computed by the core.
+pub fn program(op: &OpInsn) -> Vec<Note> {
+    op.notes()
+        .into_iter()
+        .map(|mut text| {
+            let example = program_example(op, &text);
+            if !text.ends_with('.') {
+                text.push('.');
+            }
+            Note { text, example }
+        })
+        .collect()
+}
+
+/// The example for one sentence of [`OpInsn::notes`], found by what the sentence is about.
+fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
+    let mode_note = |name: &str| text.starts_with(&format!(".{name}:"));
+    Some(match op.op {
+        POp::Prmt => match op.prmt {
+            Some(m) if mode_note(m.name()) => C(
+                &format!("prmt.b32.{} d, a, b, c;", m.name()),
+                0x4433_2211,
+                0x8877_6655,
+                1,
+            ),
+            None if text.starts_with("Each of c's") => {
+                C("prmt.b32 d, a, b, c;", 0x4433_2211, 0x8877_6655, 0xf740)
+            }
+            _ => return None,
+        },
+        POp::Shf if text.starts_with(".l:") || text.starts_with(".r:") => C(
+            &format!(
+                "shf.{}.wrap.b32 d, a, b, c;",
+                if op.left { "l" } else { "r" }
+            ),
+            0x89ab_cdef,
+            0x0123_4567,
+            8,
+        ),
+        POp::Shf if mode_note("clamp") || mode_note("wrap") => C(
+            &format!(
+                "shf.{}.{}.b32 d, a, b, c;",
+                if op.left { "l" } else { "r" },
+                if mode_note("clamp") { "clamp" } else { "wrap" }
+            ),
+            0x89ab_cdef,
+            0x0123_4567,
+            40,
+        ),
+        POp::Shl | POp::Shr if text.contains("the amount b") => C(
+            &format!("{}.{} d, a, b;", op.op.name(), op.ty.name()),
+            0x1234,
+            0x0001_0001,
+            0,
+        ),
+        POp::Lop3 if text.starts_with("immLut") => C(
+            "lop3.b32 d, a, b, c, 0xc0;",
+            0xff00_ff00,
+            0xf0f0_f0f0,
+            0x1234_5678,
+        ),
+        POp::Cvt if mode_note("sat") => C(
+            &format!("cvt.sat.{}.s32 d, a;", op.ty.name()),
+            0xffff_1234,
+            0,
+            0,
+        ),
+        _ => return None,
+    })
+}
+
 /// Every note that [`modifier`] and [`SelectorNote`] give for a modifier an opcode takes, each
 /// with where it comes from (`"vadd .sat"`, `"selectors Scalar"`): what the tests walk.
 pub fn every_note() -> Vec<(String, Note)> {
@@ -675,6 +775,13 @@ pub fn every_note() -> Vec<(String, Note)> {
     }
     for k in SelectorNote::ALL {
         out.push((format!("selectors of form {}", k as u8), k.note()));
+    }
+    for text in PROGRAM_FORMS {
+        if let Ok(crate::insn::Insn::Op { op, .. }) = crate::insn::check(text) {
+            for n in program(&op) {
+                out.push((text.to_string(), n));
+            }
+        }
     }
     out
 }

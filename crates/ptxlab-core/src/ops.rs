@@ -1340,7 +1340,16 @@ impl OpInsn {
                 kind(t)
             ));
         } else {
-            out.push(format!(".{}: the operands are {}", t.name(), kind(t)));
+            // Which operands the type describes: a shift amount is always a 32-bit unsigned
+            // number, and a selection or combination predicate is a predicate.
+            let which = match self.op {
+                POp::Shl | POp::Shr => "a and d are {k}; the amount b is a 32-bit unsigned number",
+                POp::Shf => "a, b and d are {k}; the amount c is a 32-bit unsigned number",
+                POp::Selp => "a, b and d are {k}; c is a predicate",
+                POp::Setp => "a and b are {k}",
+                _ => "the operands are {k}",
+            };
+            out.push(format!(".{}: {}", t.name(), which.replace("{k}", &kind(t))));
         }
         if self.op == POp::Shf {
             out.push(if self.left {
@@ -1388,8 +1397,8 @@ impl OpInsn {
                     PrmtMode::F4e => "four consecutive bytes of b:a from byte c & 3 upward",
                     PrmtMode::B4e => "four consecutive bytes of b:a from byte c & 3 downward, wrapping",
                     PrmtMode::Rc8 => "byte c & 3 of a, copied into all four bytes",
-                    PrmtMode::Ecl => "bytes of a from c & 3 up, the top one repeated (edge clamp left)",
-                    PrmtMode::Ecr => "bytes of a up to c & 3, the bottom one repeated (edge clamp right)",
+                    PrmtMode::Ecl => "byte i of d is byte max(i, c & 3) of a: the bytes from c & 3 up stay in place and byte c & 3 is repeated into the bytes below it (edge clamp left)",
+                    PrmtMode::Ecr => "byte i of d is byte min(i, c & 3) of a: the bytes up to c & 3 stay in place and byte c & 3 is repeated into the bytes above it (edge clamp right)",
                     PrmtMode::Rc16 => "half-word c & 1 of a, copied into both halves",
                 }
             )),

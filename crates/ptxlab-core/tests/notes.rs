@@ -156,6 +156,17 @@ fn notes_are_chosen_by_the_form() {
         Some(SelectorNote::Scalar)
     );
     assert_eq!(of("add.u32 d, a, b;"), None);
+    // A program instruction's mode note carries an example of that mode.
+    let ecl = ptxlab_core::insn::check("prmt.b32.ecl d, a, b, c;").unwrap();
+    let notes = ptxlab_core::notes::program(ecl.op().unwrap());
+    let mode = notes
+        .iter()
+        .find(|n| n.text.starts_with(".ecl:"))
+        .expect("the .ecl note");
+    let ex = mode.example.as_ref().expect("an example");
+    assert!(ex.ptx.contains(".ecl"));
+    // Byte 1 (c & 3) is repeated into byte 0; bytes 1-3 stay.
+    assert_eq!(ex.worked().unwrap().d, 0x4433_2222);
     // The vmad note does not speak of a d selector as a merge; the .add note does not say the
     // other lanes come from c.
     assert!(!SelectorNote::Vmad.note().text.contains("merges"));
