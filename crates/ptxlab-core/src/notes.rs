@@ -483,12 +483,13 @@ fn half(op: Opcode, h: HalfMode) -> Note {
             M("mul.wide.u32 d, a, b;", 0x0000_000a, 0xfefe_0101, 0),
         ),
         (Opcode::Mul24 | Opcode::Mad24, HalfMode::Hi) => Note::with(
-            ".hi: bits 16-47 of the 48-bit product of the low 24 bits of a and b (not its upper \
-             half).",
+            ".hi: bits 16-47 of the 48-bit product of the low 24 bits of a and b (read signed for \
+             .s32), not its upper \
+             half.",
             M("mul24.hi.u32 d, a, b;", 0x2400_4040, 0xff7f_8081, 0),
         ),
         (Opcode::Mul24 | Opcode::Mad24, HalfMode::Lo) => Note::with(
-            ".lo: bits 0-31 of the 48-bit product of the low 24 bits of a and b.",
+            ".lo: bits 0-31 of the 48-bit product of the low 24 bits of a and b (read signed for .s32).",
             M("mul24.lo.u32 d, a, b;", 0xffff_ffe8, 0x0401_0001, 0),
         ),
         (Opcode::Dp2a, HalfMode::Hi) => Note::with(

@@ -285,7 +285,7 @@ op_rows! {
         "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
     Setp "setp" Comparison "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
         SETP_MODS, "p[|q], a, b[, c]", "setp.lt.s32 p|q, a, b;",
-        "Compares a with b and writes the result, optionally combined with a predicate c, to p and its complement to q.";
+        "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
     Selp "selp" Comparison "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
         NO_MODS, "d, a, b, c", "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";

@@ -49,17 +49,22 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     let prod = ma.wrapping_mul(mb);
     t.stage(|| {
         let differs = ma != ta || mb != tb;
-        let label = if differs {
-            "product of a and b read as signed 32-bit words (a .u32 word with its top bit set counts as negative)"
+        // The extraction above shows the text's 33-bit value; the product reads each operand
+        // again as a signed 32-bit word, which the formula says when it changes the value.
+        let (label, op) = if differs {
+            (
+                "product of the low 32 bits of ta and tb, each read as a signed word (a .u32 word with its top bit set counts as negative)",
+                "s32(ta) * s32(tb)",
+            )
         } else {
-            "full product of a and b"
+            ("full product of a and b", "ta * tb")
         };
         Stage::new(
             StageKind::Product,
             label,
             Val::new("p", 64, true, i128::from(prod)),
         )
-        .op("ta * tb")
+        .op(op)
         .input(Val::new("ta", 32, true, i128::from(ma)))
         .input(Val::new("tb", 32, true, i128::from(mb)))
         .differs_if(differs && final_differs, DiffId::VmadWordsSigned)
