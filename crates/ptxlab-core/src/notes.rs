@@ -235,8 +235,8 @@ pub fn modifier(op: Opcode, m: Mod) -> Note {
             Note::with(
                 format!(
                     ".{}: the 64-bit sum is shifted right by {k} bits before .sat and before \
-                     the low 32 bits are kept: arithmetically when the result is signed (a \
-                     signed source or a negation), logically otherwise.",
+                     the low 32 bits are kept: arithmetically when the result is signed (as \
+                     for .sat: a signed source type or a negation), logically otherwise.",
                     m.name()
                 ),
                 C(
@@ -303,7 +303,8 @@ fn sat(op: Opcode) -> Note {
         ),
         Family::Vmad => Note::with(
             ".sat: the 64-bit result is clamped to the s32 range when it is signed (a signed \
-             source type or a negated operand) and to the u32 range otherwise; the destination \
+             source type, a negated c, or a product with exactly one of a and b negated) and to the u32 \
+             range otherwise; the destination \
              type does not decide it.",
             C("vmad.u32.u32.u32.sat d, a.b1, b.b2, -c;", 9, 0xc, 0x1d),
         ),
@@ -664,6 +665,43 @@ impl SelectorNote {
 /// The selector note for this instruction's form, if it has selectors at all.
 pub fn selectors(insn: &Instruction) -> Option<Note> {
     SelectorNote::of(insn).map(SelectorNote::note)
+}
+
+/// Every note for one instruction, in the order the Learn panel shows them: a table
+/// instruction's modifiers in canonical order, then its selector note when it has a selector;
+/// a program instruction's notes.
+pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
+    match insn {
+        crate::insn::Insn::Table(i) => {
+            // Type notes name their slot when the form has two or three types.
+            let roles: &[&str] = match i.form.type_count() {
+                3 => &["d", "a", "b"],
+                2 => &["a", "b"],
+                _ => &[],
+            };
+            let mut k = 0;
+            let mut out: Vec<Note> = i
+                .canonical_mods()
+                .into_iter()
+                .map(|m| {
+                    let mut n = modifier(i.opcode, m);
+                    if matches!(m, Mod::Type(_)) {
+                        if let Some(r) = roles.get(k) {
+                            n.text = format!("{r} {}", n.text);
+                        }
+                        k += 1;
+                    }
+                    n
+                })
+                .collect();
+            let has_sel = i.dst.sel.is_some() || i.srcs.iter().any(|o| o.sel.is_some());
+            if has_sel {
+                out.extend(selectors(i));
+            }
+            out
+        }
+        crate::insn::Insn::Op { op, .. } => program(op),
+    }
 }
 
 /// Program instruction forms whose notes [`every_note`] walks: one per sentence that carries an
