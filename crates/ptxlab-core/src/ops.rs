@@ -18,7 +18,7 @@ use crate::eval::mask64;
 pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 use crate::isa::Family;
 use crate::scan::{ident_char, ident_start, Scan};
-use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
+use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Trace, Val, Views};
 
 /// Comparison of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -2161,9 +2161,10 @@ impl OpInsn {
                         format!("clamped to the range of .{}", dt.name()),
                         Val::new("d", dt.bits(), dt.signed(), y),
                     )
-                    .op(format!("clamp(a, {lo}, {hi})"))
-                    .input(Val::new("a", at.bits(), at.signed(), x))
-                    .detail(Detail::Range { min: lo, max: hi })
+                    .saturate(
+                        Saturation::Range { lo, hi },
+                        Val::new("a", at.bits(), at.signed(), x),
+                    )
                 },
             );
             y as u64 & mask64(dt.bits())

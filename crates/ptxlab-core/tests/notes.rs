@@ -192,3 +192,28 @@ fn print_every_note() {
         println!("{whence}: {}", note.render());
     }
 }
+
+/// Every saturation stage's formula, range and output come from one `Saturation`; in debug
+/// builds `Stage::saturate` checks that the output is what the formula gives. Tracing every
+/// measured saturated case (both readings) runs that check over the data.
+#[test]
+fn every_saturation_stage_computes_its_own_formula_on_the_data() {
+    let Some(data) = measured() else { return };
+    let mut traced = 0;
+    for (ptx, [a, b, c, e]) in data.keys().filter(|(p, _)| p.contains(".sat")) {
+        let insn = check(ptx).expect("measured texts check");
+        let i = Inputs::new(*a, *b, *c, *e);
+        for r in [Reading::Hardware, Reading::Text] {
+            let t = ptxlab_core::evaluate_traced_reading(&insn, &i, r);
+            for s in t
+                .stages
+                .iter()
+                .filter(|s| s.kind == ptxlab_core::StageKind::Clamp)
+            {
+                assert!(!s.op.is_empty(), "{ptx}: a clamp stage without formula");
+            }
+        }
+        traced += 1;
+    }
+    assert!(traced > 1000, "{traced} saturated cases");
+}
