@@ -248,7 +248,8 @@ pub fn modifier(op: Opcode, m: Mod) -> Note {
             )
         }
         Mod::Po => Note::with(
-            ".po: 'plus one': d is a·b + c + 1, the form used for averages (no negation allowed).",
+            ".po: 'plus one': the sum is a·b + c + 1 (before any scaling and .sat), the form used for \
+             averages; no operand may be negated.",
             M(
                 "vmad.u32.u32.u32.po d, a.b0, b.b2, c;",
                 0x6729_4f3f,
