@@ -605,7 +605,9 @@ impl SelectorNote {
                 format!(
                     "{PART} A selector on d merges into c: d.b0-.b3 and d.h0 receive the low 8 \
                      or 16 bits of the result, while d.h1 receives bits 16-31 of the result in \
-                     place (not its low half moved up); the rest of d is c's."
+                     place (not its low half moved up); the rest of d is c's. (ptxas also \
+                     accepts d.b01, d.b12 and d.b23 and ignores them: d is then the whole \
+                     result.)"
                 ),
                 M(
                     "vset.u32.u32.eq d.h1, a.b3, b.b1, c;",
@@ -615,7 +617,10 @@ impl SelectorNote {
                 ),
             ),
             SelectorNote::Vmad => Note::with(
-                format!("{PART} vmad has no selector on d: the whole 32-bit result is written."),
+                format!(
+                    "{PART} vmad has no selector on d: the whole 32-bit result is written \
+                     (ptxas accepts d.b01, d.b12 and d.b23 and ignores them)."
+                ),
                 M(
                     "vmad.u32.u32.u32 d, a.h1, b.b3, c;",
                     0x7747_dd75,
