@@ -205,7 +205,7 @@ fn alternatives(insn: &Instruction, g: ModGroup, offered: &[Mod], required: bool
         let c = with_mod(insn, in_group, Some(m));
         choices.push(choice(format!(".{}", m.name()), &c, current == Some(m)));
     }
-    select(g.key(), g.label(), choices, Row::Modifiers)
+    select(g.key(), g.label_for(insn.opcode), choices, Row::Modifiers)
 }
 
 /// Scalar video: no second step, a secondary operation with `c`, or a merge into a part of `d`

@@ -12,6 +12,7 @@ use yew::prelude::*;
 use crate::choices::family_name;
 use crate::query;
 use crate::templates::{explain_mod, explain_selectors};
+use ptxlab_core::notes::Note;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -42,7 +43,7 @@ fn program_op(op: &OpInsn) -> Html {
         <div class="learn-body">
             <p><strong>{ row.name }</strong>{ format!(" ({}): ", row.family.describe()) }{ row.summary }</p>
             <ul class="mods">
-                { for op.notes().into_iter().map(|n| html! { <li>{ n }</li> }) }
+                { for ptxlab_core::notes::program(op).iter().map(note_html) }
             </ul>
             if row.measured {
                 <p class="measured">{ MEASURED }</p>
@@ -61,22 +62,22 @@ fn table(insn: &Instruction) -> Html {
     let info = insn.opcode.info();
     let mods = insn.canonical_mods();
     let has_sel = insn.dst.sel.is_some() || insn.srcs.iter().any(|o| o.sel.is_some());
-    let sel_note = explain_selectors(insn.opcode);
+    let sel_note = explain_selectors(insn);
     let roles: &[&str] = match insn.form.type_count() {
         3 => &["d", "a", "b"],
         2 => &["a", "b"],
         _ => &[],
     };
     let mut type_index = 0;
-    let notes: Vec<String> = mods
+    let notes: Vec<Note> = mods
         .iter()
         .map(|m| {
-            let note = explain_mod(insn.opcode, *m);
+            let mut note = explain_mod(insn.opcode, *m);
             if matches!(m, Mod::Type(_)) {
                 let role = roles.get(type_index).copied();
                 type_index += 1;
                 if let Some(r) = role {
-                    return format!("{r} {note}");
+                    note.text = format!("{r} {}", note.text);
                 }
             }
             note
@@ -87,17 +88,36 @@ fn table(insn: &Instruction) -> Html {
             <p><strong>{ info.name }</strong>{ format!(" ({}): ", family_name(info.family)) }{ info.summary }</p>
             if !mods.is_empty() {
                 <ul class="mods">
-                    { for notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+                    { for notes.iter().map(note_html) }
                 </ul>
             }
-            if has_sel && !sel_note.is_empty() {
-                <p>{ sel_note }</p>
+            if has_sel {
+                if let Some(n) = sel_note.as_ref() {
+                    <p>{ n.text.clone() }{ example_html(n) }</p>
+                }
             }
             { emitted_by(info.name) }
             <p><a href={insn.opcode.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", info.name) }
             </a></p>
         </div>
+    }
+}
+
+/// One modifier's note: its sentence and, where it claims a value, the example the core evaluates
+/// now.
+fn note_html(n: &Note) -> Html {
+    html! { <li>{ n.text.clone() }{ example_html(n) }</li> }
+}
+
+/// The worked example of a note, its `d` computed by the core as the panel is drawn.
+fn example_html(n: &Note) -> Html {
+    match n.example.as_ref().map(|e| e.worked()) {
+        Some(Ok(w)) => html! { <span class="note-example">{ " " }{ w.sentence }</span> },
+        Some(Err(e)) => {
+            html! { <span class="note-example">{ format!(" (example not accepted: {e})") }</span> }
+        }
+        None => Html::default(),
     }
 }
 

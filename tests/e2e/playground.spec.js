@@ -56,6 +56,9 @@ test.describe('playground', () => {
     await expect(page.locator('.stage').first()).toBeVisible();
     await expect(page.locator('.learn-body').getByRole('link', { name: /section of NVIDIA's PTX ISA documentation/ }))
       .toHaveAttribute('href', /docs\.nvidia\.com/);
+    // The .sat note carries a worked example whose d the core computed (a measured case).
+    await expect(page.locator('.learn-body .note-example').first())
+      .toContainText('gives d=0x00007f04 (an H100 measurement)');
   });
 
   test('a browser without WebAssembly SIMD is told so; this one is not', async ({ page }) => {

@@ -23,6 +23,8 @@ usage:
       (setp: p and q); --json gives {values, trace} for every instruction
       --reading text: follow the ISA text literally where the H100 departs from it
       --compare: both readings, and where they part (docs/hardware-vs-spec.md)
+  ptxlab explain 'INSTRUCTION'         what it and each of its modifiers do (the Learn
+                                       panel's notes), each example's d computed now
   ptxlab cuda 'INSTRUCTION'...         print a CUDA inline-assembly statement for each
   ptxlab batch 'INSTRUCTION' FILE      evaluate every operand set in FILE ('-': standard
                                        input; CSV, 'a=.. b=..' or values per line) as CSV
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
     }
     let r = match cmd.as_str() {
         "eval" => cmd_eval(rest),
+        "explain" => cmd_explain(rest),
         "check" => cmd_check(rest),
         "validate" => cmd_validate(rest),
         "cuda" => cmd_cuda(rest),
@@ -82,6 +85,23 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `ptxlab explain`: the instruction's summary, then every note with its worked example.
+fn cmd_explain(args: &[String]) -> Result<bool, String> {
+    let [text] = args else {
+        return Err(format!("explain takes one instruction\n{USAGE}"));
+    };
+    let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
+    println!("{}: {}", insn.name(), insn.summary());
+    for n in ptxlab_core::notes::for_insn(&insn) {
+        println!("- {}", n.render());
+    }
+    if !insn.measured() {
+        println!("This instruction follows the ISA text; it is not yet measured on an H100.");
+    }
+    println!("{}", insn.doc_url());
+    Ok(true)
 }
 
 fn cmd_eval(args: &[String]) -> Result<bool, String> {

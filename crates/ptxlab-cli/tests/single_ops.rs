@@ -258,3 +258,24 @@ fn batch_evaluates_program_instructions() {
         "an unreadable line fails the run"
     );
 }
+
+#[test]
+fn explain_prints_the_notes_with_computed_examples() {
+    let (code, out, err) = ptxlab(&["explain", "mul24.hi.u32 d, a, b;"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("bits 16-47"), "{out}");
+    assert!(
+        out.contains("a=0x24004040, b=0xff7f8081 gives d=0x00200000 (an H100 measurement)"),
+        "{out}"
+    );
+    let (code, out, _) = ptxlab(&["explain", "prmt.b32.ecl d, a, b, c;"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("gives d=0x44332222"), "{out}");
+    assert!(out.contains("not yet measured"), "{out}");
+    // The SIMD .add form's selector note speaks of summed lanes, not of merging.
+    let (_, out, _) = ptxlab(&["explain", "vadd2.u32.s32.s32.add d.h1, a.h13, b.h33, c;"]);
+    assert!(out.contains("does not merge"), "{out}");
+    assert!(!out.contains("the other lanes are c's"), "{out}");
+    let (code, _, err) = ptxlab(&["explain", "vadd.u99 d, a;"]);
+    assert_eq!(code, 2, "{err}");
+}

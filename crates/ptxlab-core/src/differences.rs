@@ -172,7 +172,8 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "Merging into d.h1 keeps bits 16-31 of the result in place",
         kind: DiffKind::Contradicts,
         summary: "A scalar video result merged into the upper half-word of c contributes its own \
-                  bits 16-31, not its low half-word moved up; with .sat that half is always 0.",
+                  bits 16-31, not its low half-word moved up; with .sat that half is 0 except for \
+                  vshl and vshr, which saturate to the 32-bit range.",
         examples: &[ex(
             "vadd.u32.u32.u32 d.h1, a.b1, b.h1, c;",
             0x4936304f,
@@ -214,17 +215,29 @@ pub const DIFFERENCES: &[Difference] = &[
         id: DiffId::LaneSaturationShift,
         title: "Shifts merged into a lane saturate to the 32-bit range, then keep the lane's bits",
         kind: DiffKind::Contradicts,
-        summary: "vshl and vshr clamp to the destination type's 32-bit range, not the lane's; the \
-                  lane then receives the low bits of that value.",
-        examples: &[ex(
-            "vshl.u32.u32.u32.sat.clamp d.b0, a, b.b1, c;",
-            0x017f7f81,
-            0,
-            0x4bdc7d2c,
-            0,
-            0x4bdc7dff,
-            0x4bdc7d81,
-        )],
+        summary: "vshl and vshr clamp to the destination type's 32-bit range, not the lane's; a \
+                  byte lane or d.h0 then receives the low bits of that value, and d.h1 its bits \
+                  16-31.",
+        examples: &[
+            ex(
+                "vshl.u32.u32.u32.sat.clamp d.b0, a, b.b1, c;",
+                0x017f7f81,
+                0,
+                0x4bdc7d2c,
+                0,
+                0x4bdc7dff,
+                0x4bdc7d81,
+            ),
+            ex(
+                "vshl.u32.u32.u32.sat.clamp d.h1, a.b1, b.h0, c;",
+                0x00019760,
+                0x0000000e,
+                0xff4ded04,
+                0,
+                0xffffed04,
+                0x0025ed04,
+            ),
+        ],
     },
     Difference {
         id: DiffId::UnsignedWordSaturation,
@@ -316,7 +329,8 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "vshl with .sat: the shifted value wraps to 34 bits before it is saturated",
         kind: DiffKind::ProseOnly,
         summary: "Bits above bit 33 are dropped before the clamp, as the text's .s34 \
-                  intermediate says, so a large shift can saturate to 0 rather than the maximum.",
+                  intermediate says, so a large shift can wrap to a small value (even 0) that the \
+                  clamp leaves alone, rather than saturate to the maximum.",
         examples: &[ex(
             "vshl.u32.u32.u32.sat.clamp d, a.b1, b.h0;",
             0x07804044,
@@ -449,10 +463,10 @@ pub const DIFFERENCES: &[Difference] = &[
             ex(
                 "bfi.b64 d, a, b, c, e;",
                 0x56c3a6fa5aa69351,
-                0x0880000000a00002,
+                0x08800000000a0002,
                 0x00000008,
                 0x08008800,
-                0x0880000000a00002,
+                0x08800000000a0002,
                 0xc3a6fa5aa6935102,
             ),
             ex(
@@ -468,10 +482,13 @@ pub const DIFFERENCES: &[Difference] = &[
     },
     Difference {
         id: DiffId::FnsMinOffset,
-        title: "fns with offset -2^31 returns 0",
+        title: "fns with offset -2^31 returns 0 (measured only for a base the text leaves undefined)",
         kind: DiffKind::Contradicts,
-        summary: "Negating -2^31 overflows in the hardware's sequence, its count check passes and \
-                  the search ends at bit 0; the text's count of 2^31 - 1 finds nothing.",
+        summary: "Both measured cases have a base of 32 or more, which the text leaves undefined, \
+                  and give 0 where every other offset gives 0xffffffff. For a base of 0-31 ptxlab \
+                  follows ptxas's sequence, in which negating -2^31 overflows and the search ends \
+                  at bit 0; that is inferred from the machine code, not measured, and the text's \
+                  count of 2^31 - 1 would find nothing.",
         examples: &[ex(
             "fns.b32 d, a, b, c;",
             0x82bceed3,

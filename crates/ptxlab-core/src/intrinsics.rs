@@ -460,7 +460,7 @@ fn defs() -> Vec<Def> {
             rule: lanes!(|x, b| wrap(avg_s_away(s(x, 0, b), s(x, 1, b)), b)),
             meaning: mean("per signed LANE: (a + b) / 2 rounded half away from zero, without overflow"),
             keywords: leak("average rounded signed LANE".replace("LANE", unit)),
-            note: Some("CUDA calls it a 'rounded average'; the code rounds halves away from zero (-0.5 gives -1), unlike __vavgu, __rhadd and PTX vavrg, which round halves up"),
+            note: Some("CUDA calls it a 'rounded average'; the code rounds halves away from zero (-0.5 gives -1), as PTX's signed vavrg does, unlike __rhadd, which rounds halves up (for __vavgu's unsigned lanes up and away from zero are the same)"),
         });
         type Cmp = fn(i128, i128) -> bool;
         let cmps: [(&str, bool, Cmp, &str); 10] = [

@@ -62,6 +62,7 @@ pub mod gen;
 pub mod insn;
 pub mod intrinsics;
 pub mod isa;
+pub mod notes;
 pub mod ops;
 pub mod parse;
 pub mod plan;

@@ -18,7 +18,7 @@ use crate::eval::mask64;
 pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 use crate::isa::Family;
 use crate::scan::{ident_char, ident_start, Scan};
-use crate::trace::{Detail, Flag, Stage, StageKind, Trace, Val, Views};
+use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Trace, Val, Views};
 
 /// Comparison of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1350,7 +1350,16 @@ impl OpInsn {
                 kind(t)
             ));
         } else {
-            out.push(format!(".{}: the operands are {}", t.name(), kind(t)));
+            // Which operands the type describes: a shift amount is always a 32-bit unsigned
+            // number, and a selection or combination predicate is a predicate.
+            let which = match self.op {
+                POp::Shl | POp::Shr => "a and d are {k}; the amount b is a 32-bit unsigned number",
+                POp::Shf => "a, b and d are {k}; the amount c is a 32-bit unsigned number",
+                POp::Selp => "a, b and d are {k}; c is a predicate",
+                POp::Setp => "a and b are {k}",
+                _ => "the operands are {k}",
+            };
+            out.push(format!(".{}: {}", t.name(), which.replace("{k}", &kind(t))));
         }
         if self.op == POp::Shf {
             out.push(if self.left {
@@ -1398,8 +1407,8 @@ impl OpInsn {
                     PrmtMode::F4e => "four consecutive bytes of b:a from byte c & 3 upward",
                     PrmtMode::B4e => "four consecutive bytes of b:a from byte c & 3 downward, wrapping",
                     PrmtMode::Rc8 => "byte c & 3 of a, copied into all four bytes",
-                    PrmtMode::Ecl => "bytes of a from c & 3 up, the top one repeated (edge clamp left)",
-                    PrmtMode::Ecr => "bytes of a up to c & 3, the bottom one repeated (edge clamp right)",
+                    PrmtMode::Ecl => "byte i of d is byte max(i, c & 3) of a: the bytes from c & 3 up stay in place and byte c & 3 is repeated into the bytes below it (edge clamp left)",
+                    PrmtMode::Ecr => "byte i of d is byte min(i, c & 3) of a: the bytes up to c & 3 stay in place and byte c & 3 is repeated into the bytes above it (edge clamp right)",
                     PrmtMode::Rc16 => "half-word c & 1 of a, copied into both halves",
                 }
             )),
@@ -2162,9 +2171,10 @@ impl OpInsn {
                         format!("clamped to the range of .{}", dt.name()),
                         Val::new("d", dt.bits(), dt.signed(), y),
                     )
-                    .op(format!("clamp(a, {lo}, {hi})"))
-                    .input(Val::new("a", at.bits(), at.signed(), x))
-                    .detail(Detail::Range { min: lo, max: hi })
+                    .saturate(
+                        Saturation::Range { lo, hi },
+                        Val::new("a", at.bits(), at.signed(), x),
+                    )
                 },
             );
             y as u64 & mask64(dt.bits())

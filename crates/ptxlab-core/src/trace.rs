@@ -442,7 +442,87 @@ pub struct Stage {
     pub difference: Option<DiffId>,
 }
 
+/// How a saturation stage limits its input: one description from which the stage's formula,
+/// its diagram's range and (checked in debug builds) its output all follow, so the three cannot
+/// drift apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saturation {
+    /// `clamp(x, lo, hi)`.
+    Range {
+        /// The smallest value kept.
+        lo: i128,
+        /// The largest value kept.
+        hi: i128,
+    },
+    /// `max(x, lo)`: nothing is limited above; the diagram draws the range up to `shown_max`.
+    Floor {
+        /// The smallest value kept.
+        lo: i128,
+        /// The top of the range the diagram draws (not a limit).
+        shown_max: i128,
+    },
+    /// A value outside `0..=0xffffffff` (a negative one too) counts as `0xffffffff`, then the
+    /// smaller of that and `max` is kept: the hardware's saturation before a byte or half-word
+    /// merge.
+    OutsideToTop {
+        /// The lane's maximum.
+        max: i128,
+    },
+}
+
+impl Saturation {
+    /// The value the rule gives for `x`.
+    pub fn apply(self, x: i128) -> i128 {
+        match self {
+            Saturation::Range { lo, hi } => x.clamp(lo, hi),
+            Saturation::Floor { lo, .. } => x.max(lo),
+            Saturation::OutsideToTop { max } => {
+                let w = if (0..=0xffff_ffff).contains(&x) {
+                    x
+                } else {
+                    0xffff_ffff
+                };
+                w.min(max)
+            }
+        }
+    }
+    /// The rule as a formula over the input's name.
+    pub fn formula(self, x: &str) -> String {
+        match self {
+            Saturation::Range { lo, hi } => format!("clamp({x}, {lo}, {hi})"),
+            Saturation::Floor { lo, .. } => format!("max({x}, {lo})"),
+            Saturation::OutsideToTop { max } => {
+                format!("min({x} outside 0..0xffffffff ? 0xffffffff : {x}, {max})")
+            }
+        }
+    }
+    /// The range the diagram draws.
+    pub fn detail(self) -> Detail {
+        let (min, max) = match self {
+            Saturation::Range { lo, hi } => (lo, hi),
+            Saturation::Floor { lo, shown_max } => (lo, shown_max),
+            Saturation::OutsideToTop { max } => (0, max),
+        };
+        Detail::Range { min, max }
+    }
+}
+
 impl Stage {
+    /// With the saturation `sat` applied to `input`: the formula, the input and the diagram's
+    /// range, all from `sat`. In debug builds (the tests), the stage's output must be what `sat`
+    /// gives for the input.
+    pub fn saturate(self, sat: Saturation, input: Val) -> Stage {
+        // The output is compared as its container holds it (a lane may show a clamped
+        // negative value as its unsigned bits).
+        debug_assert_eq!(
+            sat.apply(input.value) as u128 & mask128(self.output.bits),
+            self.output.value as u128 & mask128(self.output.bits),
+            "the stage '{}' does not compute its own formula",
+            self.label
+        );
+        let op = sat.formula(&input.name);
+        self.op(op).input(input).detail(sat.detail())
+    }
     /// A stage of `kind` described by `label` producing `output`, with no inputs, flags or diagram yet.
     pub fn new(kind: StageKind, label: impl Into<String>, output: Val) -> Stage {
         Stage {
@@ -577,6 +657,46 @@ mod i128_string {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saturation_gives_its_formula_range_and_value_from_one_description() {
+        let lane = Saturation::OutsideToTop { max: 0x7f };
+        assert_eq!(lane.apply(-38), 0x7f);
+        assert_eq!(lane.apply(5), 5);
+        assert_eq!(lane.apply(0x1_0000_0000), 0x7f);
+        let floor = Saturation::Floor {
+            lo: 0,
+            shown_max: (1 << 33) - 1,
+        };
+        assert_eq!(floor.apply(0x1_0000_0026), 0x1_0000_0026);
+        assert_eq!(floor.apply(-1), 0);
+        let s32 = Saturation::Range {
+            lo: -(1 << 31),
+            hi: (1 << 31) - 1,
+        };
+        assert_eq!(s32.formula("tmp"), "clamp(tmp, -2147483648, 2147483647)");
+        let st = Stage::new(StageKind::Clamp, "x", Val::new("d", 32, true, 0x7fff_ffff))
+            .saturate(s32, Val::new("tmp", 64, true, 1 << 40));
+        assert_eq!(st.op, "clamp(tmp, -2147483648, 2147483647)");
+        assert_eq!(
+            st.detail,
+            Detail::Range {
+                min: -(1 << 31),
+                max: (1 << 31) - 1
+            }
+        );
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "does not compute its own formula")]
+    fn a_stage_whose_output_is_not_its_formula_fails_in_tests() {
+        // clamp(-38, 0, 127) is 0, not 127: the lane rule is OutsideToTop, not a range.
+        let _ = Stage::new(StageKind::Clamp, "wrong", Val::new("tmp", 32, false, 0x7f)).saturate(
+            Saturation::Range { lo: 0, hi: 0x7f },
+            Val::new("tmp", 34, true, -38),
+        );
+    }
 
     #[test]
     fn views_read_width() {

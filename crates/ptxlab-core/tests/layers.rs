@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["eval", "ops"],
     &["readings", "plan", "insn"],
     &["sweep", "batch", "cuda", "sass", "gen"],
-    &["provenance", "intrinsics", "program"],
+    &["provenance", "intrinsics", "program", "notes"],
 ];
 
 /// Items of the crate root that modules may name, with the module that defines them.

@@ -27,7 +27,7 @@ use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::differences::DiffId;
 use crate::isa::{lanes, Family, Opcode};
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Tracer, Val};
 
 /// Width of the extended operands and of the intermediate, in the ISA's model.
 const EXT_BITS: u32 = 33;
@@ -618,15 +618,16 @@ fn trace_clamp<T: Tracer>(t: &mut T, i: usize, lb: u32, d_signed: bool, r: i64, 
             ),
             Val::new(format!("t[{i}]"), lb, d_signed, s as i128),
         )
-        .op(format!("clamp(t[{i}], {lo}, {hi})"))
-        .input(Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128))
+        .saturate(
+            Saturation::Range {
+                lo: lo.into(),
+                hi: hi.into(),
+            },
+            Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128),
+        )
         .lane(i as u8)
         .flag_if(r > hi, Flag::ClampedHigh)
         .flag_if(r < lo, Flag::ClampedLow)
-        .detail(Detail::Range {
-            min: lo as i128,
-            max: hi as i128,
-        })
     });
 }
 

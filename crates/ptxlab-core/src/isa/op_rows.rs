@@ -285,10 +285,10 @@ op_rows! {
         "Shift right, filling with the sign for .s types and zeros otherwise.";
     Prmt "prmt" Movement "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
         PRMT_MODS, "d, a, b, c" selector 2, "prmt.b32 d, a, b, c;",
-        "Builds a word from four of the eight bytes of b:a, each chosen by a selector nibble that may also replicate the byte's sign.";
+        "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
     Setp "setp" Comparison "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
         SETP_MODS, "p[|q], a, b[, c]", "setp.lt.s32 p|q, a, b;",
-        "Compares a with b and writes the result, optionally combined with a predicate c, to p and its complement to q.";
+        "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
     Selp "selp" Comparison "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
         NO_MODS, "d, a, b, c", "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";

@@ -434,10 +434,10 @@ opcodes! {
     Mul24 "mul24" Integer 2 "integer-arithmetic-instructions-mul24",
         with_mode_first(integer(T_US32, &[HI, LO])), W32_2,
         "mul24.lo.s32 d, a, b;",
-        "Product of the low 24 bits of a and b; keeps bits 0-31 or 16-47 of the 48-bit product.";
+        "Product of the low 24 bits of a and b (read signed for .s32); keeps bits 0-31 or 16-47 of the 48-bit product.";
     Mad24 "mad24" Integer 3 "integer-arithmetic-instructions-mad24", MAD24, W32_3,
         "mad24.lo.s32 d, a, b, c;",
-        "24-bit product (low or high part) plus c.";
+        "Product of the low 24 bits of a and b (read signed for .s32): bits 0-31 (.lo) or 16-47 (.hi) of it, plus c.";
     Sad "sad" Integer 3 "integer-arithmetic-instructions-sad", integer(T_INT, &[]), INT3,
         "sad.u32 d, a, b, c;",
         "Absolute difference of a and b, plus c.";
@@ -491,5 +491,5 @@ opcodes! {
         "Dot product of four byte pairs plus c.";
     Dp2a "dp2a" Integer 3 "integer-arithmetic-instructions-dp2a", DP2A, DOT_OPS,
         "dp2a.lo.s32.s32 d, a, b, c;",
-        "Dot product of two half-word pairs with two bytes of b, plus c.";
+        "The two half-words of a times two bytes of b (bytes 0-1 with .lo, 2-3 with .hi), summed, plus c.";
 }

@@ -147,9 +147,10 @@ pub enum Scale {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HalfMode {
-    /// `.hi`: the upper half of the double-width product.
+    /// `.hi`: the upper half of the double-width product (`mul24`/`mad24`: bits 16-47 of the
+    /// 48-bit product; `dp2a`: bytes 2 and 3 of `b`).
     Hi,
-    /// `.lo`: the lower half.
+    /// `.lo`: the lower half (`mul24`/`mad24`: bits 0-31; `dp2a`: bytes 0 and 1 of `b`).
     Lo,
     /// `.wide`: the whole double-width product.
     Wide,
@@ -465,6 +466,15 @@ impl ModGroup {
             ModGroup::Relu => ".relu",
             ModGroup::Shiftamt => ".shiftamt",
             ModGroup::Cc => ".cc (carry out)",
+        }
+    }
+    /// The label of the group's control on one opcode: `dp2a`'s `.lo`/`.hi` choose bytes of `b`,
+    /// not a part of a product.
+    pub fn label_for(self, op: super::Opcode) -> &'static str {
+        match (self, op) {
+            (ModGroup::Half, super::Opcode::Dp2a) => "Bytes of b",
+            (ModGroup::Half, super::Opcode::Mul24 | super::Opcode::Mad24) => "Product bits kept",
+            _ => self.label(),
         }
     }
     /// A short description for messages.

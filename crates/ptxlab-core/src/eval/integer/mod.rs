@@ -24,7 +24,7 @@ use super::semantics::Semantics;
 use crate::ast::{Instruction, Type};
 use crate::bits::sext;
 use crate::isa::Opcode;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Flag, Saturation, Stage, StageKind, Tracer, Val};
 
 pub mod add_sub;
 pub mod div_rem;
@@ -158,11 +158,12 @@ fn saturate<T: Tracer>(
             format!("saturated to the {bits}-bit range"),
             Val::new("tmp", bits, signed, c),
         )
-        .op(format!("clamp({what}, {lo}, {hi})"))
-        .input(Val::new(what, exact_bits, true, exact))
+        .saturate(
+            Saturation::Range { lo, hi },
+            Val::new(what, exact_bits, true, exact),
+        )
         .flag_if(exact > hi, Flag::ClampedHigh)
         .flag_if(exact < lo, Flag::ClampedLow)
-        .detail(Detail::Range { min: lo, max: hi })
     });
     (c as u64) & mask64(bits)
 }

@@ -106,13 +106,6 @@ fn read_part<T: Tracer>(
     x
 }
 
-fn range_detail(lo: i64, hi: i64) -> Detail {
-    Detail::Range {
-        min: i128::from(lo),
-        max: i128::from(hi),
-    }
-}
-
 /// Whether `x` lies outside the range of a `bits`-bit destination (its low bits are written).
 #[inline(always)]
 fn outside(x: i64, bits: u32, signed: bool) -> bool {

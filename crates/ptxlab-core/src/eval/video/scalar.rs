@@ -1,15 +1,13 @@
 //! The scalar video instructions: `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`, `vshr`
 //! and `vset`.
 
-use super::{
-    note_clamp, outside, range_detail, read_part, src_sel, Part, M32, S32_MAX, S32_MIN, U32_MAX,
-};
+use super::{note_clamp, outside, read_part, src_sel, Part, M32, S32_MAX, S32_MIN, U32_MAX};
 use crate::ast::{ClampMode, Cmp, Instruction, SecOp, Selector};
 use crate::bits::{clamp_i64, field, int_range, sext};
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
 use crate::isa::Opcode;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Tracer, Val};
 
 /// The primary operation of a scalar instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,14 +377,28 @@ fn word_path<S: Semantics, T: Tracer>(
         };
         note_clamp(t, x, r);
         t.stage(|| {
-            let (lo, hi, label) = if dsig {
-                (S32_MIN, S32_MAX, "saturated to the s32 range")
+            let (sat, label) = if dsig {
+                (
+                    Saturation::Range {
+                        lo: S32_MIN.into(),
+                        hi: S32_MAX.into(),
+                    },
+                    "saturated to the s32 range",
+                )
             } else if p.is_shift() || S::TEXT {
-                (0, U32_MAX, "saturated to the u32 range")
+                (
+                    Saturation::Range {
+                        lo: 0,
+                        hi: U32_MAX.into(),
+                    },
+                    "saturated to the u32 range",
+                )
             } else {
                 (
-                    0,
-                    (1i64 << 33) - 1,
+                    Saturation::Floor {
+                        lo: 0,
+                        shown_max: (1i128 << 33) - 1,
+                    },
                     "unsigned saturation: negative values become 0, nothing is limited above",
                 )
             };
@@ -400,12 +412,10 @@ fn word_path<S: Semantics, T: Tracer>(
                 label,
                 Val::new("tmp", 34, true, i128::from(r)),
             )
-            .op(format!("clamp(tmp, {lo}, {hi})"))
-            .input(Val::new("tmp", 34, true, i128::from(x)))
+            .saturate(sat, Val::new("tmp", 34, true, i128::from(x)))
             .flag_if(r < x, Flag::ClampedHigh)
             .flag_if(r > x, Flag::ClampedLow)
             .differs_if(text != hw, DiffId::UnsignedWordSaturation)
-            .detail(range_detail(lo, hi))
         });
         r
     } else {
@@ -590,6 +600,14 @@ fn merge_path<S: Semantics, T: Tracer>(
                 "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
             )
         };
+        let sat = if S::TEXT || p.is_shift() {
+            Saturation::Range {
+                lo: lo.into(),
+                hi: hi.into(),
+            }
+        } else {
+            Saturation::OutsideToTop { max: hi.into() }
+        };
         // Which end it was clamped to (the hardware sends negative values to the top).
         let (high, low) = (val != orig && val == hi, val != orig && val == lo);
         t.note_if(high, Flag::ClampedHigh);
@@ -610,12 +628,10 @@ fn merge_path<S: Semantics, T: Tracer>(
                 label,
                 Val::new("tmp", 32, false, i128::from(x)),
             )
-            .op(format!("clamp(tmp, {lo}, {hi})"))
-            .input(Val::new("tmp", 34, true, i128::from(tmp)))
+            .saturate(sat, Val::new("tmp", 34, true, i128::from(orig)))
             .flag_if(high, Flag::ClampedHigh)
             .flag_if(low, Flag::ClampedLow)
             .differs_if(text & lane != hw & lane, id)
-            .detail(range_detail(lo, hi))
         });
         x
     } else {

@@ -1,13 +1,11 @@
 //! `vmad`: a product of two parts of registers plus `c`, with scaling and saturation.
 
-use super::{
-    note_clamp, outside, range_detail, read_part, src_neg, src_sel, M32, S32_MAX, S32_MIN, U32_MAX,
-};
+use super::{note_clamp, outside, read_part, src_neg, src_sel, M32, S32_MAX, S32_MIN, U32_MAX};
 use crate::ast::{Instruction, Scale};
 use crate::bits::{clamp_i64, sext};
 use crate::differences::DiffId;
 use crate::eval::semantics::{Hardware, Semantics, Text};
-use crate::trace::{Detail, Flag, NoTrace, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, NoTrace, Saturation, Stage, StageKind, Tracer, Val};
 
 /// `vmad`: `(±a·b) + (±c)` with optional plus one, scaling and saturation.
 ///
@@ -49,17 +47,22 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     let prod = ma.wrapping_mul(mb);
     t.stage(|| {
         let differs = ma != ta || mb != tb;
-        let label = if differs {
-            "product of a and b read as signed 32-bit words (a .u32 word with its top bit set counts as negative)"
+        // The extraction above shows the text's 33-bit value; the product reads each operand
+        // again as a signed 32-bit word, which the formula says when it changes the value.
+        let (label, op) = if differs {
+            (
+                "product of the low 32 bits of ta and tb, each read as a signed word (a .u32 word with its top bit set counts as negative)",
+                "s32(ta) * s32(tb)",
+            )
         } else {
-            "full product of a and b"
+            ("full product of a and b", "ta * tb")
         };
         Stage::new(
             StageKind::Product,
             label,
             Val::new("p", 64, true, i128::from(prod)),
         )
-        .op("ta * tb")
+        .op(op)
         .input(Val::new("ta", 32, true, i128::from(ma)))
         .input(Val::new("tb", 32, true, i128::from(mb)))
         .differs_if(differs && final_differs, DiffId::VmadWordsSigned)
@@ -179,11 +182,15 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
                 label,
                 Val::new("tmp", 33, true, i128::from(r)),
             )
-            .op(format!("clamp(tmp, {lo}, {hi})"))
-            .input(Val::new("tmp", 64, true, i128::from(scaled)))
+            .saturate(
+                Saturation::Range {
+                    lo: lo.into(),
+                    hi: hi.into(),
+                },
+                Val::new("tmp", 64, true, i128::from(scaled)),
+            )
             .flag_if(r < scaled, Flag::ClampedHigh)
             .flag_if(r > scaled, Flag::ClampedLow)
-            .detail(range_detail(lo, hi))
         });
         r as u64 & M32
     } else {
@@ -384,11 +391,15 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
                 },
                 Val::new("result", 33, true, r),
             )
-            .op(format!("clamp(result, {lo}, {hi})"))
-            .input(Val::new("result", 64, signed_final, x))
+            .saturate(
+                Saturation::Range {
+                    lo: lo.into(),
+                    hi: hi.into(),
+                },
+                Val::new("result", 64, signed_final, x),
+            )
             .flag_if(r < x, Flag::ClampedHigh)
             .flag_if(r > x, Flag::ClampedLow)
-            .detail(range_detail(lo, hi))
         });
         r as u64 & M32
     } else {
