@@ -528,7 +528,7 @@ mod tests {
         assert!(!off.present);
         assert!(!off.to_query().contains("present"));
         let on = off.apply(Action::SetPresent(true));
-        assert_eq!(State::from_query(&on.to_query()).present, true);
+        assert!(State::from_query(&on.to_query()).present);
         // The embed has no present mode.
         let e = State::from_query("?i=add.s32+d,+a,+b;&embed=1&present=1");
         assert!(e.embed && !e.present);
