@@ -185,11 +185,14 @@ pub fn watch_width(node: &NodeRef, set: impl Fn(f64) + 'static) -> Option<impl D
     {
         use wasm_bindgen::prelude::*;
         use wasm_bindgen::JsCast;
-        let el = node.cast::<web_sys::Element>()?;
+        let el = node.cast::<web_sys::HtmlElement>()?;
         let read = {
             let el = el.clone();
             move || {
-                let w = f64::from(el.client_width());
+                // The inner width, unrounded (clientWidth rounds, and a figure a fraction of
+                // a pixel too wide would be scaled below its text size).
+                let frame = f64::from(el.offset_width() - el.client_width());
+                let w = el.get_bounding_client_rect().width() - frame;
                 if w > 0.0 {
                     LAST_WIDTH.with(|c| c.set(w));
                     set(w);
@@ -232,22 +235,28 @@ pub fn window_keys(on_key: Callback<KeyboardEvent>) -> Option<impl Drop> {
     {
         use wasm_bindgen::JsCast;
         let w = web_sys::window()?;
-        Some(gloo_events::EventListener::new(&w, "keydown", move |e| {
-            if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
-                // Keys typed into a field or pressed on a button are theirs.
-                let own = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| {
-                        matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                            || (el.tag_name() == "BUTTON"
-                                && matches!(e.key().as_str(), " " | "Enter"))
-                    });
-                if !own {
-                    on_key.emit(e.clone());
+        let opts = gloo_events::EventListenerOptions::enable_prevent_default();
+        Some(gloo_events::EventListener::new_with_options(
+            &w,
+            "keydown",
+            opts,
+            move |e| {
+                if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                    // Keys typed into a field or pressed on a button are theirs.
+                    let own = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| {
+                            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                                || (el.tag_name() == "BUTTON"
+                                    && matches!(e.key().as_str(), " " | "Enter"))
+                        });
+                    if !own {
+                        on_key.emit(e.clone());
+                    }
                 }
-            }
-        }))
+            },
+        ))
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
