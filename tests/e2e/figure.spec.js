@@ -98,7 +98,7 @@ function query(c, extra = '') {
 
 async function load(page, c, extra = '') {
   await page.goto(query(c, extra));
-  await expect(page.getByRole('figure', { name: 'Pipeline' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Pipeline' })).toBeVisible({ timeout: 30_000 });
   if (c.d) await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(c.d);
 }
 
