@@ -55,6 +55,9 @@ pub struct State {
     pub revision: u64,
     /// View option from the address: the compact widget for an iframe (`embed=1`).
     pub embed: bool,
+    /// View option from the address: the figure alone, full screen, for a lecture hall
+    /// (`present=1`).
+    pub present: bool,
     /// What was wrong with the address this state was read from, in plain words.
     pub notes: Vec<String>,
     /// The sweep view's settings, kept in the address while it is open (`sweep=`).
@@ -96,6 +99,8 @@ pub enum Action {
     DismissNotes,
     /// The sweep view's settings changed (`None`: the view closed).
     SetSweep(Option<String>),
+    /// Present mode on or off.
+    SetPresent(bool),
 }
 
 impl Default for State {
@@ -114,6 +119,7 @@ impl State {
             draft: None,
             revision: 0,
             embed: false,
+            present: false,
             notes: Vec::new(),
             sweep: None,
         };
@@ -203,6 +209,7 @@ impl State {
             s.set_text(t);
         }
         s.embed = req.embed;
+        s.present = req.present && !req.embed;
         s.sweep = req.sweep;
         s.notes = req.notes;
         if s.stale() && explain_refused {
@@ -219,6 +226,9 @@ impl State {
         let mut q = self.share_query();
         if self.embed {
             q.push_str("&embed=1");
+        }
+        if self.present {
+            q.push_str("&present=1");
         }
         q
     }
@@ -311,6 +321,7 @@ impl State {
             }
             Action::DismissNotes => s.notes.clear(),
             Action::SetSweep(v) => s.sweep = v,
+            Action::SetPresent(on) => s.present = on && !s.embed,
         }
         s
     }
@@ -505,6 +516,23 @@ mod tests {
             .notes
             .iter()
             .any(|_| true));
+    }
+
+    #[test]
+    fn present_mode_is_kept_in_the_address() {
+        let s = State::from_query("?i=add.s32+d,+a,+b;&a=0x1&b=0x2&present=1");
+        assert!(s.present);
+        assert!(s.to_query().ends_with("&present=1"), "{}", s.to_query());
+        assert!(!s.share_query().contains("present"));
+        let off = s.apply(Action::SetPresent(false));
+        assert!(!off.present);
+        assert!(!off.to_query().contains("present"));
+        let on = off.apply(Action::SetPresent(true));
+        assert!(State::from_query(&on.to_query()).present);
+        // The embed has no present mode.
+        let e = State::from_query("?i=add.s32+d,+a,+b;&embed=1&present=1");
+        assert!(e.embed && !e.present);
+        assert!(!e.apply(Action::SetPresent(true)).present);
     }
 
     #[test]

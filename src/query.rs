@@ -22,9 +22,10 @@ pub const MAX_REGS: usize = 2000;
 /// Keys the address may carry: the instruction, the four sources, view options, the sweep
 /// view's settings (read by the sweep panel, see `sweep_model::Spec`), a program
 /// with its starting registers and the step reached (read by the Program view), and `fn`, a
-/// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`).
-pub const KEYS: [&str; 11] = [
-    "i", "a", "b", "c", "e", "embed", "sweep", "prog", "regs", "step", "fn",
+/// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`), and `present`,
+/// the figure alone full screen.
+pub const KEYS: [&str; 12] = [
+    "i", "a", "b", "c", "e", "embed", "present", "sweep", "prog", "regs", "step", "fn",
 ];
 /// The longest sweep setting taken from the address.
 pub const MAX_SWEEP: usize = 300;
@@ -116,6 +117,8 @@ pub struct Request {
     pub function: Option<String>,
     pub values: [Option<u64>; 4],
     pub embed: bool,
+    /// Present mode (`present=1`): the figure alone, full screen.
+    pub present: bool,
     /// The sweep view's settings as written (checked by the sweep panel when it opens).
     pub sweep: Option<String>,
     pub notes: Vec<String>,
@@ -228,14 +231,26 @@ pub fn read(query: &str) -> Request {
                     r.function = Some(v);
                 }
             }
-            "embed" => match v.as_str() {
-                "1" | "true" => r.embed = true,
-                "0" | "false" | "" => r.embed = false,
-                other => r.notes.push(format!(
-                    "Ignored embed=“{}”: it takes 1 or 0.",
-                    excerpt(other, 16)
-                )),
-            },
+            "embed" | "present" => {
+                let on = match v.as_str() {
+                    "1" | "true" => Some(true),
+                    "0" | "false" | "" => Some(false),
+                    other => {
+                        r.notes.push(format!(
+                            "Ignored {k}=“{}”: it takes 1 or 0.",
+                            excerpt(other, 16)
+                        ));
+                        None
+                    }
+                };
+                if let Some(on) = on {
+                    if k == "embed" {
+                        r.embed = on;
+                    } else {
+                        r.present = on;
+                    }
+                }
+            }
             _ => match SOURCE_NAMES.iter().position(|n| *n == k) {
                 Some(i) if i < 4 => {
                     let parsed = if v.len() > MAX_VALUE {
@@ -301,6 +316,9 @@ mod tests {
         assert_eq!(r.values, [Some(16), Some(255), None, None]);
         assert!(r.embed);
         assert!(r.notes.is_empty());
+        assert!(read("?present=1").present);
+        assert!(!read("?present=0").present);
+        assert_eq!(read("?present=x").notes.len(), 1);
         let r = read("?prog=add.u32+%25r,+%25a,+%25b;%0A&regs=%25a%3D0x1,%25b%3D2&step=1");
         assert_eq!(r.program.as_deref(), Some("add.u32 %r, %a, %b;\n"));
         assert_eq!(r.regs.as_deref(), Some("%a=0x1,%b=2"));

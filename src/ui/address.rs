@@ -35,7 +35,8 @@ impl Step {
             Action::SetValue { .. }
             | Action::FlipBit { .. }
             | Action::SetEdge { .. }
-            | Action::Random { .. } => Some(Step::Commit),
+            | Action::Random { .. }
+            | Action::SetPresent(_) => Some(Step::Commit),
         }
     }
 }

@@ -33,7 +33,7 @@ impl Reducible for Prog {
 /// The figure's layout of a trace, for the native tests of the Program view's traces.
 #[cfg(test)]
 pub fn figure_drawn(t: &ptxlab_core::trace::Trace) {
-    let _ = figure::Drawn::of(t);
+    let _ = figure::Drawn::of(t, figure::layout::Metrics::default());
 }
 
 /// Which view fills the page: one instruction, or a program stepped through.
@@ -262,6 +262,18 @@ pub fn App() -> Html {
     if state.embed {
         return embedded(&state, &dispatch);
     }
+    if state.present {
+        if let Some(v) = state.valid.as_ref() {
+            return html! { <Present trace={v.trace.clone()} dispatch={dispatch_pick.clone()} /> };
+        }
+    }
+    let on_present = {
+        let d = dispatch_pick.clone();
+        Callback::from(move |()| {
+            figure::export::enter_fullscreen();
+            d.emit(Action::SetPresent(true))
+        })
+    };
     let stale = state.stale();
     let valid = state.valid.as_ref();
     html! {
@@ -305,9 +317,9 @@ pub fn App() -> Html {
                 <h2 id="h-stages">{ "Stages" }</h2>
                 if let Some(v) = valid {
                     if let Some(t) = &v.table {
-                        <two_readings::TwoReadings insn={t.clone()} inputs={state.inputs()} trace={v.trace.clone()} />
+                        <two_readings::TwoReadings insn={t.clone()} inputs={state.inputs()} trace={v.trace.clone()} on_present={on_present.clone()} />
                     } else {
-                        <two_readings::OneReading trace={v.trace.clone()} />
+                        <two_readings::OneReading trace={v.trace.clone()} on_present={on_present.clone()} />
                     }
                 }
             </section>
@@ -330,6 +342,46 @@ pub fn App() -> Html {
             <p>{ "Results follow what an NVIDIA H100 computes (the logic, move, compare and convert instructions: an H200, the same sm_90 architecture); the text of each instruction is checked as ptxas for sm_90 would." }</p>
         </footer>
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PresentProps {
+    trace: Rc<ptxlab_core::Trace>,
+    dispatch: Callback<Action>,
+}
+
+/// Present mode (`present=1`): the figure alone, filling the screen, with the instruction and
+/// `d` above it. The arrow keys and Space step; Escape (or leaving the browser's full screen)
+/// returns to the page.
+#[function_component]
+fn Present(p: &PresentProps) -> Html {
+    let exit = {
+        let d = p.dispatch.clone();
+        Callback::from(move |()| {
+            figure::export::exit_fullscreen();
+            d.emit(Action::SetPresent(false))
+        })
+    };
+    {
+        let exit = exit.clone();
+        use_effect_with((), move |_| {
+            let guard = figure::export::on_fullscreen_exit(exit);
+            move || drop(guard)
+        });
+    }
+    let t = &p.trace;
+    html! {
+        <main class="present" aria-label="Present mode">
+            <div class="present-head">
+                <h1 class="present-insn"><code>{ t.instruction.clone() }</code></h1>
+                <label class="present-d">
+                    <span class="reg">{ "d" }</span>{ " = " }
+                    <input type="text" readonly=true aria-label="d (hex)" value={t.views.hex.clone()} />
+                </label>
+            </div>
+            <figure::Pipeline trace={t.clone()} present=true on_exit={exit} />
+        </main>
     }
 }
 

@@ -20,6 +20,9 @@ pub struct Props {
     pub inputs: Inputs,
     /// The hardware reading's trace, already computed by the state.
     pub trace: Rc<Trace>,
+    /// Opens present mode (the figure's "Present" button).
+    #[prop_or_default]
+    pub on_present: Option<Callback<()>>,
 }
 
 /// The banner's sentence: both values and the stage where the readings part.
@@ -125,7 +128,7 @@ pub fn TwoReadings(props: &Props) -> Html {
                 </div>
             }
             <div class={classes!("reading-stages", literal.then_some("literal"))} data-reading={if literal { "text" } else { "hardware" }}>
-                <Pipeline trace={shown} {highlight} />
+                <Pipeline trace={shown} {highlight} on_present={props.on_present.clone()} />
             </div>
         </div>
     }
@@ -134,6 +137,9 @@ pub fn TwoReadings(props: &Props) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct OneProps {
     pub trace: Rc<Trace>,
+    /// Opens present mode (the figure's "Present" button).
+    #[prop_or_default]
+    pub on_present: Option<Callback<()>>,
 }
 
 /// The stages of an instruction that has one reading: the program instructions (`prmt`,
@@ -146,7 +152,7 @@ pub fn OneReading(props: &OneProps) -> Html {
                 { format!("Stages below: {} as the ISA text reads it, which the GPU measurements (H200, sm_90) agree with.", props.trace.opcode) }
             </p>
             <div class="reading-stages" data-reading="text">
-                <Pipeline trace={props.trace.clone()} />
+                <Pipeline trace={props.trace.clone()} on_present={props.on_present.clone()} />
             </div>
         </div>
     }

@@ -13,11 +13,11 @@ use yew::prelude::*;
 
 use super::stages::stage_card;
 
-mod export;
+pub mod export;
 pub mod layout;
 mod svg;
 
-use layout::{layout, Layout};
+use layout::{layout, Layout, Metrics};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -28,6 +28,16 @@ pub struct Props {
     /// The embedded widget: the list in words and the details start folded.
     #[prop_or_default]
     pub compact: bool,
+    /// Present mode: the figure alone at lecture-hall size; the arrow keys and Space step
+    /// anywhere on the page, and Escape calls `on_exit`.
+    #[prop_or_default]
+    pub present: bool,
+    /// Where a "Present" button sends the figure into present mode (none: no button).
+    #[prop_or_default]
+    pub on_present: Option<Callback<()>>,
+    /// Leaves present mode.
+    #[prop_or_default]
+    pub on_exit: Option<Callback<()>>,
 }
 
 /// The stepper's position: `None` shows every stage at once.
@@ -79,18 +89,21 @@ pub struct Point {
     pub bit: Option<u32>,
 }
 
-/// The figure's data, computed once per trace.
+/// The figure's data, computed once per trace and width.
 pub struct Drawn {
     pub prov: Provenance,
     pub layout: Layout,
+    /// The figure's style sheet, for its text size.
+    pub style: String,
     /// For each stage, the bits some later stage reads (the rest are dropped).
     pub used: Vec<u128>,
 }
 
 impl Drawn {
-    pub fn of(t: &Trace) -> Drawn {
+    pub fn of(t: &Trace, m: Metrics) -> Drawn {
         let prov = Provenance::of(t);
-        let layout = layout(t, &prov);
+        let layout = layout(t, &prov, m);
+        let style = svg::style(&m);
         let mut used = vec![0u128; t.stages.len()];
         for (i, s) in t.stages.iter().enumerate() {
             for b in 0..s.output.bits.min(128) {
@@ -99,7 +112,12 @@ impl Drawn {
                 }
             }
         }
-        Drawn { prov, layout, used }
+        Drawn {
+            prov,
+            layout,
+            style,
+            used,
+        }
     }
 }
 
@@ -114,7 +132,19 @@ pub fn stage_words(i: usize, t: &Trace) -> String {
 pub fn Pipeline(props: &Props) -> Html {
     let t = props.trace.clone();
     let n = t.stages.len();
-    let drawn = use_memo(t.clone(), |t| Drawn::of(t));
+    // The figure is laid out for the width it has, measured, and drawn at that size.
+    let fig_ref = use_node_ref();
+    let width = use_state_eq(export::last_width);
+    {
+        let width = width.clone();
+        let fig_ref = fig_ref.clone();
+        use_effect_with((), move |_| {
+            let guard = export::watch_width(&fig_ref, move |w| width.set(w));
+            move || drop(guard)
+        });
+    }
+    let metrics = Metrics::new(*width, props.present);
+    let drawn = use_memo((t.clone(), metrics), |(t, m)| Drawn::of(t, *m));
     let step = use_reducer(|| Step { at: None, len: n });
     let point = use_state(Point::default);
     let playing = use_state(|| false);
@@ -172,19 +202,44 @@ pub fn Pipeline(props: &Props) -> Html {
     };
     let on_key = {
         let step = step.dispatcher();
+        let exit = props.on_exit.clone().filter(|_| props.present);
         Callback::from(move |e: KeyboardEvent| {
             let a = match e.key().as_str() {
-                "ArrowRight" | "ArrowDown" => StepAction::Next,
+                "ArrowRight" | "ArrowDown" | " " => StepAction::Next,
                 "ArrowLeft" | "ArrowUp" => StepAction::Prev,
                 "Home" => StepAction::First,
                 "End" => StepAction::Last,
-                "Escape" => StepAction::Clear,
+                "Escape" => {
+                    if let Some(exit) = &exit {
+                        e.prevent_default();
+                        exit.emit(());
+                        return;
+                    }
+                    StepAction::Clear
+                }
                 _ => return,
             };
             e.prevent_default();
             step.dispatch(a);
         })
     };
+    // In present mode the keys step wherever the focus is (the figure's own handler is
+    // left out, so that a key is not taken twice); the current stage is kept in view.
+    {
+        let on_key = on_key.clone();
+        use_effect_with(props.present, move |&present| {
+            let guard = present.then(|| export::window_keys(on_key));
+            move || drop(guard)
+        });
+    }
+    {
+        let fig_ref = fig_ref.clone();
+        use_effect_with(step.at, move |&at| {
+            if let Some(i) = at {
+                export::show_stage(&fig_ref, i);
+            }
+        });
+    }
     let click = |a: fn() -> StepAction| {
         let step = step.dispatcher();
         let playing = playing.clone();
@@ -221,13 +276,21 @@ pub fn Pipeline(props: &Props) -> Html {
             Callback::from(move |_: MouseEvent| step.dispatch(StepAction::Set(i)))
         }
     };
+    let on_present = props
+        .on_present
+        .clone()
+        .map(|cb| Callback::from(move |_: MouseEvent| cb.emit(())));
+    let on_exit = props
+        .on_exit
+        .clone()
+        .map(|cb| Callback::from(move |_: MouseEvent| cb.emit(())));
     let counter = match step.at {
         Some(s) if s < n => stage_words(s, &t),
         _ => format!("All {n} stages"),
     };
 
     html! {
-        <div class={classes!("pipeline", props.compact.then_some("compact"))}>
+        <div class={classes!("pipeline", props.compact.then_some("compact"), props.present.then_some("presenting"))}>
             <div class="fig-tools" role="toolbar" aria-label="Step through the stages">
                 <button type="button" class="edge" onclick={click(|| StepAction::Prev)}
                     disabled={step.at == Some(0)}>{ "Previous stage" }</button>
@@ -241,6 +304,13 @@ pub fn Pipeline(props: &Props) -> Html {
                 }
                 <span class="fig-step" aria-live="polite">{ counter }</span>
                 <span class="fig-export">
+                    if let Some(cb) = on_present {
+                        <button type="button" class="edge present-btn" onclick={cb}
+                            title="The figure alone, full screen; arrow keys or Space step, Escape returns">{ "Present" }</button>
+                    }
+                    if let Some(cb) = on_exit {
+                        <button type="button" class="edge" onclick={cb} title="Back to the page (Escape)">{ "Exit present mode" }</button>
+                    }
                     <button type="button" class="edge" onclick={on_download}>{ "Download SVG" }</button>
                     if export::can_copy_image() {
                         <button type="button" class="edge" onclick={on_copy}>
@@ -250,8 +320,8 @@ pub fn Pipeline(props: &Props) -> Html {
                 </span>
             </div>
             <div class="fig-wrap">
-                <div class="fig" role="figure" aria-label="Pipeline" tabindex="0"
-                    aria-describedby="pipeline-words" onkeydown={on_key}>
+                <div class="fig" role="figure" aria-label="Pipeline" tabindex="0" ref={fig_ref}
+                    aria-describedby="pipeline-words" onkeydown={(!props.present).then_some(on_key)}>
                     { svg::draw(&t, &drawn, &svg::Marks {
                         lit: &lit,
                         point: *point,
@@ -259,7 +329,7 @@ pub fn Pipeline(props: &Props) -> Html {
                         highlight: props.highlight,
                     }, svg_ref.clone(), on_over, on_leave) }
                 </div>
-                <aside class="stage-details" aria-label="Stage details" hidden={props.compact && focus.is_none()}>
+                <aside class="stage-details" aria-label="Stage details" hidden={props.present || (props.compact && focus.is_none())}>
                     if let Some(f) = focus {
                         { stage_card(f, &t.stages[f], props.highlight) }
                     } else if !props.compact {
@@ -267,7 +337,7 @@ pub fn Pipeline(props: &Props) -> Html {
                     }
                 </aside>
             </div>
-            <details class="fig-words" open={!props.compact}>
+            <details class="fig-words" open={!props.compact && !props.present}>
                 <summary>{ "Stages in words" }</summary>
                 <ol id="pipeline-words" class="stage-list">
                     { for t.stages.iter().enumerate().map(|(i, s)| {
