@@ -93,14 +93,21 @@ fn cmd_explain(args: &[String]) -> Result<bool, String> {
         return Err(format!("explain takes one instruction\n{USAGE}"));
     };
     let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
-    println!("{}: {}", insn.name(), insn.summary());
+    outln!("{}: {}", insn.name(), insn.summary());
     for n in ptxlab_core::notes::for_insn(&insn) {
-        println!("- {}", n.render());
+        outln!("- {}", n.render());
     }
-    if !insn.measured() {
-        println!("This instruction follows the ISA text; it is not yet measured on an H100.");
+    match (insn.measured(), &insn) {
+        (true, Insn::Op { .. }) => outln!(
+            "Measured on an NVIDIA H200 (sm_90, the H100's architecture): ptxlab's values equal \
+             the GPU's on every measured case of this instruction."
+        ),
+        (true, Insn::Table(_)) => {}
+        (false, _) => {
+            outln!("This instruction follows the ISA text; it is not yet measured on a GPU.")
+        }
     }
-    println!("{}", insn.doc_url());
+    outln!("{}", insn.doc_url());
     Ok(true)
 }
 

@@ -42,3 +42,26 @@ fn vectors_into_a_closed_pipe() {
 fn intrinsic_list_into_a_closed_pipe() {
     closes_quietly(&["intrinsic", "--list"]);
 }
+
+/// Every write to standard output goes through out!/outln!: a `print!` or `println!` in the
+/// tool's sources would panic on a closed pipe again.
+#[test]
+fn no_print_macros_in_the_tool() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("src") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("source");
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for m in ["println!(", "print!("] {
+                if let Some(at) = code.find(m) {
+                    if !code[..at].ends_with('e') {
+                        found.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "use out!/outln!:\n{}", found.join("\n"));
+}
