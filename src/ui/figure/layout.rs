@@ -256,8 +256,12 @@ pub struct LaneCol {
     pub y: f64,
     pub w: f64,
     pub h: f64,
-    /// The lane is out of the mask: `d` takes it from elsewhere.
+    /// The lane is out of the mask: `d` takes it from elsewhere (or, with `.add`, it is left
+    /// out of the sum).
     pub masked: bool,
+    /// The lanes are summed into `c` (SIMD `.add`): the mask chooses the lanes summed, it
+    /// merges nothing.
+    pub summed: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -618,6 +622,7 @@ fn lane_block(
     let wired = (i..j).any(|k| wire_of(t, p, k).is_some());
     let mut y = y0 + if wired { m.wire_gap() } else { 0.0 };
     let grid_rows = count.div_ceil(cols);
+    let summed = t.stages.iter().any(|s| s.kind == StageKind::Accumulate);
     let masked_of = |stages: &[usize]| {
         stages
             .iter()
@@ -691,6 +696,7 @@ fn lane_block(
                 w: col_w,
                 h: bottom - top,
                 masked: masked_of(&per_lane[li]),
+                summed,
             });
         }
         y = bottom + lane_gap;

@@ -387,7 +387,11 @@ pub fn draw(
                 <text class="title" x="2" y={f(title_y(k))}>{ line.clone() }</text>
             }) }
             { for l.lanes.iter().map(|c| {
-                let full = if c.masked { format!("lane {} · masked off: d keeps c's lane", c.lane) } else { format!("lane {}", c.lane) };
+                let full = match (c.masked, c.summed) {
+                    (true, true) => format!("lane {} · masked off: not in the sum", c.lane),
+                    (true, false) => format!("lane {} · masked off: d keeps c's lane", c.lane),
+                    _ => format!("lane {}", c.lane),
+                };
                 let room = lane_room(c);
                 let words = if full.chars().count() <= room {
                     full
