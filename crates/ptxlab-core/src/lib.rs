@@ -52,6 +52,7 @@
 pub mod ast;
 pub mod batch;
 pub mod bits;
+pub mod constexpr;
 pub mod cuda;
 pub mod differences;
 pub mod error;

@@ -463,30 +463,23 @@ impl<'a> P<'a> {
                 Err(_) => Err(err(st..self.i, format!("'{t}' is not a number"))),
             };
         }
-        let body = w.strip_suffix('U').unwrap_or(w);
-        let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-            u64::from_str_radix(h, 16).ok()
-        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-            u64::from_str_radix(b, 2).ok()
-        } else if body.len() > 1 && body.starts_with('0') {
-            u64::from_str_radix(&body[1..], 8).ok()
-        } else {
-            body.parse::<u64>().ok()
-        };
+        let v = crate::constexpr::literal(w).map(|(v, _)| v);
         match v {
-            Some(v) if !neg => Ok(Raw::Imm(v as i64)),
-            Some(v) if v <= 1 << 63 => Ok(Raw::Imm((v as i64).wrapping_neg())),
-            Some(_) => Err(err(span, format!("'{w}' does not fit in 64 bits"))),
-            None => Err(err(
-                span,
-                format!("'{w}' is not a number: write decimal (42, -5), hex (0x2a), binary (0b101) or octal (052)"),
-            )),
+            Ok(v) if !neg => Ok(Raw::Imm(v as i64)),
+            Ok(v) if v <= 1 << 63 => Ok(Raw::Imm((v as i64).wrapping_neg())),
+            Ok(_) => Err(err(span, format!("'{w}' does not fit in 64 bits"))),
+            Err(m) => Err(err(span, m)),
         }
     }
 
     /// A register, number, sink; with `!`, `-` and a selector suffix.
     fn simple(&mut self) -> Result<RawArg, Diagnostic> {
         let st = self.i;
+        if crate::constexpr::starts_expression(self.s, st) {
+            let (v, end) = crate::constexpr::parse(self.s, st)?;
+            self.i = end;
+            return self.suffix(Raw::Imm(v), false, false, st);
+        }
         let mut neg = false;
         let mut not = false;
         if self.eat('!') {
@@ -904,6 +897,21 @@ impl Validator<'_> {
     }
 
     fn dst(&self, a: &RawArg, pred: bool, sink_ok: bool) -> Result<Dst, Diagnostic> {
+        // `d|_`: ptxas accepts a sink as a second destination of any instruction and ignores
+        // it (`shl.b32 d|_, a, b;` computes what `shl.b32 d, a, b;` does, measured on an H200);
+        // a predicate there is refused.
+        if let Raw::Pair(first, second) = &a.raw {
+            return match second.raw {
+                Raw::Sink => self.dst(first, pred, sink_ok),
+                _ => Err(err(
+                    second.span.clone(),
+                    format!(
+                        "'{}' writes no predicate: after '|' only '_' (nothing) is accepted",
+                        self.name
+                    ),
+                )),
+            };
+        }
         if a.sel {
             return Err(err(
                 a.span.clone(),

@@ -181,6 +181,26 @@ impl<'a> Parser<'a> {
             }
             operands.push(self.operand()?);
             self.skip_ws();
+            if operands.len() == 1 && self.peek() == Some('|') {
+                // `d|_`: ptxas accepts a sink as a second destination and ignores it
+                // (`add.u32 d|_, a, b;` computes what `add.u32 d, a, b;` does, measured on
+                // an H200); a predicate there is refused.
+                let bar = self.i;
+                self.eat('|');
+                self.skip_ws();
+                let after = &self.s[self.i..];
+                let sink = after.starts_with('_')
+                    && !after[1..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+                if !sink {
+                    let sp = self.token(bar);
+                    return Err(Diagnostic::new(
+                        sp,
+                        format!("'{name}' writes no predicate: after '|' only '_' (nothing) is accepted"),
+                    ));
+                }
+                self.i += 1;
+                self.skip_ws();
+            }
             if self.eat(',') {
                 self.skip_ws();
                 continue;
@@ -218,6 +238,17 @@ impl<'a> Parser<'a> {
 
     fn operand(&mut self) -> Result<Operand, Diagnostic> {
         let start = self.i;
+        if crate::constexpr::starts_expression(self.s, start) {
+            let (v, end) = crate::constexpr::parse(self.s, start)?;
+            self.i = end;
+            self.no_selector_on_number(start)?;
+            return Ok(Operand {
+                kind: OperandKind::Imm(v),
+                neg: false,
+                sel: None,
+                span: start..self.i,
+            });
+        }
         let mut neg = false;
         if self.eat('-') {
             self.skip_ws();
@@ -266,31 +297,16 @@ impl<'a> Parser<'a> {
         let num_start = self.i;
         let w = self.word();
         let span = start..self.i;
-        let body = w.strip_suffix('U').unwrap_or(w); // ptxas takes only an upper-case U
-        let parsed = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-            u64::from_str_radix(h, 16).ok()
-        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-            u64::from_str_radix(b, 2).ok()
-        } else if body.len() > 1 && body.starts_with('0') {
-            u64::from_str_radix(&body[1..], 8).ok()
-        } else {
-            body.parse::<u64>().ok()
-        };
+        let parsed = crate::constexpr::literal(w).map(|(v, _)| v);
         let _ = num_start;
         match parsed {
-            Some(v) if !negative => Ok(v as i64),
-            Some(v) if v <= 1u64 << 63 => Ok((v as i64).wrapping_neg()),
-            Some(_) => Err(Diagnostic::new(
+            Ok(v) if !negative => Ok(v as i64),
+            Ok(v) if v <= 1u64 << 63 => Ok((v as i64).wrapping_neg()),
+            Ok(_) => Err(Diagnostic::new(
                 span.clone(),
                 format!("immediate '{}' does not fit in 64 bits", &self.s[span]),
             )),
-            None => Err(Diagnostic::new(
-                span.clone(),
-                format!(
-                    "'{}' is not a number: write decimal (42, -5), hex (0x2a), binary (0b101) or octal (052)",
-                    &self.s[span]
-                ),
-            )),
+            Err(m) => Err(Diagnostic::new(span, m)),
         }
     }
 

@@ -12,7 +12,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["isa", "bits"],
     &["differences"],
-    &["ast", "error", "value", "scan"],
+    &["ast", "error", "value", "scan", "constexpr"],
     &["parse", "validate"],
     &["trace"],
     &["eval", "ops"],
