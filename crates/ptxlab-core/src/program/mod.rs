@@ -194,7 +194,13 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
             if cur.trim().is_empty() {
                 cur.clear();
                 let t = rest.trim_start();
-                if let Some(r) = t.strip_prefix('{').or_else(|| t.strip_prefix('}')) {
+                if let Some(r) = t.strip_prefix('{') {
+                    regs.open_scope();
+                    rest = r;
+                    continue;
+                }
+                if let Some(r) = t.strip_prefix('}') {
+                    regs.close_scope(n)?;
                     rest = r;
                     continue;
                 }
@@ -298,13 +304,59 @@ fn strip_comments(text: &str) -> String {
 #[derive(Default)]
 struct RegTable {
     list: Vec<Register>,
+    /// The register each written name stands for here (an inner scope's declaration hides an
+    /// outer register of the same name until its `}`).
     index: HashMap<String, usize>,
     /// Line where each register's width was fixed by a use.
     fixed_at: HashMap<String, usize>,
+    /// The open `{ }` scopes, innermost last: each name declared in the scope, with what the
+    /// name stood for before it (restored at the `}`).
+    scopes: Vec<Vec<(String, Option<usize>)>>,
 }
 
 impl RegTable {
+    fn open_scope(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    fn close_scope(&mut self, line: usize) -> Result<(), ProgramError> {
+        let Some(scope) = self.scopes.pop() else {
+            return Err(perr(line, "this '}' closes no '{'"));
+        };
+        for (name, before) in scope.into_iter().rev() {
+            match before {
+                Some(k) => self.index.insert(name, k),
+                None => self.index.remove(&name),
+            };
+        }
+        Ok(())
+    }
+
+    /// The register's name in the program's register file: the name as written, or for a
+    /// register that hides an outer one of the same name, that name with `#2`, `#3`...
+    fn resolve<'n>(&'n self, name: &'n str) -> &'n str {
+        self.index.get(name).map_or(name, |&k| &self.list[k].name)
+    }
+
     fn declare(&mut self, name: &str, bits: u32, line: usize) -> Result<(), ProgramError> {
+        let here = self
+            .scopes
+            .last()
+            .map_or(false, |s| s.iter().any(|(n, _)| n == name));
+        if let (Some(&k), Some(scope)) = (self.index.get(name), self.scopes.last_mut()) {
+            if !here && self.list[k].declared.is_some() {
+                // A new register in this scope, hiding the outer one until the '}'.
+                scope.push((name.to_string(), Some(k)));
+                let internal = self.fresh(name);
+                self.index.insert(name.to_string(), self.list.len());
+                self.list.push(Register {
+                    name: internal,
+                    bits,
+                    declared: Some(line),
+                });
+                return Ok(());
+            }
+        }
         if let Some(&k) = self.index.get(name) {
             let r = &self.list[k];
             return Err(perr(
@@ -318,13 +370,38 @@ impl RegTable {
                 },
             ));
         }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push((name.to_string(), None));
+        }
+        // A closed scope may have had a register of this name: this one is another.
+        let internal = self.fresh(name);
         self.index.insert(name.to_string(), self.list.len());
         self.list.push(Register {
-            name: name.to_string(),
+            name: internal,
             bits,
             declared: Some(line),
         });
         Ok(())
+    }
+
+    /// `name`, or `name#N` when the register file already holds registers of that name.
+    fn fresh(&self, name: &str) -> String {
+        let copies = self
+            .list
+            .iter()
+            .filter(|r| {
+                r.name == name
+                    || r.name.strip_prefix(name).is_some_and(|t| {
+                        t.strip_prefix('#')
+                            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                    })
+            })
+            .count();
+        if copies == 0 {
+            name.to_string()
+        } else {
+            format!("{name}#{}", copies + 1)
+        }
     }
 
     /// A use of `name` as `bits` wide (`dst`: written).
@@ -340,10 +417,11 @@ impl RegTable {
             None => {
                 // cvt's 8-bit types live in 16-bit registers, as compilers emit them.
                 let bits = if loose && bits == 8 { 16 } else { bits };
+                let internal = self.fresh(name);
                 self.index.insert(name.to_string(), self.list.len());
                 self.fixed_at.insert(name.to_string(), line);
                 self.list.push(Register {
-                    name: name.to_string(),
+                    name: internal,
                     bits,
                     declared: None,
                 });
@@ -535,7 +613,41 @@ fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Stateme
     for (name, bits) in uses(&stmt) {
         regs.use_reg(&name, bits, loose, line, body)?;
     }
+    let mut stmt = stmt;
+    rename(&mut stmt, |n| regs.resolve(n).to_string());
     Ok(Some(stmt))
+}
+
+/// Give every register a statement names its name in the register file (`to`), so that a
+/// register declared in an inner `{ }` scope is told apart from an outer one of the same name.
+fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
+    if let Some((_, g)) = &mut s.guard {
+        *g = to(g);
+    }
+    match &mut s.body {
+        Body::Table(insn) => {
+            if let Some(g) = &mut insn.guard {
+                g.pred = to(&g.pred);
+            }
+            for o in std::iter::once(&mut insn.dst).chain(insn.srcs.iter_mut()) {
+                if let OperandKind::Reg(r) = &mut o.kind {
+                    *r = to(r);
+                }
+            }
+        }
+        Body::Op(insn) => {
+            for d in &mut insn.dsts {
+                if let ops::Dst::Reg(r) = d {
+                    *r = to(r);
+                }
+            }
+            for x in &mut insn.srcs {
+                if let ops::Src::Reg { name, .. } = x {
+                    *name = to(name);
+                }
+            }
+        }
+    }
 }
 
 /// Every register a statement names with the width it reads or writes, in written order.
@@ -1005,9 +1117,42 @@ mod tests {
     }
 
     #[test]
+    fn a_register_declared_in_a_scope_hides_the_outer_one_until_the_brace() {
+        let p = parse_program(
+            ".reg .b32 %r1, %r2, %r3;\nmov.b32 %r1, 5;\n{\n .reg .b32 %r1;\n mov.b32 %r1, 7;\n add.u32 %r2, %r1, 1;\n { .reg .b16 %r1; mov.b16 %r1, 9; }\n}\nadd.u32 %r3, %r1, 1;\n{ .reg .pred %t; setp.eq.u32 %t, %r3, 6; } { .reg .pred %t; setp.ne.u32 %t, %r3, 6; }",
+        )
+        .unwrap();
+        let names: Vec<&str> = p.registers.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["%r1", "%r2", "%r3", "%r1#2", "%r1#3", "%t", "%t#2"]);
+        assert_eq!(p.registers[4].bits, 16);
+        let mut m = Machine::new(p, &[]).unwrap();
+        m.run();
+        assert_eq!(m.value("%r2"), Some(8), "the inner %r1 is 7");
+        assert_eq!(
+            m.value("%r3"),
+            Some(6),
+            "after the brace, %r1 is the outer one again"
+        );
+        assert_eq!(m.value("%r1#2"), Some(7));
+        assert_eq!(m.value("%r1#3"), Some(9));
+        assert_eq!((m.value("%t"), m.value("%t#2")), (Some(1), Some(0)));
+        // A register used after the scope that declared the same name is another one.
+        let p = parse_program("{ .reg .b32 %t; mov.b32 %t, 1; }\nmov.b32 %t, 2;").unwrap();
+        let names: Vec<&str> = p.registers.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["%t", "%t#2"]);
+        // Declared twice in one scope, or a brace that closes nothing: messages with the line.
+        let e = parse_program("{ .reg .b32 %x;\n.reg .b32 %x; }").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("declared a second time"), "{e}");
+        let e = parse_program("mov.b32 %x, 1;\n}").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("closes no"), "{e}");
+    }
+
+    #[test]
     fn scopes_labels_comments_and_multiline_statements() {
         let m = run(
-            "{ .reg .b16 lo, hi; /* two\n halves */ mov.b32 {lo, hi}, %r1; }\nL1:\n add.u16 lo,\n   lo, hi; // sum\n",
+            "{ .reg .b16 lo, hi; /* two\n halves */ mov.b32 {lo, hi}, %r1;\nL1:\n add.u16 lo,\n   lo, hi; // sum\n}",
             &[("%r1", 0x0002_0003)],
         );
         assert_eq!(m.value("lo"), Some(5));
