@@ -342,7 +342,7 @@ impl RegTable {
         let here = self
             .scopes
             .last()
-            .map_or(false, |s| s.iter().any(|(n, _)| n == name));
+            .is_some_and(|s| s.iter().any(|(n, _)| n == name));
         if let (Some(&k), Some(scope)) = (self.index.get(name), self.scopes.last_mut()) {
             if !here && self.list[k].declared.is_some() {
                 // A new register in this scope, hiding the outer one until the '}'.
