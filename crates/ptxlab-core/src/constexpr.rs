@@ -1,6 +1,6 @@
 //! Integer literals and constant expressions as operands, read as ptxas reads them: C's
 //! operators and precedence over 64-bit integers (`123 + 123 * 7`, `(3 + 7) * 10 / 5`, `~7`,
-//! `!1`, `3 == 1`, `1 ? 3 : 2`, `-1 >> 1`). Both text parsers ([`crate::parse`] for the table
+//! `!1`, `3 == 1`, `1 ? 3 : 2`, `-1 >> 1`). Both text parsers ([`mod@crate::parse`] for the table
 //! instructions, [`crate::ops`] for the program instructions) read immediates here, so a
 //! literal has one definition.
 //!
