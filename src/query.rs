@@ -24,7 +24,8 @@ pub const MAX_REGS: usize = 2000;
 /// with its starting registers and the step reached (read by the Program view), and `fn`, a
 /// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`), and `present`,
 /// the figure alone full screen; predict mode (`predict`, with the student's `guess`, `check`,
-/// `hints` shown and `answer`); and `lesson`, a lesson by name.
+/// `hints` shown and `answer`); `lesson`, a lesson by name; `set`, an exercise set, with the
+/// student's `answers`.
 pub const KEYS: [&str; 18] = [
     "i", "a", "b", "c", "e", "embed", "present", "sweep", "prog", "regs", "step", "fn", "predict",
     "guess", "check", "hints", "answer", "lesson",
@@ -144,6 +145,10 @@ pub struct Request {
     pub answer: bool,
     /// A lesson by name (`lesson`), not yet looked up.
     pub lesson: Option<String>,
+    /// An exercise set (`set`), not yet read.
+    pub set: Option<String>,
+    /// The student's answers to the set (`answers`), not yet read.
+    pub answers: Option<String>,
 }
 
 const DEFAULT_VIEW: &str = "Showing the default instruction instead.";
@@ -242,6 +247,17 @@ pub fn read(query: &str) -> Request {
                     ));
                 } else {
                     r.lesson = Some(v);
+                }
+            }
+            "set" | "answers" => {
+                if v.chars().any(|c| c.is_control() && c != '\n') {
+                    r.notes.push(format!(
+                        "Ignored the {k} in this address: it holds control characters."
+                    ));
+                } else if k == "set" {
+                    r.set = Some(v);
+                } else {
+                    r.answers = Some(v);
                 }
             }
             "hints" => match v.parse::<usize>() {

@@ -1,4 +1,4 @@
-//! Lessons (`?lesson=NAME`, `?lesson=index` for the list): the markdown files of `lessons/`,
+//! Lessons (`?lesson=NAME`, `?lesson=index` for the list): the markdown files of `crates/ptxlab-core/lessons/`,
 //! read by `ptxlab_core::lesson` and compiled in, so they work offline. Each prepared case is a
 //! live widget: an element `<div data-ptxlab="…" data-a="…">` that `www/embed.js` turns into
 //! the embedded playground (`embed=1`), where the reader changes values, steps through the
@@ -7,6 +7,7 @@
 use ptxlab_core::lesson::{self, Block, Case, Inline, Lesson};
 use yew::prelude::*;
 
+use crate::exercise_model::ExerciseSet;
 use crate::query;
 
 /// The address of a lesson.
@@ -50,6 +51,27 @@ fn body(l: &Lesson) -> Html {
     }) }</> }
 }
 
+/// For a teacher: one link for an exercise set of this lesson's cases, and one of cases drawn
+/// within the lesson's forms.
+fn exercise_links(l: &Lesson) -> Html {
+    #[cfg(target_arch = "wasm32")]
+    let seed = js_sys::Date::now() as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    let seed = 1;
+    let own = ExerciseSet::of_lesson(l).link(None);
+    let drawn = ExerciseSet::draw(l, 6, seed).link(None);
+    html! {
+        <section class="lesson-sets" aria-labelledby="sets-h">
+            <h3 id="sets-h">{ "Exercise set" }</h3>
+            <p>{ "Give your class one link: each student predicts d for every case in turn; their answers stay in their browser until they send you the link the summary gives them." }</p>
+            <ul>
+                <li><a class="set-own" href={own}>{ "An exercise set of this lesson's cases" }</a></li>
+                <li><a class="set-drawn" href={drawn}>{ "Six cases drawn within this lesson's forms (new values each time)" }</a></li>
+            </ul>
+        </section>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The lesson's name, or `index`.
@@ -81,6 +103,7 @@ pub fn Lessons(p: &Props) -> Html {
                     <p class="lesson-crumbs"><a href={href("index")}>{ "All lessons" }</a>{ format!(" · lesson {} of {}", i + 1, all.len()) }</p>
                     <h2 id="lesson-title">{ l.title.clone() }</h2>
                     { body(l) }
+                    { exercise_links(l) }
                     <nav class="lesson-nav" aria-label="Other lessons">
                         if let Some(prev) = i.checked_sub(1).and_then(|j| all.get(j)) {
                             <a href={href(prev.name)}>{ format!("← {}", prev.title) }</a>

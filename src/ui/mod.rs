@@ -10,6 +10,7 @@ use crate::program_model::{self, Prog};
 mod address;
 mod editor;
 mod embed;
+mod exercise;
 pub(crate) mod explore;
 mod figure;
 mod intrinsic;
@@ -132,6 +133,14 @@ pub fn App() -> Html {
     let lesson = use_state(|| crate::query::read(&address::current()).lesson);
     if let Some(name) = (*lesson).clone() {
         return html! { <lessons::Lessons {name} /> };
+    }
+    // `?set=` opens an exercise set (with `answers=`: the summary a student sent back).
+    let set = use_state(|| {
+        let r = crate::query::read(&address::current());
+        r.set.map(|s| (s, r.answers))
+    });
+    if let Some((set, answers)) = (*set).clone() {
+        return html! { <exercise::Exercise {set} {answers} /> };
     }
     let state = use_reducer(|| State::from_query(&address::current()));
     let prog = use_reducer(|| Prog::from_query(&address::current()));

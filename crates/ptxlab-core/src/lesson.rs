@@ -1,4 +1,4 @@
-//! Lessons: short markdown files in `lessons/` (compiled in, so they work offline), read into
+//! Lessons: short markdown files in `crates/ptxlab-core/lessons/` (in the package) (compiled in, so they work offline), read into
 //! blocks the playground draws. A fenced block marked `ptxlab` is a prepared case, shown as a
 //! live widget:
 //!
@@ -89,15 +89,15 @@ impl Lesson {
 
 /// The lessons' sources, in course order: name and markdown.
 pub const SOURCES: &[(&str, &str)] = &[
-    ("selectors", include_str!("../../../lessons/selectors.md")),
-    ("saturation", include_str!("../../../lessons/saturation.md")),
-    ("secondary", include_str!("../../../lessons/secondary.md")),
-    ("simd", include_str!("../../../lessons/simd.md")),
-    ("vmad", include_str!("../../../lessons/vmad.md")),
-    ("hardware", include_str!("../../../lessons/hardware.md")),
-    ("wide", include_str!("../../../lessons/wide.md")),
-    ("fields", include_str!("../../../lessons/fields.md")),
-    ("intrinsics", include_str!("../../../lessons/intrinsics.md")),
+    ("selectors", include_str!("../lessons/selectors.md")),
+    ("saturation", include_str!("../lessons/saturation.md")),
+    ("secondary", include_str!("../lessons/secondary.md")),
+    ("simd", include_str!("../lessons/simd.md")),
+    ("vmad", include_str!("../lessons/vmad.md")),
+    ("hardware", include_str!("../lessons/hardware.md")),
+    ("wide", include_str!("../lessons/wide.md")),
+    ("fields", include_str!("../lessons/fields.md")),
+    ("intrinsics", include_str!("../lessons/intrinsics.md")),
 ];
 
 /// Every lesson, read (a lesson that does not read is left out; the tests make sure none is).
