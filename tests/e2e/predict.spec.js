@@ -106,6 +106,9 @@ test.describe('predict d', () => {
     await expect(status).toContainText('the clamp of lane 1');
     await expect(status).toContainText('the sum 0x100 was clamped to 0xff');
     await expect(page.locator('.fig-stage[data-explains][data-kind="clamp"]')).toHaveCount(1);
+    // d is hidden in the figure too: its title says d = ?, and no result stage is drawn.
+    await expect(page.getByRole('figure', { name: 'Pipeline' })).toContainText('d = ?');
+    await expect(page.locator('.fig-stage[data-kind="result"]')).toHaveCount(0);
     await expect(page.locator('.stage-list .stage.explains')).toHaveCount(1);
     // The wrong bits are marked on the bit buttons.
     await expect(page.getByRole('button', { name: /^bit 16, wrong: / })).toBeVisible();
