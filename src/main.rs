@@ -7,6 +7,7 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 mod choices;
+mod exercise_model;
 mod intrinsic_model;
 mod model;
 mod num;

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use ptxlab_core::ast::SOURCE_NAMES;
 use ptxlab_core::insn::{self, Insn};
+use ptxlab_core::predict::{self, Hint, Verdict};
 use ptxlab_core::{Diagnostic, Inputs, Instruction, Trace, Widths};
 
 use crate::choices::{self, Group};
@@ -62,6 +63,38 @@ pub struct State {
     pub notes: Vec<String>,
     /// The sweep view's settings, kept in the address while it is open (`sweep=`).
     pub sweep: Option<String>,
+    /// Predict mode (`predict=1`): `d` is hidden until the student's value is checked.
+    pub predict: Option<Predict>,
+}
+
+/// The student's work in predict mode; all of it is in the address (`guess`, `check`, `hints`,
+/// `answer`), so a link brings back the same moment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Predict {
+    /// The value typed (or built by clicking bits), as text.
+    pub guess: String,
+    /// Whether "Check" was pressed for this guess.
+    pub checked: bool,
+    /// How many hints are shown.
+    pub hints: usize,
+    /// Whether the answer is shown.
+    pub answer: bool,
+}
+
+/// What the student does in predict mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PredictAction {
+    /// Predict mode on (hides `d`) or off.
+    Mode(bool),
+    /// The value typed into `Your d (hex)`.
+    Guess(String),
+    /// One bit of the guess clicked.
+    FlipBit(u32),
+    Check,
+    /// One more hint.
+    Hint,
+    /// Show `d`.
+    Answer,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +134,8 @@ pub enum Action {
     SetSweep(Option<String>),
     /// Present mode on or off.
     SetPresent(bool),
+    /// Predict mode.
+    Predict(PredictAction),
 }
 
 impl Default for State {
@@ -122,6 +157,7 @@ impl State {
             present: false,
             notes: Vec::new(),
             sweep: None,
+            predict: None,
         };
         s.set_text(text.to_string());
         s
@@ -212,6 +248,14 @@ impl State {
         s.present = req.present && !req.embed;
         s.sweep = req.sweep;
         s.notes = req.notes;
+        if req.predict {
+            s.predict = Some(Predict {
+                guess: req.guess.unwrap_or_default(),
+                checked: req.checked,
+                hints: req.hints,
+                answer: req.answer,
+            });
+        }
         if s.stale() && explain_refused {
             s.notes.push(
                 "The instruction in this address does not check (see the message under it); the result shown is the default instruction's."
@@ -247,7 +291,109 @@ impl State {
             q.push_str("&sweep=");
             q.push_str(&query::encode(sw));
         }
+        if let Some(p) = &self.predict {
+            q.push_str("&predict=1");
+            if !p.guess.is_empty() {
+                q.push_str("&guess=");
+                q.push_str(&query::encode(&p.guess));
+            }
+            if p.checked {
+                q.push_str("&check=1");
+            }
+            if p.hints > 0 {
+                q.push_str(&format!("&hints={}", p.hints));
+            }
+            if p.answer {
+                q.push_str("&answer=1");
+            }
+        }
         q
+    }
+
+    /// The width of `d` (32 when nothing checks).
+    pub fn d_width(&self) -> u32 {
+        self.valid.as_ref().map_or(32, |v| v.trace.result.bits)
+    }
+
+    /// The guess as a value, or why it does not read as one.
+    pub fn guess_value(&self) -> Option<Result<u64, String>> {
+        let p = self.predict.as_ref()?;
+        let g = p.guess.trim();
+        if g.is_empty() {
+            return None;
+        }
+        Some(num::parse(g, 64, View::Hex))
+    }
+
+    /// The core's verdict on the checked guess (`None` before "Check" or when the guess does
+    /// not read).
+    pub fn verdict(&self) -> Option<Verdict> {
+        let p = self.predict.as_ref()?;
+        if !p.checked {
+            return None;
+        }
+        let v = self.valid.as_ref()?;
+        let g = self.guess_value()?.ok()?;
+        Some(predict::check(&v.trace, g as u128))
+    }
+
+    /// The hints shown so far.
+    pub fn hints(&self) -> Vec<Hint> {
+        match (&self.predict, &self.valid) {
+            (Some(p), Some(v)) => predict::hints(&v.trace).into_iter().take(p.hints).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// How many hints there are in all.
+    pub fn hint_count(&self) -> usize {
+        self.valid
+            .as_ref()
+            .map_or(0, |v| predict::hints(&v.trace).len())
+    }
+
+    /// Whether `d` is hidden: predict mode, before the answer is shown or a right guess checked.
+    pub fn d_hidden(&self) -> bool {
+        match &self.predict {
+            Some(p) => !p.answer && !self.verdict().is_some_and(|v| v.correct),
+            None => false,
+        }
+    }
+
+    /// A new case: the work on the old one no longer applies.
+    fn restart_prediction(&mut self) {
+        if let Some(p) = &mut self.predict {
+            *p = Predict::default();
+        }
+    }
+
+    fn apply_predict(&mut self, a: PredictAction) {
+        if let PredictAction::Mode(on) = a {
+            self.predict = on.then(Predict::default);
+            return;
+        }
+        let n = self.hint_count();
+        let w = self.d_width();
+        let current = self.guess_value().and_then(Result::ok).unwrap_or(0);
+        let Some(p) = &mut self.predict else {
+            return;
+        };
+        match a {
+            PredictAction::Mode(_) => {}
+            PredictAction::Guess(g) => {
+                p.guess = g.chars().take(query::MAX_VALUE).collect();
+                p.checked = false;
+            }
+            PredictAction::FlipBit(b) => {
+                if b < w {
+                    p.guess = num::format((current ^ (1u64 << b)) & num::mask(w), w, View::Hex);
+                    p.checked = false;
+                }
+            }
+            PredictAction::Check => p.checked = !p.guess.trim().is_empty(),
+            PredictAction::Hint => p.hints = (p.hints + 1).min(n),
+            PredictAction::Answer => p.answer = true,
+        }
     }
 
     pub fn inputs(&self) -> Inputs {
@@ -256,6 +402,7 @@ impl State {
     }
 
     fn retrace(&mut self) {
+        self.restart_prediction();
         let inputs = self.inputs();
         if let Some(v) = &mut self.valid {
             v.trace = Rc::new(v.insn.trace(&inputs));
@@ -276,6 +423,7 @@ impl State {
         match action {
             Action::SetText(t) => {
                 s.set_text(t);
+                s.restart_prediction();
                 s.revision += 1;
             }
             Action::EditValue { src, view, text } => {
@@ -322,6 +470,7 @@ impl State {
             Action::DismissNotes => s.notes.clear(),
             Action::SetSweep(v) => s.sweep = v,
             Action::SetPresent(on) => s.present = on && !s.embed,
+            Action::Predict(a) => s.apply_predict(a),
         }
         s
     }
@@ -330,6 +479,54 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn predict_mode_hides_d_checks_and_round_trips() {
+        let s = State::new("vadd4.u32.u32.u32.sat d, a, b, c;", [0xff00, 0x0100, 0, 0]);
+        assert!(!s.d_hidden());
+        let s = s.apply(Action::Predict(PredictAction::Mode(true)));
+        assert!(s.d_hidden());
+        assert_eq!(s.verdict(), None);
+        let s = s.apply(Action::Predict(PredictAction::Guess("0x10000".into())));
+        assert_eq!(s.verdict(), None, "nothing is checked before Check");
+        let s = s.apply(Action::Predict(PredictAction::Check));
+        let v = s.verdict().unwrap();
+        assert!(!v.correct);
+        assert!(s.d_hidden());
+        let q = s.to_query();
+        assert!(q.contains("&predict=1&guess=0x10000&check=1"), "{q}");
+        assert_eq!(State::from_query(&q).predict, s.predict);
+        // Clicking bit 16 off and bits 8-15 on gives 0xff00: correct, and d shows again.
+        let mut t = s.apply(Action::Predict(PredictAction::FlipBit(16)));
+        for b in 8..16 {
+            t = t.apply(Action::Predict(PredictAction::FlipBit(b)));
+        }
+        assert_eq!(t.predict.as_ref().unwrap().guess, "0x0000ff00");
+        let t = t.apply(Action::Predict(PredictAction::Check));
+        assert!(t.verdict().unwrap().correct);
+        assert!(!t.d_hidden());
+        // Hints one at a time, never more than there are; then the answer.
+        let n = s.hint_count();
+        let mut h = s.clone();
+        for i in 1..=n + 2 {
+            h = h.apply(Action::Predict(PredictAction::Hint));
+            assert_eq!(h.hints().len(), i.min(n));
+        }
+        let h = h.apply(Action::Predict(PredictAction::Answer));
+        assert!(!h.d_hidden());
+        // A new value is a new case; bits beyond d are refused; off clears everything.
+        let k = h.apply(Action::SetValue { src: 0, value: 1 });
+        assert_eq!(k.predict, Some(Predict::default()));
+        let k = k.apply(Action::Predict(PredictAction::FlipBit(40)));
+        assert_eq!(k.predict.as_ref().unwrap().guess, "");
+        let k = k.apply(Action::Predict(PredictAction::Mode(false)));
+        assert_eq!(k.predict, None);
+        assert!(!k.to_query().contains("predict"));
+        // Not in predict mode, its actions do nothing.
+        assert_eq!(k.apply(Action::Predict(PredictAction::Check)), k);
+        let bad = State::from_query("?predict=1&guess=zz&check=1");
+        assert_eq!(bad.verdict(), None);
+    }
 
     #[test]
     fn starts_valid_with_a_trace() {

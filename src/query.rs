@@ -23,10 +23,15 @@ pub const MAX_REGS: usize = 2000;
 /// view's settings (read by the sweep panel, see `sweep_model::Spec`), a program
 /// with its starting registers and the step reached (read by the Program view), and `fn`, a
 /// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`), and `present`,
-/// the figure alone full screen.
-pub const KEYS: [&str; 12] = [
-    "i", "a", "b", "c", "e", "embed", "present", "sweep", "prog", "regs", "step", "fn",
+/// the figure alone full screen; predict mode (`predict`, with the student's `guess`, `check`,
+/// `hints` shown and `answer`); `lesson`, a lesson by name; `set`, an exercise set, with the
+/// student's `answers`.
+pub const KEYS: [&str; 18] = [
+    "i", "a", "b", "c", "e", "embed", "present", "sweep", "prog", "regs", "step", "fn", "predict",
+    "guess", "check", "hints", "answer", "lesson",
 ];
+/// The longest lesson name taken from the address.
+pub const MAX_LESSON: usize = 40;
 /// The longest sweep setting taken from the address.
 pub const MAX_SWEEP: usize = 300;
 /// The longest intrinsic name taken from the address.
@@ -128,6 +133,22 @@ pub struct Request {
     pub regs: Option<String>,
     /// Steps taken (`step`).
     pub step: Option<usize>,
+    /// Predict mode (`predict=1`).
+    pub predict: bool,
+    /// The student's value for `d` (`guess`), as typed.
+    pub guess: Option<String>,
+    /// Whether the guess was checked (`check=1`).
+    pub checked: bool,
+    /// Hints shown (`hints`).
+    pub hints: usize,
+    /// Whether the answer is shown (`answer=1`).
+    pub answer: bool,
+    /// A lesson by name (`lesson`), not yet looked up.
+    pub lesson: Option<String>,
+    /// An exercise set (`set`), not yet read.
+    pub set: Option<String>,
+    /// The student's answers to the set (`answers`), not yet read.
+    pub answers: Option<String>,
 }
 
 const DEFAULT_VIEW: &str = "Showing the default instruction instead.";
@@ -205,6 +226,47 @@ pub fn read(query: &str) -> Request {
                     r.regs = Some(v);
                 }
             }
+            "guess" => {
+                if v.chars().count() > MAX_VALUE || v.chars().any(char::is_control) {
+                    r.notes.push(format!(
+                        "Ignored the guess in this address: at most {MAX_VALUE} plain characters are read."
+                    ));
+                } else {
+                    r.guess = Some(v);
+                }
+            }
+            "lesson" => {
+                if v.len() > MAX_LESSON
+                    || !v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                {
+                    r.notes.push(format!(
+                        "Ignored lesson=“{}”: a lesson name is at most {MAX_LESSON} letters, digits and dashes.",
+                        excerpt(&v, 24)
+                    ));
+                } else {
+                    r.lesson = Some(v);
+                }
+            }
+            "set" | "answers" => {
+                if v.chars().any(|c| c.is_control() && c != '\n') {
+                    r.notes.push(format!(
+                        "Ignored the {k} in this address: it holds control characters."
+                    ));
+                } else if k == "set" {
+                    r.set = Some(v);
+                } else {
+                    r.answers = Some(v);
+                }
+            }
+            "hints" => match v.parse::<usize>() {
+                Ok(n) if v.len() <= 3 => r.hints = n,
+                _ => r.notes.push(format!(
+                    "Ignored hints=“{}”: it takes a number of hints.",
+                    excerpt(&v, 16)
+                )),
+            },
             "step" => match v.parse::<usize>() {
                 Ok(n) if v.len() <= 6 => r.step = Some(n),
                 _ => r.notes.push(format!(
@@ -231,7 +293,7 @@ pub fn read(query: &str) -> Request {
                     r.function = Some(v);
                 }
             }
-            "embed" | "present" => {
+            "embed" | "present" | "predict" | "check" | "answer" => {
                 let on = match v.as_str() {
                     "1" | "true" => Some(true),
                     "0" | "false" | "" => Some(false),
@@ -244,10 +306,12 @@ pub fn read(query: &str) -> Request {
                     }
                 };
                 if let Some(on) = on {
-                    if k == "embed" {
-                        r.embed = on;
-                    } else {
-                        r.present = on;
+                    match k.as_str() {
+                        "embed" => r.embed = on,
+                        "present" => r.present = on,
+                        "predict" => r.predict = on,
+                        "check" => r.checked = on,
+                        _ => r.answer = on,
                     }
                 }
             }
@@ -332,6 +396,22 @@ mod tests {
         assert_eq!(r.notes.len(), 3, "{:?}", r.notes);
         assert_eq!(read(""), Request::default());
         assert_eq!(read("?"), Request::default());
+    }
+
+    #[test]
+    fn reads_predict_mode_and_lessons() {
+        let r = read("?predict=1&guess=0x1ff&check=1&hints=2&answer=0&lesson=saturation");
+        assert!(r.predict && r.checked && !r.answer);
+        assert_eq!(r.guess.as_deref(), Some("0x1ff"));
+        assert_eq!(r.hints, 2);
+        assert_eq!(r.lesson.as_deref(), Some("saturation"));
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        let r = read("?hints=99999&lesson=../x&guess=%07&predict=maybe");
+        assert_eq!(
+            (r.hints, r.lesson, r.guess, r.predict),
+            (0, None, None, false)
+        );
+        assert_eq!(r.notes.len(), 4, "{:?}", r.notes);
     }
 
     #[test]

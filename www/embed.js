@@ -5,7 +5,9 @@
  *
  * into live ptxlab widgets (iframes of the playground with embed=1). Optional attributes:
  * data-a, data-b, data-c, data-e (operand values in hex), data-height (initial height in
- * pixels), data-title (the iframe's accessible title). Include it once, anywhere in the page:
+ * pixels), data-title (the iframe's accessible title), data-predict (present: the widget opens
+ * in predict mode, d hidden until the reader checks a value). ptxlab's lessons use exactly
+ * these elements for their live figures. Include it once, anywhere in the page:
  *
  *   <script src="https://example.org/ptxlab/embed.js" defer></script>
  *
@@ -37,6 +39,7 @@
       var v = el.getAttribute('data-' + k);
       if (v !== null && v !== '') params.set(k, v);
     });
+    if (el.hasAttribute('data-predict')) params.set('predict', '1');
     params.set('embed', '1');
     var url = new URL(base.href);
     url.search = params.toString();

@@ -10,13 +10,16 @@ use crate::program_model::{self, Prog};
 mod address;
 mod editor;
 mod embed;
+mod exercise;
 pub(crate) mod explore;
 mod figure;
 mod intrinsic;
 mod learn;
+mod lessons;
 mod operands;
 pub mod perf;
 mod picker_panel;
+mod predict;
 mod program;
 mod result;
 mod share;
@@ -126,6 +129,19 @@ pub fn start() {
 
 #[function_component]
 pub fn App() -> Html {
+    // `?lesson=` opens the lessons; a lesson link loads a new page, so this never changes.
+    let lesson = use_state(|| crate::query::read(&address::current()).lesson);
+    if let Some(name) = (*lesson).clone() {
+        return html! { <lessons::Lessons {name} /> };
+    }
+    // `?set=` opens an exercise set (with `answers=`: the summary a student sent back).
+    let set = use_state(|| {
+        let r = crate::query::read(&address::current());
+        r.set.map(|s| (s, r.answers))
+    });
+    if let Some((set, answers)) = (*set).clone() {
+        return html! { <exercise::Exercise {set} {answers} /> };
+    }
     let state = use_reducer(|| State::from_query(&address::current()));
     let prog = use_reducer(|| Prog::from_query(&address::current()));
     let view = use_state(|| View::of(&address::current()));
@@ -250,6 +266,7 @@ pub fn App() -> Html {
                     <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
                 </div>
                 { tabs(*view, &set_view) }
+                <a class="edge lessons-link" href={lessons::href("index")}>{ "Lessons" }</a>
                 <share::CopyLink query={prog.share_query()} />
             </header>
             <share::AddressNotes notes={prog.notes.clone()} dispatch={dismiss} />
@@ -284,6 +301,7 @@ pub fn App() -> Html {
                 <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
             </div>
             { tabs(*view, &set_view) }
+            <a class="edge lessons-link" href={lessons::href("index")}>{ "Lessons" }</a>
             <share::CopyLink query={state.share_query()} />
         </header>
         <share::AddressNotes notes={state.notes.clone()} dispatch={dispatch.clone()} />
@@ -308,15 +326,21 @@ pub fn App() -> Html {
             <section class={classes!("panel", "result", stale.then_some("stale"))} aria-labelledby="h-result">
                 <h2 id="h-result">{ "Result" }</h2>
                 if let Some(v) = valid {
-                    <result::ResultPanel trace={v.trace.clone()} stale={stale}
-                        sources={v.widths.sources.min(4)} dispatch={dispatch.clone()} />
+                    { predict::toggle(&state, &dispatch_pick) }
+                    <predict::PredictPanel state={Rc::new((*state).clone())} dispatch={dispatch.clone()} />
+                    if !state.d_hidden() {
+                        <result::ResultPanel trace={v.trace.clone()} stale={stale}
+                            sources={v.widths.sources.min(4)} dispatch={dispatch.clone()} />
+                    }
                     <share::CudaBlock insn={v.insn.clone()} stale={stale} />
                 }
             </section>
             <section class={classes!("panel", "stages", stale.then_some("stale"))} aria-labelledby="h-stages">
                 <h2 id="h-stages">{ "Stages" }</h2>
                 if let Some(v) = valid {
-                    if let Some(t) = &v.table {
+                    if state.predict.is_some() {
+                        { predicted_figure(&state, v, false) }
+                    } else if let Some(t) = &v.table {
                         <two_readings::TwoReadings insn={t.clone()} inputs={state.inputs()} trace={v.trace.clone()} on_present={on_present.clone()} />
                     } else {
                         <two_readings::OneReading trace={v.trace.clone()} on_present={on_present.clone()} />
@@ -400,11 +424,19 @@ fn embedded(state: &State, dispatch: &Callback<Action>) -> Html {
                 </section>
                 <section class={classes!("embed-result", stale.then_some("stale"))} aria-label="Result">
                     <h3><span class="reg">{ "d" }</span><small>{ " result" }</small></h3>
-                    <result::ResultPanel trace={v.trace.clone()} stale={stale}
-                        sources={0} dispatch={dispatch.clone()} />
+                    { predict::toggle(state, dispatch) }
+                    <predict::PredictPanel state={Rc::new(state.clone())} dispatch={dispatch.clone()} />
+                    if !state.d_hidden() {
+                        <result::ResultPanel trace={v.trace.clone()} stale={stale}
+                            sources={0} dispatch={dispatch.clone()} />
+                    }
                 </section>
                 <section class={classes!("embed-figure", stale.then_some("stale"))} aria-label="Stages">
-                    <figure::Pipeline trace={v.trace.clone()} compact=true />
+                    if state.predict.is_some() {
+                        { predicted_figure(state, v, true) }
+                    } else {
+                        <figure::Pipeline trace={v.trace.clone()} compact=true />
+                    }
                 </section>
             }
             <p class="embed-foot">
@@ -412,6 +444,15 @@ fn embedded(state: &State, dispatch: &Callback<Action>) -> Html {
             </p>
         </main>
     }
+}
+
+/// The figure in predict mode: the stages revealed so far, and the stage the verdict names lit.
+fn predicted_figure(state: &State, v: &crate::model::Valid, compact: bool) -> Html {
+    let verdict = state.verdict();
+    let explain = verdict.as_ref().and_then(|x| x.stage);
+    let shown = predict::shown_trace(state, &v.trace, verdict.as_ref());
+    let explain = explain.filter(|&i| i < shown.stages.len());
+    html! { <figure::Pipeline trace={shown} {compact} {explain} /> }
 }
 
 /// What the operand editor needs, gathered from the state.

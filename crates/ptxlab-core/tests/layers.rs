@@ -18,7 +18,14 @@ const LAYERS: &[&[&str]] = &[
     &["eval", "ops"],
     &["readings", "plan", "insn"],
     &["sweep", "batch", "cuda", "sass", "gen"],
-    &["provenance", "intrinsics", "program", "notes"],
+    &[
+        "provenance",
+        "intrinsics",
+        "program",
+        "notes",
+        "predict",
+        "lesson",
+    ],
 ];
 
 /// Items of the crate root that modules may name, with the module that defines them.

@@ -397,11 +397,17 @@ fn packs(t: &Trace, a: usize, b: usize) -> bool {
         && !matches!(x.detail, Detail::Range { .. })
 }
 
-/// Title lines: the instruction and `d` on one line where they fit; otherwise `d` on a line
+/// Title lines (`d = ?` for a trace without its result stage, as predict mode draws it): the
+/// instruction and `d` on one line where they fit; otherwise `d` on a line
 /// of its own and the instruction broken after its commas.
 fn title_lines(m: &Metrics, t: &Trace) -> Vec<String> {
     let room = ((m.width - 4.0) / (m.char_w() * m.title_font() / m.font)).floor() as usize;
-    let d = format!("d = {}", t.result.hex());
+    // Predict mode draws a trace cut before the stage that writes d: d stays hidden.
+    let d = if t.stages.iter().any(|s| s.kind == StageKind::Result) {
+        format!("d = {}", t.result.hex())
+    } else {
+        "d = ?".to_string()
+    };
     let one = format!("{}   {d}", t.instruction);
     if one.chars().count() <= room {
         return vec![one];

@@ -25,6 +25,9 @@ pub struct Props {
     /// The stage where the two readings part, drawn highlighted.
     #[prop_or_default]
     pub highlight: Option<usize>,
+    /// The stage that explains a wrong prediction (predict mode), drawn lit.
+    #[prop_or_default]
+    pub explain: Option<usize>,
     /// The embedded widget: the list in words and the details start folded.
     #[prop_or_default]
     pub compact: bool,
@@ -327,6 +330,7 @@ pub fn Pipeline(props: &Props) -> Html {
                         point: *point,
                         step: step.at,
                         highlight: props.highlight,
+                        explain: props.explain,
                     }, svg_ref.clone(), on_over, on_leave) }
                 </div>
                 <aside class="stage-details" aria-label="Stage details" hidden={props.present || (props.compact && focus.is_none())}>
@@ -344,9 +348,11 @@ pub fn Pipeline(props: &Props) -> Html {
                         let kind = s.kind.name().to_string();
                         let current = step.at == Some(i);
                         let parts = props.highlight == Some(i);
+                        let explains = props.explain == Some(i);
                         html! {
                             <li key={i} id={format!("stage-{i}")} data-index={i.to_string()} data-kind={kind.clone()}
-                                class={classes!("stage", format!("kind-{}", kind.replace(' ', "-")), parts.then_some("parts"), current.then_some("current"))}
+                                data-explains={explains.then_some("")}
+                                class={classes!("stage", format!("kind-{}", kind.replace(' ', "-")), parts.then_some("parts"), explains.then_some("explains"), current.then_some("current"))}
                                 aria-current={current.then_some("step")}>
                                 <button type="button" class="stage-pick" onclick={pick(i)}>
                                     { stage_words(i, &t) }
@@ -361,6 +367,7 @@ pub fn Pipeline(props: &Props) -> Html {
                                         title={d.info().title}>{ "why: hardware vs ISA text" }</a>
                                 }
                                 if parts { <span class="badge warn">{ "the readings part here" }</span> }
+                                if explains { <span class="badge warn">{ "explains your wrong bits" }</span> }
                             </li>
                         }
                     }) }

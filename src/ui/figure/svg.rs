@@ -15,6 +15,8 @@ pub struct Marks<'a> {
     pub point: Point,
     pub step: Option<usize>,
     pub highlight: Option<usize>,
+    /// The stage that explains a wrong prediction.
+    pub explain: Option<usize>,
 }
 
 /// The figure's own style: light colours on a white ground, so that it reads the same in the
@@ -50,6 +52,7 @@ pub fn style(m: &Metrics) -> String {
 .pf .future{{opacity:.12}}
 .pf .current .frame{{fill:none;stroke:#2b5d8f;stroke-width:1.5;stroke-dasharray:3 2}}
 .pf .parts .frame{{fill:none;stroke:#c92a2a;stroke-width:1.5}}
+.pf .explains .frame{{fill:#fff3bf;fill-opacity:.5;stroke:#e8590c;stroke-width:2.5}}
 .pf .track{{stroke:#6b7480;stroke-width:2}}
 .pf .range{{stroke:#2b5d8f;stroke-width:{rw};opacity:.25}}
 .pf .before{{fill:#fff;stroke:#c26a00;stroke-width:2}}
@@ -270,6 +273,8 @@ pub struct StageProps {
     pub future: bool,
     pub current: bool,
     pub parts: bool,
+    #[prop_or_default]
+    pub explains: bool,
 }
 
 impl PartialEq for StageProps {
@@ -283,7 +288,10 @@ impl PartialEq for StageProps {
                 self.future,
                 self.current,
                 self.parts,
-            ) == (o.stage, o.lit, o.pointed, o.future, o.current, o.parts)
+                self.explains,
+            ) == (
+                o.stage, o.lit, o.pointed, o.future, o.current, o.parts, o.explains,
+            )
     }
 }
 
@@ -298,11 +306,12 @@ pub fn StageReg(p: &StageProps) -> Html {
     let kind = s.kind.name().to_string();
     let line = d.layout.lines.iter().find(|x| x.stage == i);
     let masked = s.flags.contains(&Flag::MaskedOff);
-    let (future, current, parts) = (p.future, p.current, p.parts);
+    let (future, current, parts, explains) = (p.future, p.current, p.parts, p.explains);
     html! {
-        <g class={classes!("fig-stage", future.then_some("future"), current.then_some("current"), parts.then_some("parts"), masked.then_some("masked"))}
-            data-stage={i.to_string()} data-kind={kind} aria-current={current.then_some("step")}>
-            if current || parts {
+        <g class={classes!("fig-stage", future.then_some("future"), current.then_some("current"), parts.then_some("parts"), explains.then_some("explains"), masked.then_some("masked"))}
+            data-stage={i.to_string()} data-kind={kind} aria-current={current.then_some("step")}
+            data-explains={explains.then_some("")}>
+            if current || parts || explains {
                 <rect class="frame" x={f((r.x - 3.0).max(0.5))} y={f(r.y - 1.0)} width={f((r.width() + 6.0).min(m.width - 1.0))}
                     height={f(r.height() + 4.0)} rx="3" />
             }
@@ -450,7 +459,7 @@ pub fn draw(
                     <StageReg key={i} trace={t.clone()} drawn={d.clone()} stage={i}
                         lit={m.lit.get(i).copied().unwrap_or(0)}
                         pointed={if m.point.stage == Some(i) { m.point.bit } else { None }}
-                        {future} {current} parts={m.highlight == Some(i)} />
+                        {future} {current} parts={m.highlight == Some(i)} explains={m.explain == Some(i)} />
                 }
             }) }
         </svg>

@@ -1,0 +1,62 @@
+//! Every lesson reads, and every case in it checks and evaluates with the core; where a lesson
+//! states `d`, the core gives that value. So a lesson can never show a wrong value.
+
+use ptxlab_core::lesson::{self, Block, Inline};
+
+#[test]
+fn every_lesson_reads_and_every_case_gives_its_stated_d() {
+    assert!(lesson::SOURCES.len() >= 9);
+    let all = lesson::all();
+    assert_eq!(all.len(), lesson::SOURCES.len(), "a lesson does not read");
+    let mut names = std::collections::BTreeSet::new();
+    let mut stated = 0;
+    for l in &all {
+        assert!(names.insert(l.name), "{} twice", l.name);
+        assert!(!l.title.is_empty());
+        assert!(!l.summary().is_empty(), "{}: no paragraph", l.name);
+        assert!(l.cases().count() >= 1, "{}: no live figure", l.name);
+        for c in l.cases() {
+            let d = c
+                .d()
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", l.name, c.text));
+            if let Some(s) = c.stated {
+                assert_eq!(
+                    d, s,
+                    "{}: {} states d = {s:#x}, the core gives {d:#x}",
+                    l.name, c.text
+                );
+                stated += 1;
+            }
+        }
+        // Every lesson links to the PTX ISA (or NVIDIA's CUDA documentation).
+        let links = l.blocks.iter().flat_map(|b| match b {
+            Block::Para(p) => lesson::inline(p),
+            Block::List(v) => v.iter().flat_map(|p| lesson::inline(p)).collect(),
+            _ => Vec::new(),
+        });
+        let doc = links
+            .filter(
+                |i| matches!(i, Inline::Link(_, u) if u.starts_with("https://docs.nvidia.com/")),
+            )
+            .count();
+        assert!(doc >= 1, "{}: no link to NVIDIA's documentation", l.name);
+        assert_eq!(lesson::find(l.name).as_ref(), Some(l));
+    }
+    assert!(stated >= 18, "only {stated} stated values");
+    assert_eq!(lesson::find("nope"), None);
+}
+
+/// The lesson on the carry chain says plainly that CC.CF is not modelled.
+#[test]
+fn the_carry_lesson_is_honest() {
+    let l = lesson::find("wide").unwrap();
+    let text: String = l
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Para(p) => Some(p.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(text.contains("does not model the carry flag"));
+}
