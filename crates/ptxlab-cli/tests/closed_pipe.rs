@@ -42,3 +42,8 @@ fn vectors_into_a_closed_pipe() {
 fn intrinsic_list_into_a_closed_pipe() {
     closes_quietly(&["intrinsic", "--list"]);
 }
+
+#[test]
+fn atlas_forms_into_a_closed_pipe() {
+    closes_quietly(&["sass", "--forms"]);
+}
