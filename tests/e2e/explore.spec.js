@@ -1,5 +1,5 @@
 // End-to-end tests of the views beyond one case: the two readings of a case, the sweep heat
-// map (with its timings), the machine code sm_90 runs, and the batch table with CSV export.
+// map (with its timings), the machine code each GPU runs, and the batch table with CSV export.
 
 const fs = require('fs');
 const path = require('path');
@@ -192,27 +192,75 @@ test.describe('explore', () => {
     await expect(page.locator('.sweep-axis .field-error')).toContainText('steps');
   });
 
-  test('what sm_90 runs: native, closest form, emulated', async ({ page }) => {
-    await load(page, 'vabsdiff4.u32.u32.u32 d, a, b, c;', {});
-    await openView(page, 'What sm_90 runs');
-    const sass = page.locator('.sass');
-    await expect(sass.locator('.sass-code')).toContainText('VABSDIFF4');
-    await expect(sass.locator('.sass-code li.core')).toContainText('VABSDIFF4');
-    await expect(sass.locator('.sass-kind')).toHaveText('native');
-    await expect(sass.locator('.sass-what')).toContainText('exactly this form');
+  test('what each GPU runs: a row per architecture, cheapest and dearest, machine code, nearest form', async ({ page }) => {
+    await load(page, 'vabsdiff4.u32.u32.u32.add d, a, b, c;', {});
+    await openView(page, 'What each GPU runs');
+    const atlas = page.locator('.atlas');
+    const rows = atlas.locator('tr.atlas-row');
+    await expect(rows).toHaveCount(7);
+    await expect(atlas.locator('.sass-what')).toContainText('exactly this form');
+    // ptxas 13.5: one VABSDIFF4 up to sm_100, five instructions on sm_120.
+    const sm90 = atlas.locator('tr.atlas-row[data-arch="sm_90"]');
+    await expect(sm90.locator('.atlas-count')).toHaveText('1');
+    await expect(sm90.locator('.atlas-core')).toContainText('VABSDIFF4.U8.ACC');
+    await expect(sm90).toHaveClass(/native/);
+    await expect(sm90).toHaveClass(/cheapest/);
+    const sm120 = atlas.locator('tr.atlas-row[data-arch="sm_120"]');
+    await expect(sm120.locator('.atlas-count')).toHaveText('5');
+    await expect(sm120).toHaveClass(/emulated/);
+    await expect(sm120).toHaveClass(/dearest/);
+    await expect(sm120.locator('.atlas-mark')).toHaveText('dearest');
+    await expect(sm120.locator('.atlas-core')).toContainText('IDP.4A');
+    // A click on the row opens the whole kernel, the computing lines marked.
+    await sm120.click();
+    await expect(atlas.getByRole('button', { name: 'sm_120' })).toHaveAttribute('aria-expanded', 'true');
+    const code = atlas.getByRole('list', { name: 'sm_120 machine code' });
+    await expect(code).toContainText('LDG');
+    await expect(code).toContainText('STG');
+    await expect(code.locator('li.core')).toHaveCount(5);
 
-    await page.getByLabel('Instruction', { exact: true }).fill('vabsdiff4.u32.u32.u32.add d, a, b, c;');
-    await expect(sass.locator('.sass-closest')).toContainText('Closest measured form of this opcode: vabsdiff4.u32.u32.u32 d, a, b, c;');
-    await expect(sass.locator('.sass-code')).toContainText('VABSDIFF4');
+    // A refused form keeps ptxas's message.
+    await page.getByLabel('Instruction', { exact: true }).fill('min.relu.s16x2 d, a, b;');
+    await expect(atlas.locator('tr.atlas-row[data-arch="sm_80"]')).toHaveClass(/refused/);
+    await expect(atlas.locator('tr.atlas-row[data-arch="sm_80"] .atlas-message')).toContainText('requires .target sm_90');
+    await expect(atlas.locator('tr.atlas-row[data-arch="sm_90"] .atlas-core')).toContainText('VIMNMX.S16x2.RELU');
 
-    await page.getByLabel('Instruction', { exact: true }).fill('vadd.u32.u32.u32 d, a.b3, b.b3;');
-    await expect(sass.locator('.sass-kind')).toHaveText('emulated');
-    await expect(sass.locator('.sass-explain')).toContainText('Emulated');
-    await expect(sass.locator('.sass-code')).toContainText('PRMT');
-    await expect(sass.locator('.sass-code')).not.toContainText('LDG');
-    await expect(sass.locator('.sass-code')).not.toContainText('STG');
+    // A form outside the data names the nearest measured one.
+    await page.getByLabel('Instruction', { exact: true }).fill('vadd.u32.u32.u32 d, a.b2, b.b0;');
+    await expect(atlas.locator('.atlas-nearest')).toContainText('The nearest measured form is shown: vadd.');
+    await expect(atlas.locator('tr.atlas-row[data-arch="sm_90"] .atlas-core')).toContainText('PRMT');
+
+    // The program instructions have the view too.
+    await page.getByLabel('Instruction', { exact: true }).fill('prmt.b32 d, a, b, c;');
+    await expect(atlas.locator('tr.atlas-row[data-arch="sm_90"] .atlas-core')).toContainText('PRMT');
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sass.png') });
+  });
+
+  test('wasm size: the atlas is not compiled into the app wasm', async () => {
+    const DIST = path.resolve(__dirname, '..', '..', 'dist');
+    const zlib = require('zlib');
+    const wasmFile = fs.readdirSync(DIST).find((f) => f.endsWith('.wasm'));
+    const raw = fs.readFileSync(path.join(DIST, wasmFile));
+    const gz = zlib.gzipSync(raw, { level: 9 }).length;
+    console.log(`app wasm ${wasmFile}: ${(raw.length / 1024).toFixed(1)} KiB raw, ${(gz / 1024).toFixed(1)} KiB gzip`);
+    // The atlas's machine lines live in atlas.txt only.
+    const atlas = fs.readFileSync(path.join(DIST, 'atlas.txt'), 'utf8');
+    expect(atlas).toContain('VIADD.S32.ISAT');
+    expect(raw.includes(Buffer.from('VIADD.S32.ISAT'))).toBe(false);
+    expect(raw.includes(Buffer.from('F vabsdiff4.u32.u32.u32.add'))).toBe(false);
+    expect(gz).toBeLessThan(420 * 1024);
+  });
+
+  test('the atlas is fetched when the view opens, not before', async ({ page }) => {
+    const fetched = [];
+    page.on('request', (r) => { if (r.url().endsWith('/atlas.txt')) fetched.push(r.url()); });
+    await load(page, 'sub.sat.s32 d, a, b;', {});
+    expect(fetched, 'no atlas request before the view opens').toEqual([]);
+    await openView(page, 'What each GPU runs');
+    await expect(page.locator('tr.atlas-row[data-arch="sm_120"] .atlas-count')).toHaveText('1');
+    await expect(page.locator('tr.atlas-row[data-arch="sm_75"] .atlas-count')).toHaveText('5');
+    expect(fetched.length).toBe(1);
   });
 
   test('batch: table, per-line error, CSV export matches the H100', async ({ page }) => {
@@ -259,7 +307,7 @@ test.describe('explore', () => {
   test('explore views at 360 px: no sideways scrolling', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 800 });
     await load(page, 'vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;', {});
-    for (const t of ['Sweep heat map', 'What sm_90 runs', 'Batch']) {
+    for (const t of ['Sweep heat map', 'What each GPU runs', 'Batch']) {
       await openView(page, t);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${t}: no sideways scrolling at 360 px`).toBeLessThanOrEqual(1);

@@ -425,7 +425,7 @@ test.describe('pipeline figure', () => {
     const c = caseOf('vabsdiff4.u32.s32.u32.sat d.b210, a.b7351, b.b0246, c;');
     await load(page, c);
     await axe(page, 'main view');
-    for (const title of ['Sweep heat map', 'What sm_90 runs', 'Batch']) {
+    for (const title of ['Sweep heat map', 'What each GPU runs', 'Batch']) {
       const view = page.getByRole('button', { name: title });
       if ((await view.getAttribute('aria-expanded')) !== 'true') await view.click();
       await expect(view).toHaveAttribute('aria-expanded', 'true');

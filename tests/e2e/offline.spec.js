@@ -118,6 +118,12 @@ test.describe('offline', () => {
     for (const k of ['a', 'b', 'c']) await page.getByLabel(`${k} (hex)`, { exact: true }).fill(v[k]);
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(v.d);
 
+    // The atlas, fetched by the view for the first time now, comes from the cache.
+    await page.getByRole('button', { name: 'What each GPU runs' }).click();
+    await expect(page.locator('tr.atlas-row')).toHaveCount(7);
+    await expect(page.locator('tr.atlas-row[data-arch="sm_90"] .atlas-count')).toHaveText('11');
+    await expect(page.locator('.atlas-failed')).toHaveCount(0);
+
     // The JavaScript module, imported offline.
     const d = await page.evaluate(async (v) => {
       const m = await import(new URL('api/ptxlab.js', location.href).href);

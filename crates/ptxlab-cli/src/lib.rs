@@ -29,6 +29,7 @@ pub fn write_stdout(args: std::fmt::Arguments) {
     }
 }
 
+pub mod atlas;
 pub mod intrinsic;
 pub mod vectors;
 

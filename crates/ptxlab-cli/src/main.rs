@@ -30,6 +30,16 @@ usage:
                                        input; CSV, 'a=.. b=..' or values per line) as CSV
   ptxlab sass ['INSTRUCTION']          machine code ptxas emits for it on sm_90 (measured
                                        forms); without an instruction, list every form
+  ptxlab sass 'INSTRUCTION' --arch sm_XX [--json]
+                                       the lowering atlas (ptxas 13.5 -O3): that
+                                       architecture's machine code and the instructions that
+                                       compute; --json: {form, exact, arch, available, sass,
+                                       core, native[, message]}; a form outside the atlas
+                                       shows the nearest measured one (exact: false)
+  ptxlab sass 'INSTRUCTION' --all-archs [--json]
+                                       the table: sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120,
+                                       count and core per architecture, cheapest and dearest
+  ptxlab sass --forms [FILE...]        the forms scripts/atlas.py assembles (JSON lines)
   ptxlab run FILE|- [REG=VALUE]... [--trace] [--json]
                                        run a straight-line program ('-': standard input);
                                        registers not given start at 0; prints every register
@@ -286,6 +296,9 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
 
 fn cmd_sass(args: &[String]) -> Result<bool, String> {
     use ptxlab_core::sass;
+    if let Some(r) = ptxlab_cli::atlas::command(args) {
+        return r;
+    }
     match args {
         [] => {
             for f in sass::forms() {

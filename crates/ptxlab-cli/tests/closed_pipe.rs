@@ -65,3 +65,8 @@ fn no_print_macros_in_the_tool() {
     }
     assert!(found.is_empty(), "use out!/outln!:\n{}", found.join("\n"));
 }
+
+#[test]
+fn atlas_forms_into_a_closed_pipe() {
+    closes_quietly(&["sass", "--forms"]);
+}

@@ -50,6 +50,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod atlas;
 pub mod batch;
 pub mod bits;
 pub mod constexpr;

@@ -1,4 +1,4 @@
-//! Explore beyond one case: a sweep heat map, the machine code sm_90 runs, and a batch table.
+//! Explore beyond one case: a sweep heat map, the machine code each GPU runs, and a batch table.
 //! Each opens on demand from a row of buttons, so the main view stays uncluttered and nothing
 //! here is computed until its panel is open.
 
@@ -27,7 +27,7 @@ impl Tab {
     pub fn title(self) -> &'static str {
         match self {
             Tab::Sweep => "Sweep heat map",
-            Tab::Sass => "What sm_90 runs",
+            Tab::Sass => "What each GPU runs",
             Tab::Batch => "Batch",
         }
     }
@@ -61,7 +61,7 @@ pub fn Explore(props: &Props) -> Html {
     html! {
         <div class="explore-body">
             <div class="explore-tabs" role="group" aria-label="explore views">
-                { for Tab::ALL.iter().filter(|&&t| t != Tab::Sass || props.insn.is_some()).map(|&t| {
+                { for Tab::ALL.iter().map(|&t| {
                     let is_open = *open == Some(t);
                     let onclick = {
                         let open = open.clone();
@@ -85,14 +85,12 @@ pub fn Explore(props: &Props) -> Html {
                                 signed={props.signed} dispatch={props.dispatch.clone()}
                                 spec={props.sweep.clone()} />
                         },
-                        (Tab::Sass, Some(insn)) => html! { <sass::SassPanel insn={insn.clone()} /> },
+                        (Tab::Sass, _) => html! { <sass::SassPanel insn={props.any.clone()} /> },
                         _ => html! { <batch::BatchPanel insn={props.any.clone()} /> },
                     } }
                 </div>
-            } else if props.insn.is_some() {
-                <p class="muted">{ "Open a view: the result over a grid of two source fields, the machine code ptxas emits for this form, or many operand sets at once." }</p>
             } else {
-                <p class="muted">{ format!("Open a view: the result of {} over a grid of two source fields, or many operand sets at once. (The machine code view reads the video and integer arithmetic instructions.)", props.any.name()) }</p>
+                <p class="muted">{ "Open a view: the result over a grid of two source fields, the machine code ptxas emits for this form on each GPU, or many operand sets at once." }</p>
             }
         </div>
     }
