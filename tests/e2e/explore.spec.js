@@ -249,7 +249,10 @@ test.describe('explore', () => {
     expect(atlas).toContain('VIADD.S32.ISAT');
     expect(raw.includes(Buffer.from('VIADD.S32.ISAT'))).toBe(false);
     expect(raw.includes(Buffer.from('F vabsdiff4.u32.u32.u32.add'))).toBe(false);
-    expect(gz).toBeLessThan(420 * 1024);
+    // The atlas is about 128 KiB gzip: compiled in, it would take the app past this bound
+    // (440.8 KiB gzip on 2026-11-26, with the lessons and notes compiled in; issue 25 still
+    // asks for a smaller wasm, by fetching the intrinsic data too).
+    expect(gz).toBeLessThan(460 * 1024);
   });
 
   test('the atlas is fetched when the view opens, not before', async ({ page }) => {

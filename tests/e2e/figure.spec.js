@@ -6,12 +6,11 @@
 const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('@playwright/test');
-const { watch } = require('./page');
+const { watch, axe } = require('./page');
 const { findByPtx, familyOf, opcodeOf } = require('./cases');
 
 const OUT = path.resolve(__dirname, '..', '..', 'test-results');
 const SHOTS = path.join(OUT, 'screenshots');
-const AXE = require.resolve('axe-core/axe.min.js');
 
 // One or more forms of every family, the widest among them.
 const FORMS = [
@@ -118,17 +117,6 @@ async function pointD(page, bit) {
   const d = page.locator('.fig-stage[data-kind="result"] rect.cell[data-bit="' + bit + '"]').last();
   await d.hover();
   await expect(d).toHaveAttribute('data-pointed', '');
-}
-
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(async () => {
-    const res = await window.axe.run(document, { resultTypes: ['violations'] });
-    return res.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(r, `${what}: axe serious or critical violations`).toEqual([]);
 }
 
 test.describe('pipeline figure', () => {

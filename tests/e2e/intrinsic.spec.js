@@ -7,12 +7,11 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { watch } = require('./page');
+const { watch, axe } = require('./page');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test-results');
 const SHOTS = path.join(OUT, 'screenshots');
-const AXE = require.resolve('axe-core/axe.min.js');
 
 // The command-line tool: PTXLAB_BIN, else the debug build in CARGO_TARGET_DIR, else a build in
 // target/ (release first).
@@ -43,17 +42,6 @@ const dHex = (page) => page.getByLabel('d (hex)', { exact: true });
 async function open(page, query) {
   await page.goto(`./${query}`);
   await expect(search(page)).toBeVisible();
-}
-
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(async () => {
-    const res = await window.axe.run(document, { resultTypes: ['violations'] });
-    return res.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(r, `${what}: axe serious or critical violations`).toEqual([]);
 }
 
 test.describe('intrinsic view', () => {

@@ -4,22 +4,10 @@
 // lesson; axe finds nothing serious; screenshots at 1280 and 360 px.
 const path = require('path');
 const { test, expect } = require('@playwright/test');
-const { watch } = require('./page');
+const { watch, axe } = require('./page');
 
-const AXE = require.resolve('axe-core/axe.min.js');
 const SHOTS = path.join(__dirname, '..', '..', 'test-results', 'screenshots');
 const LESSONS = ['selectors', 'saturation', 'secondary', 'simd', 'vmad', 'hardware', 'wide', 'fields', 'intrinsics'];
-
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(async () => {
-    const res = await window.axe.run(document, { resultTypes: ['violations'] });
-    return res.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(r, `${what}: axe serious or critical violations`).toEqual([]);
-}
 
 // The d shown by live figure k of the page, once it has loaded.
 async function figureD(page, k) {

@@ -4,21 +4,9 @@
 // a time before the answer. The embed offers the same. Axe finds nothing serious.
 const path = require('path');
 const { test, expect } = require('@playwright/test');
-const { watch } = require('./page');
+const { watch, axe } = require('./page');
 
-const AXE = require.resolve('axe-core/axe.min.js');
 const SHOTS = path.join(__dirname, '..', '..', 'test-results', 'screenshots');
-
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(async () => {
-    const res = await window.axe.run(document, { resultTypes: ['violations'] });
-    return res.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(r, `${what}: axe serious or critical violations`).toEqual([]);
-}
 
 function url(i, vals, extra = '') {
   const q = new URLSearchParams({ i, ...vals });

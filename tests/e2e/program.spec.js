@@ -4,10 +4,9 @@
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 const path = require('path');
-const { watch } = require('./page');
+const { watch, axe } = require('./page');
 
 const SHOTS = path.join(__dirname, '..', '..', 'test-results', 'screenshots');
-const AXE = require.resolve('axe-core/axe.min.js');
 
 // SWAR byte add: the low seven bits of each byte added, the top bits put back with xor, and
 // prmt replicating each byte's sign; a guard on the sign of the sum.
@@ -25,17 +24,6 @@ const PROGRAM = [
 
 function reg(page, name) {
   return page.locator(`.program-regs tr[data-reg="${name}"]`);
-}
-
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(async () => {
-    const res = await window.axe.run(document, { resultTypes: ['violations'] });
-    return res.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(r, `${what}: axe serious or critical violations`).toEqual([]);
 }
 
 test('program view: paste, step, registers, figure, back, share, reload', async ({ page, context }) => {
