@@ -99,6 +99,20 @@ async function load(page, c, extra = '') {
   await page.goto(query(c, extra));
   await expect(page.getByRole('figure', { name: 'Pipeline' })).toBeVisible({ timeout: 30_000 });
   if (c.d) await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(c.d);
+  // The figure is laid out again once its column's width is known: measure only after its
+  // size has held for a few frames.
+  await page.evaluate(() => new Promise((done) => {
+    let last = '';
+    let same = 0;
+    const tick = () => {
+      const svg = document.querySelector('.fig svg.pf');
+      const now = svg ? `${svg.getAttribute('width')}x${svg.getAttribute('height')}` : '';
+      same = now && now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 3) done(); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
 }
 
 async function noHorizontalScroll(page) {
