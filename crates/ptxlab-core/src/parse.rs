@@ -241,26 +241,14 @@ impl<'a> Parser<'a> {
         if crate::constexpr::starts_expression(self.s, start) {
             let (v, end) = crate::constexpr::parse(self.s, start)?;
             self.i = end;
-            self.no_selector_on_number(start)?;
-            return Ok(Operand {
-                kind: OperandKind::Imm(v),
-                neg: false,
-                sel: None,
-                span: start..self.i,
-            });
+            return self.immediate(start, v);
         }
         let mut neg = false;
         if self.eat('-') {
             self.skip_ws();
             if self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 let v = self.number(start, true)?;
-                self.no_selector_on_number(start)?;
-                return Ok(Operand {
-                    kind: OperandKind::Imm(v),
-                    neg: false,
-                    sel: None,
-                    span: start..self.i,
-                });
+                return self.immediate(start, v);
             }
             neg = true;
         }
@@ -308,6 +296,17 @@ impl<'a> Parser<'a> {
             )),
             Err(m) => Err(Diagnostic::new(span, m)),
         }
+    }
+
+    /// An immediate operand from `start` to the cursor (no selector may follow it).
+    fn immediate(&mut self, start: usize, v: i64) -> Result<Operand, Diagnostic> {
+        self.no_selector_on_number(start)?;
+        Ok(Operand {
+            kind: OperandKind::Imm(v),
+            neg: false,
+            sel: None,
+            span: start..self.i,
+        })
     }
 
     /// ptxas reads `5.b0` as a syntax error: selectors pick parts of registers only.

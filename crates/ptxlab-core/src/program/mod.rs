@@ -339,41 +339,32 @@ impl RegTable {
     }
 
     fn declare(&mut self, name: &str, bits: u32, line: usize) -> Result<(), ProgramError> {
-        let here = self
-            .scopes
-            .last()
-            .is_some_and(|s| s.iter().any(|(n, _)| n == name));
-        if let (Some(&k), Some(scope)) = (self.index.get(name), self.scopes.last_mut()) {
-            if !here && self.list[k].declared.is_some() {
-                // A new register in this scope, hiding the outer one until the '}'.
-                scope.push((name.to_string(), Some(k)));
-                let internal = self.fresh(name);
-                self.index.insert(name.to_string(), self.list.len());
-                self.list.push(Register {
-                    name: internal,
-                    bits,
-                    declared: Some(line),
-                });
-                return Ok(());
+        let before = self.index.get(name).copied();
+        if let Some(k) = before {
+            let here = self
+                .scopes
+                .last()
+                .is_some_and(|s| s.iter().any(|(n, _)| n == name));
+            let r = &self.list[k];
+            // In an inner scope, a declared outer register of this name is hidden until the '}'.
+            let hides = !self.scopes.is_empty() && !here && r.declared.is_some();
+            if !hides {
+                return Err(perr(
+                    line,
+                    match r.declared {
+                        Some(l) => format!("{name} is declared a second time (first on line {l})"),
+                        None => format!(
+                            "{name} is declared after its first use on line {}; declare registers before using them",
+                            self.fixed_at.get(name).copied().unwrap_or(0)
+                        ),
+                    },
+                ));
             }
         }
-        if let Some(&k) = self.index.get(name) {
-            let r = &self.list[k];
-            return Err(perr(
-                line,
-                match r.declared {
-                    Some(l) => format!("{name} is declared a second time (first on line {l})"),
-                    None => format!(
-                        "{name} is declared after its first use on line {}; declare registers before using them",
-                        self.fixed_at.get(name).copied().unwrap_or(0)
-                    ),
-                },
-            ));
-        }
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.to_string(), None));
+            scope.push((name.to_string(), before));
         }
-        // A closed scope may have had a register of this name: this one is another.
+        // An outer or closed scope may have a register of this name: this one is another.
         let internal = self.fresh(name);
         self.index.insert(name.to_string(), self.list.len());
         self.list.push(Register {
