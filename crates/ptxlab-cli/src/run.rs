@@ -3,15 +3,21 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use ptxlab_core::program::{parse_program, Machine};
+use ptxlab_core::program::{memory, parse_program, Machine};
 
 use crate::{parse_value, render_trace};
 
 pub const USAGE: &str = "\
-  ptxlab run FILE|- [REG=VALUE]... [--trace] [--json]
-                                       run a straight-line program ('-': standard input);
-                                       registers not given start at 0; prints every register
-                                       written as NAME = 0xHEX; --trace: every step's stages";
+  ptxlab run FILE|- [NAME=VALUE]... [--mem [SPACE:]ADDR=HEXBYTES]... [--max-steps N]
+             [--trace] [--json]
+                                       run a program, or one thread of an .entry ('-': standard
+                                       input); NAME is a register, a parameter or a special
+                                       register (%tid.x=5); registers not given start at 0;
+                                       --mem puts bytes (lowest address first) in global memory
+                                       or SPACE (shared, local, const, param); prints every
+                                       register written as NAME = 0xHEX, then every byte range
+                                       written as mem 0xADDR = 04 03 02 01; --trace: every
+                                       step's stages; --max-steps: stop a loop (100000)";
 
 /// Hex of `v` padded to a register of `bits` bits.
 pub fn hex(v: u64, bits: u32) -> String {
@@ -47,10 +53,25 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let (mut trace, mut json) = (false, false);
     let mut file = None;
     let mut init = Vec::new();
-    for a in args {
+    let mut fills = Vec::new();
+    let mut max_steps = Machine::MAX_STEPS;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--trace" => trace = true,
             "--json" => json = true,
+            "--mem" => {
+                let v = it
+                    .next()
+                    .ok_or("--mem needs [SPACE:]ADDR=HEXBYTES, e.g. --mem 0x2000=04030201")?;
+                fills.push(memory::parse_fill(v).map_err(|e| format!("--mem {v}: {e}"))?);
+            }
+            "--max-steps" => {
+                let v = it.next().ok_or("--max-steps needs a number")?;
+                max_steps = v
+                    .parse()
+                    .map_err(|_| format!("--max-steps {v}: not a number of steps"))?;
+            }
             _ if a.contains('=') => {
                 let (k, v) = a.split_once('=').expect("contains '='");
                 let v = value(v).map_err(|e| format!("{k}: {e}"))?;
@@ -72,7 +93,13 @@ pub fn run(args: &[String]) -> Result<String, String> {
     };
     let prog = parse_program(&text).map_err(|e| e.to_string())?;
     let mut m = Machine::new(prog, &init)?;
+    m.set_memory(fills);
+    m.max_steps = max_steps;
+    m.keep_traces = trace || json;
     m.run();
+    if let Some(why) = m.stopped() {
+        return Err(why.to_string());
+    }
     let mut out = if trace {
         render_steps(&m)
     } else {
@@ -92,8 +119,21 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 })
             })
             .collect();
+        let bytes = |v: Vec<memory::Bytes>| -> Vec<serde_json::Value> {
+            v.iter()
+                .map(|b| {
+                    serde_json::json!({
+                        "space": b.space,
+                        "address": format!("0x{:x}", b.address),
+                        "bytes": b.hex(),
+                    })
+                })
+                .collect()
+        };
         let v = serde_json::json!({
             "registers": regs,
+            "memory": bytes(m.memory().written()),
+            "read": bytes(m.memory().read()),
             "steps": m.history(),
         });
         out.push_str(&serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
@@ -102,6 +142,18 @@ pub fn run(args: &[String]) -> Result<String, String> {
     }
     for (name, bits, v) in m.written() {
         out.push_str(&format!("{name} = {}\n", hex(v, bits)));
+    }
+    for b in m.memory().written() {
+        let space = match b.space {
+            memory::Space::Global => String::new(),
+            s => format!("{s} "),
+        };
+        let bytes: Vec<String> = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
+        out.push_str(&format!(
+            "mem {space}0x{:x} = {}\n",
+            b.address,
+            bytes.join(" ")
+        ));
     }
     Ok(out)
 }
@@ -114,13 +166,38 @@ pub fn render_steps(m: &Machine) -> String {
         let st = &m.program.statements[step.index];
         out.push_str(&format!("line {}: {}\n", st.line, guarded(st)));
         match &step.trace {
-            None => out.push_str("  skipped: its guard is false\n"),
+            None if !step.executed => out.push_str("  skipped: its guard is false\n"),
+            None => {}
             Some(t) => {
                 for l in render_trace(t).lines().skip(1) {
                     out.push_str(l);
                     out.push('\n');
                 }
             }
+        }
+        for a in &step.memory {
+            let bytes: Vec<String> = a.bytes.iter().map(|x| format!("{x:02x}")).collect();
+            out.push_str(&format!(
+                "  {} {} 0x{:x}: {}\n",
+                if a.store { "wrote" } else { "read" },
+                a.space,
+                a.address,
+                bytes.join(" ")
+            ));
+        }
+        match step.taken {
+            Some(true) => out.push_str(&format!(
+                "  taken: on to line {}\n",
+                m.program
+                    .statements
+                    .get(step.next)
+                    .map_or("(the end)".to_string(), |s| s.line.to_string())
+            )),
+            Some(false) => out.push_str("  not taken\n"),
+            None => {}
+        }
+        if step.ended {
+            out.push_str("  the thread ends\n");
         }
         for w in &step.writes {
             out.push_str(&format!(

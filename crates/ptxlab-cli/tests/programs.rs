@@ -104,6 +104,56 @@ fn json_lists_every_register_and_step() {
 }
 
 #[test]
+fn a_kernel_thread_lists_the_memory_it_wrote_and_read() {
+    let f = Path::new(DIR).join("kernel_add128.ptx");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let mut args = vec!["run".to_string(), f.to_string_lossy().into_owned()];
+    args.extend(args_of(&text));
+    args.push("--json".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = ptxlab(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["memory"],
+        serde_json::json!([{"space": "global", "address": "0x3000",
+            "bytes": "00000000000000000400000000000000"}])
+    );
+    let read: Vec<&str> = v["read"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["address"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        read,
+        ["0x1000", "0x2000", "0x0"],
+        "global a, global b, the params"
+    );
+    let cf = v["registers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "CC.CF")
+        .expect("the carry flag is a register");
+    assert_eq!(cf["value"], "0x1");
+    // A parameter that is not there, a bad --mem and a limit that is not a number.
+    let fs = f.to_str().unwrap();
+    for (extra, words) in [
+        (&["c=1"][..], "not a register or parameter"),
+        (&["--mem", "0x10=zz"][..], "not a hex digit"),
+        (&["--max-steps", "many"][..], "not a number"),
+        (&["--mem"][..], "needs"),
+    ] {
+        let mut a = vec!["run", fs];
+        a.extend_from_slice(extra);
+        let (code, _, err) = ptxlab(&a, None);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(err.contains(words), "{extra:?}: {err}");
+    }
+}
+
+#[test]
 fn bad_arguments_are_messages() {
     let f = Path::new(DIR).join("guards_abs.ptx");
     let f = f.to_str().unwrap();

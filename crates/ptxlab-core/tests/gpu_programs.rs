@@ -6,8 +6,10 @@
 //! `slct`, `cvt.pack`). Those are not skipped silently:
 //! [`not_yet`] says why each is refused, the test fails if ptxlab refuses any other form, and
 //! it fails too when one of them starts to be accepted, so that its cases get compared. The
-//! carry-out of `add.cc`, `sub.cc` and `mad.*.cc`, which ptxlab accepts without keeping the
-//! carry, is the one result not compared ([`CARRY_OUT_NOT_KEPT`]); it is counted and reported.
+//! carry-out of `add.cc`, `sub.cc` and `mad.*.cc`, which ptxlab accepts as one instruction
+//! without keeping the carry, is the one result not compared there ([`CARRY_OUT_NOT_KEPT`]); it
+//! is counted and reported. In a program the carry flag is a register, and
+//! [`every_gpu_case_of_the_carry_chain_in_a_program`] compares every carry case, `CC.CF` too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
@@ -189,4 +191,75 @@ fn every_gpu_case_of_the_program_instructions() {
         forms.len(),
         refused.len()
     );
+}
+
+/// The carry chain runs in programs, where the carry flag `CC.CF` is part of the register file:
+/// every GPU case of `add.cc`, `addc`, `sub.cc`, `subc`, `mad.lo.cc`, `mad.hi.cc` and `madc`
+/// (u32, s32, u64, s64, with and without `.cc`), run as a one-line program with `CC.CF` set to
+/// the GPU's carry in, must give the GPU's `d` and carry out.
+#[test]
+fn every_gpu_case_of_the_carry_chain_in_a_program() {
+    use ptxlab_core::program::{parse_program, Machine, CARRY_FLAG};
+    let chain = |p: &str| {
+        [
+            "add.cc.",
+            "sub.cc.",
+            "mad.lo.cc.",
+            "mad.hi.cc.",
+            "addc.",
+            "subc.",
+            "madc.",
+        ]
+        .iter()
+        .any(|x| p.starts_with(x))
+    };
+    let (mut cases, mut compared, mut carries) = (0usize, 0usize, 0usize);
+    let mut forms = BTreeSet::new();
+    let mut machines: BTreeMap<String, Machine> = BTreeMap::new();
+    for c in cases_of(chain) {
+        cases += 1;
+        forms.insert(c.ptx.clone());
+        let m = machines.entry(c.ptx.clone()).or_insert_with(|| {
+            let p = parse_program(&c.ptx).unwrap_or_else(|e| panic!("{}: {e}", c.ptx));
+            Machine::new(p, &[]).expect("a machine")
+        });
+        let mut init: Vec<(String, u64)> = c
+            .regs
+            .iter()
+            .filter(|(k, _)| k.as_str() != "CF")
+            .filter(|(k, _)| m.register_index(k).is_some())
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        if let Some(cf) = c.regs.get("CF") {
+            init.push((CARRY_FLAG.to_string(), *cf));
+        }
+        m.start_with(&init)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.ptx));
+        m.run();
+        for (name, want) in &c.out {
+            let reg = if name == "CF" {
+                CARRY_FLAG
+            } else {
+                name.as_str()
+            };
+            let got = m.value(reg);
+            assert_eq!(
+                got,
+                Some(*want),
+                "{} with {:x?}: {name}: GPU {want:#x}, ptxlab {got:x?}",
+                c.ptx,
+                c.regs
+            );
+            compared += 1;
+            carries += usize::from(name == "CF");
+        }
+    }
+    assert_eq!(forms.len(), 48, "{forms:?}");
+    assert!(cases >= 48 * 48, "{cases} cases");
+    assert!(carries >= 32 * 48, "{carries} carries out");
+    eprintln!("carry chain: {cases} GPU cases of {} forms, {compared} results equal ({carries} carries out)", forms.len());
+}
+
+fn cases_of(pick: impl Fn(&str) -> bool) -> Vec<Case> {
+    cases().into_iter().filter(|c| pick(&c.ptx)).collect()
 }

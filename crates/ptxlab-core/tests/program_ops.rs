@@ -219,6 +219,7 @@ proptest! {
     fn program_text_never_panics(s in "[ -~\\n]{0,200}") {
         if let Ok(p) = ptxlab_core::program::parse_program(&s) {
             let mut m = ptxlab_core::program::Machine::new(p, &[]).unwrap();
+            m.max_steps = 300;
             m.run();
             while m.step_back() {}
         }
@@ -232,8 +233,12 @@ proptest! {
         let cut = (0..=cut).rev().find(|&k| base.is_char_boundary(k)).unwrap_or(0);
         let text = format!("{}{}{}", &base[..cut], ins, &base[cut..]);
         if let Ok(p) = ptxlab_core::program::parse_program(&text) {
-            if let Ok(mut m) = ptxlab_core::program::Machine::new(p, &[]) {
+            if let Ok(mut m) = ptxlab_core::program::Machine::new(p, &[("n".into(), 3), ("out".into(), 0x40)]) {
+                m.max_steps = 300;
                 m.run();
+                let _ = m.memory().written();
+                while m.step_back() {}
+                prop_assert!(m.memory().written().is_empty());
             }
         }
     }
@@ -244,6 +249,8 @@ const PROGRAM_SEEDS: &[&str] = &[
     "setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p3;\n@%p1 selp.b32 %r3, 1, 0, %p2;",
     "{ lop3.b32 %r1, %r2, %r3, %r4, 0xca; prmt.b32 %r5, %r1, 0, 0xba98; }",
     "shf.l.wrap.b32 %r1, %r2, %r2, 5; // rotate\ncvt.sat.u8.s32 %rs1, %r1;",
+    ".visible .entry k(\n.param .u64 out,\n.param .u32 n\n)\n{\n.reg .b32 %r<4>; .reg .b64 %rd<3>; .reg .pred %p1;\nld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\nmov.u32 %r2, %tid.x;\n$L1:\nst.global.v2.u32 [%rd1+4], {%r2, %r1};\nld.global.s8 %r3, [%rd1+-1];\nadd.s64 %rd1, %rd1, 8;\nsub.s32 %r1, %r1, 1;\nsetp.ne.s32 %p1, %r1, 0;\n@%p1 bra $L1;\nret;\n}",
+    ".reg .b32 %r<5>;\nadd.cc.u32 %r1, %r2, %r3;\naddc.cc.u32 %r4, %r2, 0;\nmadc.hi.u32 %r0, %r1, %r4, %r3;\nsubc.u32 %r2, %r2, 1;\ncvta.to.global.u64 %rd1, %rd2;\nexit;",
 ];
 
 #[test]

@@ -18,8 +18,40 @@
 //! Registers are named as people write them (`%r1`, `%rd2`, `%p1`, `$x`, `_t`); a register's
 //! width comes from its `.reg` declaration or else from its first use, and every register the
 //! user does not set starts at 0. Guards (`@%p1`, `@!%p1`), comments, blank lines, labels and
-//! `{ }` scopes are accepted. Branches, loads, stores and instructions outside the table are
-//! refused with a message naming the line.
+//! `{ }` scopes are accepted.
+//!
+//! A program may also be one thread of a kernel as nvcc writes it: an `.entry` (or `.func`)
+//! with `.param` arguments (given by name, like registers), `ld`/`st` over a sparse byte memory
+//! ([`memory`]), `cvta.to.global`, special registers given as values (`%tid.x=5`; `%ntid.*` and
+//! `%nctaid.*` start at 1, the others at 0), labels, `bra` (guarded or not), `ret` and `exit`.
+//! A run stops after [`Machine::max_steps`] steps with a message, so an endless loop ends.
+//! What is not modelled (floating point, atomics, barriers, warp-wide instructions, textures,
+//! calls) is refused with a message that names the line and what is supported.
+//!
+//! ```
+//! use ptxlab_core::program::{memory, parse_program, Machine};
+//!
+//! let prog = parse_program("
+//!     .entry twice(.param .u64 out, .param .u32 n)
+//!     {
+//!         .reg .b32 %r<4>; .reg .b64 %rd<3>; .reg .pred %p1;
+//!         ld.param.u64 %rd1, [out];
+//!         ld.param.u32 %r1, [n];
+//!         mov.u32 %r2, %tid.x;
+//!     LOOP:
+//!         st.global.u8 [%rd1], %r2;
+//!         add.s64 %rd1, %rd1, 1;
+//!         add.s32 %r2, %r2, 1;
+//!         setp.lt.u32 %p1, %r2, %r1;
+//!         @%p1 bra LOOP;
+//!         ret;
+//!     }").unwrap();
+//! let init = [("out".into(), 0x2000), ("n".into(), 4), ("%tid.x".into(), 1)];
+//! let mut m = Machine::new(prog, &init).unwrap();
+//! m.run();
+//! let w = m.memory().written();
+//! assert_eq!((w[0].address, w[0].hex()), (0x2000, "010203".to_string()));
+//! ```
 
 use std::collections::HashMap;
 use std::fmt;
@@ -33,6 +65,10 @@ use crate::ops::{width_fits, width_name};
 use crate::trace::Trace;
 
 pub use crate::ops;
+
+pub mod memory;
+
+use memory::{Access, Base, Bytes, Cvta, Memory, Slot, Space};
 
 pub use ops::{parse_op, OpInsn, POp};
 
@@ -67,6 +103,146 @@ pub enum Body {
     Table(Box<Instruction>),
     /// One of the program instructions of [`ops`].
     Op(Box<OpInsn>),
+    /// `ld` or `st`.
+    Access(Box<Access>),
+    /// `cvta`: an address from one space's numbering to another's.
+    Cvta(Box<Cvta>),
+    /// `bra LABEL`: go on at a statement (`target`, the number of statements for a label at
+    /// the end).
+    Branch {
+        /// The label as written.
+        label: String,
+        /// The statement it names.
+        target: usize,
+    },
+    /// `ret` or `exit`: the thread ends.
+    End,
+    /// A link of the carry chain (`add.cc`, `addc`, `sub.cc`, `subc`, `mad.lo.cc`, `madc`...):
+    /// reads or writes the carry flag `CC.CF` as well.
+    Carry(Box<Carry>),
+}
+
+/// The name of the carry flag in the register file.
+pub const CARRY_FLAG: &str = "CC.CF";
+
+/// What a link of the carry chain adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CarryOp {
+    /// `a + b`.
+    Add,
+    /// `a - b`, computed as `a + ~b + 1` (or `+ CC.CF` for `subc`): the carry out is 1 when
+    /// nothing was borrowed.
+    Sub,
+    /// `.lo` or `.hi` half of `a * b`, plus `c`.
+    Mad,
+}
+
+/// A link of the carry chain. Measured on an H200 (`tests/data/gpu-programs.jsonl.gz`, with the
+/// raw carry bit set before and read after): `add.cc`, `addc`, `sub.cc`, `subc`, `mad.lo.cc`,
+/// `mad.hi.cc` and `madc` in u32, s32, u64 and s64 compute, with `n` the width,
+/// `sum = x + y + carry_in` exactly, `d = sum mod 2^n` and `carry_out = sum >> n`, where for
+/// `sub` `y = ~b` and the carry in is 1 (`sub.cc`) or `CC.CF` (`subc`): the carry of `sub` is
+/// "no borrow", as on ARM, and a signed type changes nothing but `.hi`'s product.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carry {
+    /// What it adds.
+    pub op: CarryOp,
+    /// Reads `CC.CF` (`addc`, `subc`, `madc`).
+    pub carry_in: bool,
+    /// Writes `CC.CF` (`.cc`).
+    pub carry_out: bool,
+    /// The instruction without the carry (`add.u32 d, a, b` for `addc.cc.u32 d, a, b`): its
+    /// operands, type and `.lo`/`.hi`.
+    pub base: Instruction,
+}
+
+impl Carry {
+    /// Read a link of the carry chain: None when `body` is not one.
+    fn parse(body: &str) -> Option<Result<Carry, String>> {
+        let word = body.split(char::is_whitespace).next()?;
+        let mut parts = word.split('.');
+        let (op, carry_in) = match parts.next()? {
+            "add" => (CarryOp::Add, false),
+            "sub" => (CarryOp::Sub, false),
+            "mad" => (CarryOp::Mad, false),
+            "addc" => (CarryOp::Add, true),
+            "subc" => (CarryOp::Sub, true),
+            "madc" => (CarryOp::Mad, true),
+            _ => return None,
+        };
+        let mods: Vec<&str> = parts.collect();
+        let carry_out = mods.contains(&"cc");
+        if !carry_in && !carry_out {
+            return None;
+        }
+        let base_mods: Vec<&str> = mods.iter().copied().filter(|m| *m != "cc").collect();
+        let name = match op {
+            CarryOp::Add => "add",
+            CarryOp::Sub => "sub",
+            CarryOp::Mad => "mad",
+        };
+        let allowed = ["u32", "s32", "u64", "s64"];
+        let ty = base_mods.iter().find(|m| allowed.contains(m));
+        let extra = base_mods
+            .iter()
+            .find(|m| !(allowed.contains(m) || op == CarryOp::Mad && matches!(**m, "lo" | "hi")));
+        if let Some(x) = extra {
+            return Some(Err(format!(
+                "'.{x}' is not a modifier of {word}: the carry chain takes {}.u32 .s32 .u64 .s64",
+                if op == CarryOp::Mad {
+                    ".lo or .hi, then "
+                } else {
+                    ""
+                }
+            )));
+        }
+        if ty.is_none() || base_mods.iter().filter(|m| allowed.contains(m)).count() != 1 {
+            return Some(Err(format!(
+                "{word} names one type: .u32, .s32, .u64 or .s64"
+            )));
+        }
+        if op == CarryOp::Mad && !base_mods.iter().any(|m| matches!(*m, "lo" | "hi")) {
+            return Some(Err(format!("{word} names .lo or .hi")));
+        }
+        let text = format!("{name}.{}{};", base_mods.join("."), &body[word.len()..]);
+        Some(
+            crate::check(&text)
+                .map(|base| Carry {
+                    op,
+                    carry_in,
+                    carry_out,
+                    base,
+                })
+                .map_err(|d| d.to_string()),
+        )
+    }
+
+    /// `d` and the carry out, from the sources as read and the carry in.
+    pub fn eval(&self, a: u64, b: u64, c: u64, cf: bool) -> (u64, bool) {
+        let ty = self.base.form.ty(0);
+        let n = ty.bits();
+        let m = mask(n) as u128;
+        let (a, b, c) = (a as u128 & m, b as u128 & m, c as u128 & m);
+        let cin = u128::from(cf);
+        let sum = match self.op {
+            CarryOp::Add => a + b + if self.carry_in { cin } else { 0 },
+            CarryOp::Sub => a + (!b & m) + if self.carry_in { cin } else { 1 },
+            CarryOp::Mad => {
+                let hi = self.base.form.half == Some(crate::ast::HalfMode::Hi);
+                let product: u128 = if ty.is_signed() {
+                    let sa = crate::bits::sext(a as u64, n) as i128;
+                    let sb = crate::bits::sext(b as u64, n) as i128;
+                    (sa * sb) as u128
+                } else {
+                    a * b
+                };
+                let half = if hi { product >> n } else { product } & m;
+                half + c + if self.carry_in { cin } else { 0 }
+            }
+        };
+        ((sum & m) as u64, (sum >> n) & 1 == 1)
+    }
 }
 
 /// One instruction of a program.
@@ -91,6 +267,9 @@ pub struct Register {
     pub bits: u32,
     /// Line of its `.reg` declaration, if any.
     pub declared: Option<usize>,
+    /// A special register (`%tid.x`): read only, its value given or its default.
+    #[serde(default)]
+    pub special: bool,
 }
 
 /// A parsed program: its statements and every register it names, in order of appearance.
@@ -100,37 +279,166 @@ pub struct Program {
     pub statements: Vec<Statement>,
     /// Every register named, declared or used, in order of appearance.
     pub registers: Vec<Register>,
+    /// The `.entry` or `.func` the program is, if it is one: its name and parameters.
+    #[serde(default)]
+    pub kernel: Option<Kernel>,
+    /// Every label and the statement it stands before.
+    #[serde(default)]
+    pub labels: Vec<(String, usize)>,
 }
 
-/// Instructions that would leave straight-line code.
-const BRANCHES: &[&str] = &[
-    "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "bar", "barrier", "bssy", "bsync",
+/// A kernel's (or function's) name and parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kernel {
+    /// Its name.
+    pub name: String,
+    /// `.func` (true) or `.entry`.
+    pub func: bool,
+    /// Its `.param` arguments in order.
+    pub params: Vec<Param>,
+}
+
+/// One `.param` argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    /// Its name.
+    pub name: String,
+    /// Its width in bits (8 to 64).
+    pub bits: u32,
+    /// Its address in the param space.
+    pub offset: u64,
+}
+
+impl Program {
+    /// Whether every statement runs once, in order (no branch, no memory, no end).
+    pub fn straight(&self) -> bool {
+        self.statements
+            .iter()
+            .all(|s| matches!(s.body, Body::Table(_) | Body::Op(_) | Body::Carry(_)))
+    }
+    /// The parameter of this name.
+    pub fn param(&self, name: &str) -> Option<&Param> {
+        self.kernel.as_ref()?.params.iter().find(|p| p.name == name)
+    }
+}
+
+/// The special registers a kernel reads, each with its width and the value it has when none is
+/// given.
+pub const SPECIAL: &[(&str, u32, u64)] = &[
+    ("%tid.x", 32, 0),
+    ("%tid.y", 32, 0),
+    ("%tid.z", 32, 0),
+    ("%ntid.x", 32, 1),
+    ("%ntid.y", 32, 1),
+    ("%ntid.z", 32, 1),
+    ("%ctaid.x", 32, 0),
+    ("%ctaid.y", 32, 0),
+    ("%ctaid.z", 32, 0),
+    ("%nctaid.x", 32, 1),
+    ("%nctaid.y", 32, 1),
+    ("%nctaid.z", 32, 1),
+    ("%laneid", 32, 0),
+    ("%warpid", 32, 0),
+    ("%nwarpid", 32, 1),
+    ("%smid", 32, 0),
+    ("%nsmid", 32, 1),
+    ("%gridid", 64, 0),
+    ("%lanemask_eq", 32, 1),
+    ("%lanemask_le", 32, 1),
+    ("%lanemask_lt", 32, 0),
+    ("%lanemask_ge", 32, 0xffff_ffff),
+    ("%lanemask_gt", 32, 0xffff_fffe),
+    ("%clock", 32, 0),
+    ("%clock64", 64, 0),
+    ("%globaltimer", 64, 0),
+    ("%dynamic_smem_size", 32, 0),
+    ("%total_smem_size", 32, 0),
 ];
-/// Instructions that touch memory.
-const MEMORY: &[&str] = &[
-    "ld",
-    "ldu",
-    "st",
-    "atom",
-    "red",
-    "cp",
-    "prefetch",
-    "prefetchu",
-    "tex",
-    "tld4",
-    "suld",
-    "sust",
-    "sured",
-    "cvta",
-    "isspacep",
-    "ldmatrix",
-    "stmatrix",
-    "mbarrier",
-    "cp.async",
-    "multimem",
-    "discard",
-    "applypriority",
-    "createpolicy",
+
+/// The special register of this name: its width and default value.
+pub fn special(name: &str) -> Option<(u32, u64)> {
+    SPECIAL
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, b, v)| (b, v))
+}
+
+/// How a special register is written inside an instruction's text for the instruction parsers,
+/// whose names have no dots: `%tid.x` as `%tid$x`.
+fn hide_dot(name: &str) -> String {
+    name.replace('.', "$")
+}
+
+/// The name of a special register from its hidden form (`%tid$x` -> `%tid.x`).
+fn unhide(name: &str) -> String {
+    let shown = name.replace('$', ".");
+    if name.starts_with('%') && special(&shown).is_some() {
+        shown
+    } else {
+        name.to_string()
+    }
+}
+
+/// Instructions a thread of a kernel may use besides the arithmetic ones.
+const CONTROL_AND_MEMORY: &str =
+    "ld, st (global, shared, local, const and param spaces, .v2 and .v4), cvta.to.global, bra, ret and exit";
+
+/// Instructions ptxlab does not model, by kind: the kind's words and its opcodes.
+const NOT_MODELLED: &[(&str, &[&str])] = &[
+    (
+        "calls are not modelled",
+        &["call", "brx", "trap", "brkpt", "nanosleep", "pmevent"],
+    ),
+    (
+        "barriers and fences are not modelled: a program is one thread",
+        &[
+            "bar",
+            "barrier",
+            "bssy",
+            "bsync",
+            "membar",
+            "fence",
+            "griddepcontrol",
+            "elect",
+        ],
+    ),
+    (
+        "warp-wide instructions are not modelled: a program is one thread",
+        &["shfl", "vote", "match", "redux", "activemask"],
+    ),
+    (
+        "atomics are not modelled",
+        &["atom", "red", "mbarrier", "multimem"],
+    ),
+    (
+        "textures and surfaces are not modelled",
+        &[
+            "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
+        ],
+    ),
+    (
+        "these memory instructions are not modelled",
+        &[
+            "prefetch",
+            "prefetchu",
+            "isspacep",
+            "ldmatrix",
+            "stmatrix",
+            "cp",
+            "discard",
+            "applypriority",
+            "createpolicy",
+            "alloca",
+            "stackrestore",
+            "stacksave",
+        ],
+    ),
+    (
+        "floating point is not modelled",
+        &[
+            "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "testp", "copysign",
+        ],
+    ),
 ];
 
 /// Every opcode a program may use.
@@ -158,7 +466,7 @@ pub fn parse_assignments(text: &str) -> Result<Vec<(String, u64)>, String> {
         let Some((name, v)) = item.split_once('=') else {
             return Err(format!("'{item}' is not NAME=VALUE (e.g. %r1=0x1234)"));
         };
-        if !is_reg_name(name) {
+        if !is_reg_name(name) && name != CARRY_FLAG && special(name).is_none() {
             return Err(format!("'{name}' is not a register name"));
         }
         out.push((
@@ -183,8 +491,18 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
         return Err(perr(1, "a program of more than 1 MiB is not accepted"));
     }
     let clean = strip_comments(text);
-    let mut statements = Vec::new();
     let mut regs = RegTable::default();
+    let (clean, kernel) = take_header(&clean, &mut regs)?;
+    let param_names: Vec<&str> = kernel
+        .as_ref()
+        .map(|k| k.params.iter().map(|p| p.name.as_str()).collect())
+        .unwrap_or_default();
+    let mut cx = Ctx {
+        regs: &mut regs,
+        params: &param_names,
+    };
+    let mut labels: Vec<(String, usize)> = Vec::new();
+    let mut statements = Vec::new();
     let mut cur = String::new();
     let mut cur_line = 0;
     for (i, raw_line) in clean.lines().enumerate() {
@@ -195,21 +513,31 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
                 cur.clear();
                 let t = rest.trim_start();
                 if let Some(r) = t.strip_prefix('{') {
-                    regs.open_scope();
+                    cx.regs.open_scope();
                     rest = r;
                     continue;
                 }
                 if let Some(r) = t.strip_prefix('}') {
-                    regs.close_scope(n)?;
+                    cx.regs.close_scope(n)?;
                     rest = r;
                     continue;
                 }
                 if let Some((label, after)) = label_split(t) {
-                    let _ = label;
+                    if labels.iter().any(|(l, _)| l == label) {
+                        return Err(perr(n, format!("the label {label} is defined twice")));
+                    }
+                    labels.push((label.to_string(), statements.len()));
                     rest = after;
                     continue;
                 }
                 if t.is_empty() {
+                    break;
+                }
+                // Module directives take the rest of their line and need no ';'.
+                if [".version", ".target", ".address_size"].iter().any(|d| {
+                    t.strip_prefix(d)
+                        .is_some_and(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+                }) {
                     break;
                 }
                 cur_line = n;
@@ -219,7 +547,7 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
                 Some(k) => {
                     cur.push_str(&rest[..k]);
                     let stmt = std::mem::take(&mut cur);
-                    if let Some(s) = statement(stmt.trim(), cur_line, &mut regs)? {
+                    if let Some(s) = statement(stmt.trim(), cur_line, &mut cx)? {
                         statements.push(s);
                     }
                     rest = &rest[k + 1..];
@@ -234,7 +562,7 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
     }
     if !cur.trim().is_empty() {
         // The last statement may omit its ';'.
-        if let Some(s) = statement(cur.trim(), cur_line, &mut regs)? {
+        if let Some(s) = statement(cur.trim(), cur_line, &mut cx)? {
             statements.push(s);
         }
     }
@@ -244,10 +572,183 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
             "the program has no instructions: write one per line, e.g. add.s32 %r3, %r1, %r2;",
         ));
     }
+    for s in &mut statements {
+        if let Body::Branch { label, target } = &mut s.body {
+            match labels.iter().find(|(l, _)| l == label) {
+                Some(&(_, k)) => *target = k,
+                None => {
+                    let known: Vec<&str> = labels.iter().map(|(l, _)| l.as_str()).collect();
+                    return Err(perr(
+                        s.line,
+                        format!(
+                            "the label {label} is not defined (labels: {})",
+                            if known.is_empty() {
+                                "none".to_string()
+                            } else {
+                                known.join(" ")
+                            }
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     Ok(Program {
         statements,
         registers: regs.list,
+        kernel,
+        labels,
     })
+}
+
+/// Find an `.entry` or `.func` header, read its parameters, and blank it out of the text
+/// (keeping line breaks, so lines keep their numbers); its body's braces stay as a scope.
+fn take_header(text: &str, regs: &mut RegTable) -> Result<(String, Option<Kernel>), ProgramError> {
+    let line_of = |k: usize| text[..k].matches('\n').count() + 1;
+    let found: Vec<(usize, bool)> = text
+        .match_indices('.')
+        .filter_map(|(k, _)| {
+            let rest = &text[k..];
+            let before_ok = k == 0 || text[..k].ends_with(|c: char| c.is_whitespace());
+            let kw = if rest.starts_with(".entry") {
+                Some((6, false))
+            } else if rest.starts_with(".func") {
+                Some((5, true))
+            } else {
+                None
+            };
+            let (len, func) = kw?;
+            let after_ok = !rest[len..].starts_with(scan_ident_char);
+            (before_ok && after_ok).then_some((k, func))
+        })
+        .collect();
+    let Some(&(at, func)) = found.first() else {
+        return Ok((text.to_string(), None));
+    };
+    if let Some(&(k, _)) = found.get(1) {
+        return Err(perr(
+            line_of(k),
+            "a second .entry or .func: a program is one kernel or function",
+        ));
+    }
+    let start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+    let mut pos = at + if func { 5 } else { 6 };
+    let skip_ws = |p: &mut usize| {
+        while text[*p..].starts_with(char::is_whitespace) {
+            *p += text[*p..].chars().next().map_or(1, char::len_utf8);
+        }
+    };
+    let group = |p: &mut usize| -> Result<Option<&str>, ProgramError> {
+        if !text[*p..].starts_with('(') {
+            return Ok(None);
+        }
+        let close = text[*p..].find(')').ok_or_else(|| {
+            perr(
+                line_of(*p),
+                "this '(' of the parameter list is never closed",
+            )
+        })?;
+        let inner = &text[*p + 1..*p + close];
+        *p += close + 1;
+        Ok(Some(inner))
+    };
+    skip_ws(&mut pos);
+    let mut lists: Vec<(usize, &str)> = Vec::new();
+    if func {
+        let at_ret = pos;
+        if let Some(r) = group(&mut pos)? {
+            lists.push((at_ret, r));
+        }
+        skip_ws(&mut pos);
+    }
+    let name_end = text[pos..]
+        .find(|c: char| !scan_ident_char(c))
+        .map_or(text.len(), |k| pos + k);
+    let name = text[pos..name_end].to_string();
+    if name.is_empty() {
+        return Err(perr(line_of(pos), "the .entry or .func needs a name"));
+    }
+    pos = name_end;
+    skip_ws(&mut pos);
+    let at_params = pos;
+    if let Some(p) = group(&mut pos)? {
+        lists.push((at_params, p));
+    }
+    let open = text[pos..].find(['{', ';']).map(|k| pos + k);
+    let body = match open {
+        Some(k) if text[k..].starts_with('{') => k,
+        _ => {
+            return Err(perr(
+                line_of(at),
+                format!("{name} has no body: write its instructions between {{ and }}"),
+            ))
+        }
+    };
+    let mut params: Vec<Param> = Vec::new();
+    let mut offset = 0u64;
+    for (at, list) in lists {
+        for item in list.split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let line = line_of(at + list.find(item).unwrap_or(0) + 1);
+            let words: Vec<&str> = item.split_whitespace().collect();
+            let pname = *words.last().unwrap_or(&"");
+            if pname.contains('[') {
+                return Err(perr(
+                    line,
+                    format!("'{item}': array (struct) parameters are not modelled; pass a pointer and fill the memory"),
+                ));
+            }
+            let ty = words
+                .iter()
+                .filter_map(|w| w.strip_prefix('.'))
+                .find_map(ops::PType::from_name)
+                .filter(|t| t.bits() <= 64);
+            let (Some(ty), true) = (ty, is_reg_name(pname)) else {
+                return Err(perr(
+                    line,
+                    format!("'{item}' is not a parameter: write .param .u64 name"),
+                ));
+            };
+            match words[0] {
+                ".param" => {
+                    let bytes = (ty.bits() / 8).max(1) as u64;
+                    offset = offset.div_ceil(bytes) * bytes;
+                    if params.iter().any(|p| p.name == pname) {
+                        return Err(perr(line, format!("the parameter {pname} is named twice")));
+                    }
+                    params.push(Param {
+                        name: pname.to_string(),
+                        bits: ty.bits().max(8),
+                        offset,
+                    });
+                    offset += bytes;
+                }
+                ".reg" => regs.declare(pname, ty.bits(), line)?,
+                w => {
+                    return Err(perr(
+                        line,
+                        format!("'{w}': a parameter is .param (or .reg in a .func)"),
+                    ))
+                }
+            }
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..start]);
+    out.extend(
+        text[start..body]
+            .chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' }),
+    );
+    out.push_str(&text[body..]);
+    Ok((out, Some(Kernel { name, func, params })))
+}
+
+fn scan_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
 
 /// `name:` at the start of a statement.
@@ -371,6 +872,7 @@ impl RegTable {
             name: internal,
             bits,
             declared: Some(line),
+            special: false,
         });
         Ok(())
     }
@@ -395,6 +897,33 @@ impl RegTable {
         }
     }
 
+    /// A special register read (`shown` as people write it, `hidden` as the statement names it).
+    fn use_special(&mut self, shown: &str, hidden: &str, bits: u32) {
+        if self.index.contains_key(hidden) {
+            return;
+        }
+        self.index.insert(hidden.to_string(), self.list.len());
+        self.list.push(Register {
+            name: shown.to_string(),
+            bits,
+            declared: None,
+            special: true,
+        });
+    }
+
+    /// A register read as an address: at whatever width it has (64 bits when this is its first
+    /// use), never a predicate.
+    fn use_address(&mut self, name: &str, line: usize, text: &str) -> Result<(), ProgramError> {
+        match self.index.get(name) {
+            Some(&k) if self.list[k].bits == 1 => Err(perr(
+                line,
+                format!("{name} is a predicate, but '{text}' uses it as an address"),
+            )),
+            Some(_) => Ok(()),
+            None => self.use_reg(name, 64, false, line, text),
+        }
+    }
+
     /// A use of `name` as `bits` wide (`dst`: written).
     fn use_reg(
         &mut self,
@@ -415,6 +944,7 @@ impl RegTable {
                     name: internal,
                     bits,
                     declared: None,
+                    special: false,
                 });
                 Ok(())
             }
@@ -506,9 +1036,15 @@ fn is_reg_name(s: &str) -> bool {
         && s != "_"
 }
 
-fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Statement>, ProgramError> {
+/// What a statement is read with: the register table and the kernel's parameter names.
+struct Ctx<'a> {
+    regs: &'a mut RegTable,
+    params: &'a [&'a str],
+}
+
+fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, ProgramError> {
     if t.starts_with(".reg") {
-        declaration(t, line, regs)?;
+        declaration(t, line, cx.regs)?;
         return Ok(None);
     }
     if let Some(d) = t.strip_prefix('.') {
@@ -516,16 +1052,32 @@ fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Stateme
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
-        if matches!(w.as_str(), "version" | "target" | "address_size") {
+        if matches!(
+            w.as_str(),
+            "version" | "target" | "address_size" | "pragma" | "loc" | "file" | "section"
+        ) {
             return Ok(None);
         }
-        return Err(perr(
-            line,
-            format!(
-                "'.{w}' is not supported here: a program is instructions and .reg declarations"
+        let what = match w.as_str() {
+            "global" | "shared" | "local" | "const" => format!(
+                "'.{w}' variables are not modelled: give a kernel its memory with --mem (or the memory field) and pass addresses as parameters"
             ),
-        ));
+            "param" => "'.param' is declared in the parameter list of an .entry or .func".into(),
+            "entry" | "func" => format!("a second '.{w}': a program is one .entry or .func"),
+            _ => format!(
+                "'.{w}' is not supported here: a program is instructions and .reg declarations, or one .entry or .func"
+            ),
+        };
+        return Err(perr(line, what));
     }
+    // Special registers are written without their dot for the instruction parsers.
+    let mut t = std::borrow::Cow::Borrowed(t);
+    for (name, _, _) in SPECIAL {
+        if t.contains(name) {
+            t = std::borrow::Cow::Owned(t.replace(name, &hide_dot(name)));
+        }
+    }
+    let t: &str = &t;
     // Guard.
     let (guard, body) = if let Some(g) = t.strip_prefix('@') {
         let g = g.trim_start();
@@ -552,61 +1104,136 @@ fn statement(t: &str, line: usize, regs: &mut RegTable) -> Result<Option<Stateme
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
     let opname = word.as_str();
-    let text = body.to_string();
+    let full_word = body.split(char::is_whitespace).next().unwrap_or("");
+    let text = unhide_all(body);
     let with_semicolon = format!("{body};");
-    let stmt = if ops::is_op_name(opname) {
-        let insn = parse_op(&with_semicolon).map_err(|d| perr(line, format!("{d} in '{body}'")))?;
-        Statement {
-            line,
-            text,
-            guard,
-            body: Body::Op(Box::new(insn)),
+    let shown = |d: &dyn fmt::Display| perr(line, format!("{d} in '{text}'"));
+    let body_of = |b: Body| Statement {
+        line,
+        text: text.clone(),
+        guard: guard.clone(),
+        body: b,
+    };
+    let float = full_word.split('.').any(|m| {
+        matches!(
+            m,
+            "f16"
+                | "f16x2"
+                | "bf16"
+                | "bf16x2"
+                | "f32"
+                | "f64"
+                | "rn"
+                | "rz"
+                | "rm"
+                | "rp"
+                | "ftz"
+                | "approx"
+                | "full"
+        )
+    });
+    let stmt = if let Some(c) = Carry::parse(body) {
+        let c = c.map_err(|e| shown(&e))?;
+        body_of(Body::Carry(Box::new(c)))
+    } else if matches!(opname, "ld" | "ldu" | "st") {
+        let a = memory::parse_access(body, cx.params).map_err(|e| shown(&e))?;
+        body_of(Body::Access(Box::new(a)))
+    } else if opname == "cvta" {
+        let c = memory::parse_cvta(body).map_err(|e| shown(&e))?;
+        body_of(Body::Cvta(Box::new(c)))
+    } else if opname == "bra" {
+        let rest = body[full_word.len()..].trim();
+        if !matches!(full_word, "bra" | "bra.uni") {
+            return Err(shown(&"bra takes .uni or nothing"));
         }
-    } else if crate::isa::Opcode::from_name(opname).is_some() {
-        let insn =
-            crate::check(&with_semicolon).map_err(|d| perr(line, format!("{d} in '{body}'")))?;
-        Statement {
-            line,
-            text,
-            guard,
-            body: Body::Table(Box::new(insn)),
+        if !is_reg_name(rest) {
+            return Err(shown(&"bra names a label: bra $L__BB0_2"));
         }
-    } else if BRANCHES.contains(&opname) {
+        body_of(Body::Branch {
+            label: rest.to_string(),
+            target: usize::MAX,
+        })
+    } else if matches!(opname, "ret" | "exit") {
+        if !matches!(full_word, "ret" | "ret.uni" | "exit")
+            || !body[full_word.len()..].trim().is_empty()
+        {
+            return Err(shown(&format!("{opname} takes no operands")));
+        }
+        body_of(Body::End)
+    } else if float
+        && (ops::is_op_name(opname) || crate::isa::Opcode::from_name(opname).is_some())
+        && !matches!(opname, "mov" | "cvt" | "setp" | "selp" | "slct")
+    {
         return Err(perr(
             line,
-            format!(
-                "'{opname}' is not supported: programs are straight-line code (no branches, calls or returns); use @%p guards or selp instead"
-            ),
+            format!("'{full_word}': floating point is not modelled; programs compute with integer and bit types"),
         ));
-    } else if MEMORY.contains(&opname) {
+    } else if ops::is_op_name(opname) {
+        let insn = parse_op(&with_semicolon).map_err(|d| shown(&d))?;
+        body_of(Body::Op(Box::new(insn)))
+    } else if crate::isa::Opcode::from_name(opname).is_some() {
+        let insn = crate::check(&with_semicolon).map_err(|d| shown(&d))?;
+        body_of(Body::Table(Box::new(insn)))
+    } else if let Some((why, _)) = NOT_MODELLED.iter().find(|(_, ops)| ops.contains(&opname)) {
         return Err(perr(
             line,
-            format!(
-                "'{opname}' is not supported: programs do not load or store memory; give the values as initial registers instead"
-            ),
+            format!("'{opname}' is not supported: {why}; a program may use the arithmetic, logic, move and compare instructions, and {CONTROL_AND_MEMORY}"),
         ));
     } else if opname.is_empty() {
-        return Err(perr(line, format!("expected an instruction at '{body}'")));
+        return Err(perr(line, format!("expected an instruction at '{text}'")));
     } else {
         return Err(perr(
             line,
             format!(
-                "unknown instruction '{opname}'; programs may use {}",
+                "unknown instruction '{opname}'; programs may use {}, and {CONTROL_AND_MEMORY}",
                 supported_opcodes().join(" ")
             ),
         ));
     };
+    let regs = &mut *cx.regs;
     // Register widths, from declarations or first use.
     if let Some((_, g)) = &stmt.guard {
-        regs.use_reg(g, 1, false, line, body)?;
+        regs.use_reg(g, 1, false, line, &text)?;
     }
-    let loose = matches!(&stmt.body, Body::Op(o) if o.op == POp::Cvt);
-    for (name, bits) in uses(&stmt) {
-        regs.use_reg(&name, bits, loose, line, body)?;
+    let loose = matches!(&stmt.body, Body::Op(o) if o.op == POp::Cvt)
+        || matches!(&stmt.body, Body::Access(_));
+    for (name, bits, written) in uses(&stmt) {
+        let shown_name = unhide(&name);
+        if let Some((sb, _)) = special(&shown_name) {
+            if written {
+                return Err(perr(line, format!("{shown_name} is read only")));
+            }
+            regs.use_special(&shown_name, &name, sb);
+            if !ops::width_fits(sb, bits, loose) {
+                return Err(perr(
+                    line,
+                    format!("{shown_name} is {sb} bits wide, but '{text}' reads {bits} bits there"),
+                ));
+            }
+            continue;
+        }
+        if bits == 0 {
+            // An address: any width the register has.
+            regs.use_address(&name, line, &text)?;
+            continue;
+        }
+        regs.use_reg(&name, bits, loose, line, &text)?;
     }
     let mut stmt = stmt;
     rename(&mut stmt, |n| regs.resolve(n).to_string());
     Ok(Some(stmt))
+}
+
+/// The text with every hidden special register shown again.
+fn unhide_all(text: &str) -> String {
+    let mut t = text.to_string();
+    for (name, _, _) in SPECIAL {
+        let h = hide_dot(name);
+        if t.contains(&h) {
+            t = t.replace(&h, name);
+        }
+    }
+    t
 }
 
 /// Give every register a statement names its name in the register file (`to`), so that a
@@ -638,25 +1265,104 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
                 }
             }
         }
+        Body::Access(a) => {
+            for x in &mut a.slots {
+                if let Slot::Reg(r) = x {
+                    *r = to(r);
+                }
+            }
+            if let Base::Reg(r) = &mut a.address.base {
+                *r = to(r);
+            }
+        }
+        Body::Cvta(c) => {
+            c.dst = to(&c.dst);
+            if let Slot::Reg(r) = &mut c.src {
+                *r = to(r);
+            }
+        }
+        Body::Carry(c) => {
+            let insn = &mut c.base;
+            for o in std::iter::once(&mut insn.dst).chain(insn.srcs.iter_mut()) {
+                if let OperandKind::Reg(r) = &mut o.kind {
+                    *r = to(r);
+                }
+            }
+        }
+        Body::Branch { .. } | Body::End => {}
     }
 }
 
-/// Every register a statement names with the width it reads or writes, in written order.
-fn uses(s: &Statement) -> Vec<(String, u32)> {
+/// Every register a statement names with the width it reads or writes (0 for an address, read
+/// at the register's own width) and whether it is written, in written order.
+fn uses(s: &Statement) -> Vec<(String, u32, bool)> {
     let mut out = Vec::new();
     match &s.body {
         Body::Table(insn) => {
             let w = widths(insn);
             if let OperandKind::Reg(r) = &insn.dst.kind {
-                out.push((r.clone(), w.dst));
+                out.push((r.clone(), w.dst, true));
             }
             for (i, o) in insn.srcs.iter().enumerate().take(4) {
                 if let OperandKind::Reg(r) = &o.kind {
-                    out.push((r.clone(), w.src[i]));
+                    out.push((r.clone(), w.src[i], false));
                 }
             }
         }
-        Body::Op(insn) => out = insn.uses_written(),
+        Body::Op(insn) => {
+            let written: Vec<&str> = insn
+                .dsts
+                .iter()
+                .filter_map(|d| match d {
+                    ops::Dst::Reg(r) => Some(r.as_str()),
+                    _ => None,
+                })
+                .collect();
+            out = insn
+                .uses_written()
+                .into_iter()
+                .enumerate()
+                .map(|(k, (n, b))| {
+                    let w = k < written.len() && written[k] == n;
+                    (n, b, w)
+                })
+                .collect();
+        }
+        Body::Access(a) => {
+            for x in &a.slots {
+                if let Slot::Reg(r) = x {
+                    out.push((r.clone(), a.bits, !a.store));
+                }
+            }
+            if let Base::Reg(r) = &a.address.base {
+                out.push((r.clone(), 0, false));
+            }
+        }
+        Body::Cvta(c) => {
+            out.push((c.dst.clone(), c.bits, true));
+            if let Slot::Reg(r) = &c.src {
+                out.push((r.clone(), c.bits, false));
+            }
+        }
+        Body::Carry(c) => {
+            let insn = &c.base;
+            let w = widths(insn);
+            if let OperandKind::Reg(r) = &insn.dst.kind {
+                out.push((r.clone(), w.dst, true));
+            }
+            for (i, o) in insn.srcs.iter().enumerate().take(4) {
+                if let OperandKind::Reg(r) = &o.kind {
+                    out.push((r.clone(), w.src[i], false));
+                }
+            }
+            if c.carry_in {
+                out.push((CARRY_FLAG.to_string(), 1, false));
+            }
+            if c.carry_out {
+                out.push((CARRY_FLAG.to_string(), 1, true));
+            }
+        }
+        Body::Branch { .. } | Body::End => {}
     }
     out
 }
@@ -696,6 +1402,22 @@ pub struct Write {
     pub old_writer: Option<usize>,
 }
 
+/// Bytes one step read or wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemAccess {
+    /// Written (`st`) or read (`ld`).
+    pub store: bool,
+    /// The space.
+    pub space: Space,
+    /// The first byte's address.
+    pub address: u64,
+    /// The bytes read, or written, lowest address first.
+    pub bytes: Vec<u8>,
+    /// For a store, the bytes that were there before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub old: Vec<u8>,
+}
+
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
@@ -705,10 +1427,23 @@ pub struct Step {
     pub line: usize,
     /// False when its guard was false: nothing was written.
     pub executed: bool,
-    /// The instruction's stages (None when the guard was false).
+    /// The instruction's stages (None when the guard was false, for a statement that is not an
+    /// arithmetic instruction, or in a run that keeps no stages).
     pub trace: Option<Trace>,
     /// The registers it wrote.
     pub writes: Vec<Write>,
+    /// The statement run next (the number of statements at the end).
+    #[serde(default)]
+    pub next: usize,
+    /// For a `bra`: whether it was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken: Option<bool>,
+    /// The bytes it read or wrote.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory: Vec<MemAccess>,
+    /// `ret` or `exit` ran: the thread ended.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ended: bool,
 }
 
 /// A register and its current value, for display.
@@ -765,7 +1500,8 @@ impl Memo {
     const MAX: usize = 1 << 17;
 }
 
-/// A program being run: the register file, the next statement, and the steps taken.
+/// A program being run: the register file, the memory, the next statement, and the steps
+/// taken.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Machine {
     /// The program being run.
@@ -776,11 +1512,28 @@ pub struct Machine {
     writer: Vec<Option<usize>>,
     index: HashMap<String, usize>,
     history: Vec<Step>,
+    pc: usize,
+    ended: bool,
+    /// Bytes put in memory before the run (`--mem`).
+    fills: Vec<Bytes>,
+    /// The parameters' values, as given.
+    param_values: Vec<(String, u64)>,
+    start_mem: Memory,
+    mem: Memory,
+    /// Steps a run takes at most before it stops with a message.
+    pub max_steps: usize,
+    /// Whether each step keeps its instruction's stages (a long loop may not want them).
+    pub keep_traces: bool,
+    stopped: Option<String>,
 }
 
 impl Machine {
-    /// Start a program with the given register values; every other register is 0. A value
-    /// wider than its register is refused.
+    /// Steps a run takes at most unless told otherwise.
+    pub const MAX_STEPS: usize = 100_000;
+
+    /// Start a program with the given register, parameter and special register values; every
+    /// other register is 0 (a special register its default). A value wider than its register
+    /// is refused.
     pub fn new(program: Program, initial: &[(String, u64)]) -> Result<Machine, String> {
         let index: HashMap<String, usize> = program
             .registers
@@ -797,6 +1550,15 @@ impl Machine {
             index,
             history: Vec::new(),
             program,
+            pc: 0,
+            ended: false,
+            fills: Vec::new(),
+            param_values: Vec::new(),
+            start_mem: Memory::default(),
+            mem: Memory::default(),
+            max_steps: Machine::MAX_STEPS,
+            keep_traces: true,
+            stopped: None,
         };
         m.start_with(initial)?;
         Ok(m)
@@ -809,16 +1571,49 @@ impl Machine {
         let n = self.program.registers.len();
         let mut start = vec![0u64; n];
         let mut given = vec![false; n];
+        for (k, r) in self.program.registers.iter().enumerate() {
+            if let Some((_, v)) = special(&r.name).filter(|_| r.special) {
+                start[k] = v;
+            }
+        }
+        let mut params = Vec::new();
         for (name, v) in initial {
+            if let Some(p) = self.program.param(name) {
+                if !fits(*v, p.bits) {
+                    return Err(format!(
+                        "the parameter {name} is {} bits wide, too narrow for 0x{v:x}",
+                        p.bits
+                    ));
+                }
+                params.push((name.clone(), *v & mask(p.bits)));
+                continue;
+            }
             let Some(&k) = self.index.get(name) else {
-                let names: Vec<&str> = self
+                if let Some((bits, _)) = special(name) {
+                    // A special register the program does not read.
+                    if !fits(*v, bits) {
+                        return Err(format!(
+                            "{name} is {bits} bits wide, too narrow for 0x{v:x}"
+                        ));
+                    }
+                    continue;
+                }
+                let mut names: Vec<&str> = self
                     .program
                     .registers
                     .iter()
                     .map(|r| r.name.as_str())
                     .collect();
+                if let Some(k) = &self.program.kernel {
+                    names.extend(k.params.iter().map(|p| p.name.as_str()));
+                }
                 return Err(format!(
-                    "{name} is not a register of the program (it uses {})",
+                    "{name} is not a register{} of the program (it uses {})",
+                    if self.program.kernel.is_some() {
+                        " or parameter"
+                    } else {
+                        ""
+                    },
                     if names.is_empty() {
                         "none".to_string()
                     } else {
@@ -827,12 +1622,7 @@ impl Machine {
                 ));
             };
             let bits = self.program.registers[k].bits;
-            let fits = *v & !mask(bits) == 0
-                || (bits < 64
-                    && (*v as i64) < 0
-                    && (*v as i64) >= -(1i64 << (bits - 1))
-                    && bits > 1);
-            if !fits {
+            if !fits(*v, bits) {
                 return Err(format!(
                     "{name} is {}, too narrow for 0x{v:x}",
                     width_name(bits)
@@ -843,21 +1633,66 @@ impl Machine {
         }
         self.start = start;
         self.given = given;
+        self.param_values = params;
+        self.build_memory();
         self.restart();
         Ok(())
     }
 
+    /// Put bytes in memory before the run (each `--mem` item), replacing those given before,
+    /// and go back to the first statement.
+    pub fn set_memory(&mut self, fills: Vec<Bytes>) {
+        self.fills = fills;
+        self.build_memory();
+        self.restart();
+    }
+
+    fn build_memory(&mut self) {
+        let mut mem = Memory::default();
+        for f in &self.fills {
+            mem.fill(f);
+        }
+        if let Some(k) = &self.program.kernel {
+            for p in &k.params {
+                let v = self
+                    .param_values
+                    .iter()
+                    .find(|(n, _)| *n == p.name)
+                    .map_or(0, |(_, v)| *v);
+                let bytes = (p.bits / 8) as usize;
+                mem.fill(&Bytes {
+                    space: Space::Param,
+                    address: p.offset,
+                    bytes: v.to_le_bytes()[..bytes].to_vec(),
+                });
+            }
+        }
+        self.start_mem = mem;
+    }
+
     /// Index of the next statement to run (equal to the number of statements at the end).
     pub fn pc(&self) -> usize {
-        self.history.len()
+        if self.ended {
+            self.program.statements.len()
+        } else {
+            self.pc
+        }
     }
-    /// Whether every statement has run.
+    /// Whether the run is over: past the last statement, or `ret`/`exit` ran.
     pub fn at_end(&self) -> bool {
         self.pc() >= self.program.statements.len()
+    }
+    /// Why the run stopped before its end (the step limit), if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
     }
     /// The steps taken so far.
     pub fn history(&self) -> &[Step] {
         &self.history
+    }
+    /// The memory as it is now: every space's bytes, and which were read and written.
+    pub fn memory(&self) -> &Memory {
+        &self.mem
     }
     /// The current value of a register.
     pub fn value(&self, name: &str) -> Option<u64> {
@@ -906,24 +1741,34 @@ impl Machine {
         self.index.get(name).map_or(0, |&k| values[k]) & mask(bits)
     }
 
-    /// The values statement `i` reads from the register values `values` (sources cut to the
-    /// widths it reads, immediates included); None when its guard keeps it from running.
-    fn sources(&self, values: &[u64], i: usize) -> Option<Vec<u64>> {
+    /// Whether statement `i`'s guard lets it run on the register values `values`.
+    fn guard_holds(&self, values: &[u64], i: usize) -> bool {
         let s = &self.program.statements[i];
-        if let Some((neg, g)) = &s.guard {
-            if (self.read(values, g, 1) != 0) == *neg {
-                return None;
-            }
+        match &s.guard {
+            Some((neg, g)) => (self.read(values, g, 1) != 0) != *neg,
+            None => true,
         }
-        Some(match &s.body {
-            Body::Table(insn) => {
-                let w = widths(insn);
-                let mut v = vec![0u64; 4];
-                for (k, o) in insn.srcs.iter().enumerate().take(4) {
-                    if let OperandKind::Reg(r) = &o.kind {
-                        v[k] = self.read(values, r, w.src[k]);
+    }
+
+    /// The values an arithmetic statement `i` reads from the register values `values` (sources
+    /// cut to the widths it reads, immediates included); None when its guard keeps it from
+    /// running.
+    fn sources(&self, values: &[u64], i: usize) -> Option<Vec<u64>> {
+        if !self.guard_holds(values, i) {
+            return None;
+        }
+        Some(match &self.program.statements[i].body {
+            Body::Table(insn) => self.table_sources(values, insn),
+            Body::Carry(c) => {
+                // The immediates too, and the carry flag last.
+                let w = widths(&c.base);
+                let mut v = self.table_sources(values, &c.base);
+                for (k, o) in c.base.srcs.iter().enumerate().take(4) {
+                    if let OperandKind::Imm(x) = o.kind {
+                        v[k] = x as u64 & mask(w.src[k]);
                     }
                 }
+                v.push(self.read(values, CARRY_FLAG, 1));
                 v
             }
             Body::Op(insn) => insn
@@ -937,13 +1782,27 @@ impl Machine {
                     ops::Src::Sink => 0,
                 })
                 .collect(),
+            Body::Access(_) | Body::Cvta(_) | Body::Branch { .. } | Body::End => Vec::new(),
         })
     }
 
-    /// Run statement `i` on the values it reads (from [`Machine::sources`]): what it writes
-    /// (register index, value, width written, written as signed) and, when `traced`, its
-    /// stages. Without `traced` both kinds of instruction run untraced (the same evaluation,
-    /// no stages built).
+    /// The registers a table instruction reads, cut to their widths (0 for an immediate, which
+    /// the evaluator reads from the instruction).
+    fn table_sources(&self, values: &[u64], insn: &Instruction) -> Vec<u64> {
+        let w = widths(insn);
+        let mut v = vec![0u64; 4];
+        for (k, o) in insn.srcs.iter().enumerate().take(4) {
+            if let OperandKind::Reg(r) = &o.kind {
+                v[k] = self.read(values, r, w.src[k]);
+            }
+        }
+        v
+    }
+
+    /// Run arithmetic statement `i` on the values it reads (from [`Machine::sources`]): what it
+    /// writes (register index, value, width written, written as signed) and, when `traced`,
+    /// its stages. Without `traced` both kinds of instruction run untraced (the same
+    /// evaluation, no stages built).
     #[allow(clippy::type_complexity)]
     fn execute(
         &self,
@@ -984,26 +1843,128 @@ impl Machine {
                     }
                 }
             }
+            Body::Carry(c) => {
+                let (d, carry) = c.eval(src[0], src[1], src[2], src[4] != 0);
+                if let OperandKind::Reg(r) = &c.base.dst.kind {
+                    out.push((self.index[r], d, widths(&c.base).dst, false));
+                }
+                if c.carry_out {
+                    out.push((self.index[CARRY_FLAG], u64::from(carry), 1, false));
+                }
+            }
+            Body::Access(_) | Body::Cvta(_) | Body::Branch { .. } | Body::End => {}
         }
         (out, trace)
     }
 
-    /// Run the next statement; None at the end.
-    pub fn step(&mut self) -> Option<&Step> {
-        let i = self.pc();
-        let line = self.program.statements.get(i)?.line;
-        let src = self.sources(&self.values, i);
-        let executed = src.is_some();
-        let (out, trace) = match src {
-            Some(src) => self.execute(i, &src, true),
-            None => (Vec::new(), None),
+    /// The address an access names, from the register values now.
+    fn address(&self, a: &Access) -> u64 {
+        let base = match &a.address.base {
+            Base::Reg(r) => {
+                let k = self.index[r];
+                self.values[k] & mask(self.program.registers[k].bits)
+            }
+            Base::Param(p) => self.program.param(p).map_or(0, |p| p.offset),
+            Base::Abs(v) => *v,
         };
+        base.wrapping_add(a.address.offset as u64)
+    }
+
+    /// Run the next statement; None at the end, or when the step limit is reached (see
+    /// [`Machine::stopped`]).
+    pub fn step(&mut self) -> Option<&Step> {
+        if self.at_end() {
+            return None;
+        }
+        if self.history.len() >= self.max_steps {
+            let line = self.program.statements[self.pc].line;
+            self.stopped = Some(format!(
+                "line {line}: stopped after {} steps, before this line ran again: the program may loop forever (a run takes at most {} steps)",
+                self.history.len(),
+                self.max_steps
+            ));
+            return None;
+        }
+        let i = self.pc;
+        let line = self.program.statements[i].line;
+        let holds = self.guard_holds(&self.values, i);
+        let mut out: Vec<(usize, u64, u32, bool)> = Vec::new();
+        let mut trace = None;
+        let mut next = i + 1;
+        let mut taken = None;
+        let mut memory = Vec::new();
+        let mut ended = false;
+        let body = self.program.statements[i].body.clone();
+        match &body {
+            Body::Table(_) | Body::Op(_) | Body::Carry(_) => {
+                if let Some(src) = self.sources(&self.values, i) {
+                    (out, trace) = self.execute(i, &src, self.keep_traces);
+                }
+            }
+            Body::Access(a) if holds => {
+                let addr = self.address(a);
+                let n = a.bits / 8;
+                for (k, slot) in a.slots.iter().enumerate() {
+                    let at = addr.wrapping_add(k as u64 * n as u64);
+                    if a.store {
+                        let v = match slot {
+                            Slot::Reg(r) => self.read(&self.values, r, a.bits),
+                            Slot::Imm(v) => *v & mask(a.bits),
+                            Slot::Sink => 0,
+                        };
+                        let old = self.mem.store(a.space, at, n, v);
+                        memory.push(MemAccess {
+                            store: true,
+                            space: a.space,
+                            address: at,
+                            bytes: v.to_le_bytes()[..n as usize].to_vec(),
+                            old,
+                        });
+                    } else {
+                        let v = self.mem.load(a.space, at, n);
+                        memory.push(MemAccess {
+                            store: false,
+                            space: a.space,
+                            address: at,
+                            bytes: v.to_le_bytes()[..n as usize].to_vec(),
+                            old: Vec::new(),
+                        });
+                        if let Slot::Reg(r) = slot {
+                            out.push((self.index[r], v, a.bits, a.signed));
+                        }
+                    }
+                }
+            }
+            Body::Cvta(c) if holds => {
+                let v = match &c.src {
+                    Slot::Reg(r) => self.read(&self.values, r, c.bits),
+                    Slot::Imm(v) => *v & mask(c.bits),
+                    Slot::Sink => 0,
+                };
+                out.push((self.index[&c.dst], v, c.bits, false));
+            }
+            Body::Branch { target, .. } => {
+                taken = Some(holds);
+                if holds {
+                    next = *target;
+                }
+            }
+            Body::End if holds => {
+                ended = true;
+                next = self.program.statements.len();
+            }
+            Body::Access(_) | Body::Cvta(_) | Body::End => {}
+        }
         let mut step = Step {
             index: i,
             line,
-            executed,
+            executed: holds,
             trace,
             writes: Vec::new(),
+            next,
+            taken,
+            memory,
+            ended,
         };
         for (k, v, bits, signed) in out {
             let rb = self.program.registers[k].bits;
@@ -1018,6 +1979,8 @@ impl Machine {
             self.values[k] = new;
             self.writer[k] = Some(i);
         }
+        self.pc = next;
+        self.ended = ended;
         self.history.push(step);
         self.history.last()
     }
@@ -1025,11 +1988,19 @@ impl Machine {
     /// Run from the start to the end without recording anything, leaving the machine as it
     /// is: the value each register ends with, in the order of [`Program::registers`] (see
     /// [`Machine::register_index`]). The same values [`Machine::run`] leaves, without the stages;
-    /// for running one program on many inputs (with [`Machine::start_with`]). `memo` keeps what
-    /// each statement wrote for the values it read, so a statement that meets the same values
-    /// again (one that reads only some of the inputs, or a constant) is not evaluated again;
-    /// give each program its own.
+    /// for running one program on many inputs (with [`Machine::start_with`]). For a straight
+    /// program, `memo` keeps what each statement wrote for the values it read, so a statement
+    /// that meets the same values again (one that reads only some of the inputs, or a constant)
+    /// is not evaluated again; give each program its own. A program with branches or memory
+    /// runs step by step on a copy.
     pub fn run_quiet(&self, memo: &mut Memo) -> Vec<u64> {
+        if !self.program.straight() {
+            let mut m = self.clone();
+            m.keep_traces = false;
+            m.restart();
+            m.run();
+            return m.values;
+        }
         let mut values = self.start.clone();
         for i in 0..self.program.statements.len() {
             let Some(mut key) = self.sources(&values, i) else {
@@ -1075,10 +2046,22 @@ impl Machine {
             self.values[k] = w.old;
             self.writer[k] = w.old_writer;
         }
+        for a in s.memory.iter().rev().filter(|a| a.store) {
+            self.mem.restore(a.space, a.address, &a.old);
+        }
+        if !s.memory.is_empty() {
+            // Which bytes were read and written: those of the steps that remain.
+            let (mut written, mut read) = (Default::default(), Default::default());
+            mark(&self.history, &mut written, &mut read);
+            self.mem.set_marks(written, read);
+        }
+        self.pc = s.index;
+        self.ended = false;
+        self.stopped = None;
         true
     }
 
-    /// Run to the end; the number of steps taken.
+    /// Run to the end (or to the step limit); the number of steps taken.
     pub fn run(&mut self) -> usize {
         let mut n = 0;
         while self.step().is_some() {
@@ -1092,6 +2075,33 @@ impl Machine {
         self.values = self.start.clone();
         self.writer = vec![None; self.values.len()];
         self.history.clear();
+        self.mem = self.start_mem.clone();
+        self.pc = 0;
+        self.ended = false;
+        self.stopped = None;
+    }
+}
+
+/// Whether `v` fits a register of `bits` bits, as an unsigned or a two's complement value.
+fn fits(v: u64, bits: u32) -> bool {
+    v & !mask(bits) == 0
+        || (bits < 64 && bits > 1 && (v as i64) < 0 && (v as i64) >= -(1i64 << (bits - 1)))
+}
+
+/// The bytes the steps read and wrote.
+#[allow(clippy::type_complexity)]
+fn mark(
+    steps: &[Step],
+    written: &mut std::collections::BTreeSet<(Space, u64)>,
+    read: &mut std::collections::BTreeSet<(Space, u64)>,
+) {
+    for s in steps {
+        for a in &s.memory {
+            let set = if a.store { &mut *written } else { &mut *read };
+            for k in 0..a.bytes.len() as u64 {
+                set.insert((a.space, a.address.wrapping_add(k)));
+            }
+        }
     }
 }
 
@@ -1174,11 +2184,17 @@ mod tests {
     #[test]
     fn refusals_name_the_line_and_what_is_supported() {
         for (text, line, words) in [
-            ("mov.b32 %r1, 1;\nbra L;", 2, "straight-line"),
-            ("\n\nst.global.u32 [%rd1], %r1;", 3, "do not load or store"),
-            ("fma.rn.f32 %f1, %f2, %f3, %f4;", 1, "programs may use"),
+            ("mov.b32 %r1, 1;\nbra L;", 2, "not defined"),
+            (
+                "\n\natom.global.add.u32 %r1, [%rd1], 1;",
+                3,
+                "atomics are not modelled",
+            ),
+            ("fma.rn.f32 %f1, %f2, %f3, %f4;", 1, "floating point"),
+            ("frob.b32 %r1, %r2;", 1, "programs may use"),
             ("add.u32 %r1, %r2;", 1, "add"),
-            (".global .u32 x;", 1, "not supported here"),
+            (".global .u32 x;", 1, "variables are not modelled"),
+            (".maxnreg 32;", 1, "not supported here"),
             ("// nothing\n", 1, "no instructions"),
             ("@ add.u32 %r1, %r2, %r3;", 1, "predicate register"),
         ] {

@@ -1,0 +1,580 @@
+//! What a kernel's thread reads and writes besides registers: a sparse byte memory per state
+//! space, the instructions that move bytes (`ld`, `st`, `cvta`), and their addresses.
+//!
+//! Memory is little-endian bytes, as on the GPU; a byte never written reads as 0. The generic
+//! space is the global space (`cvta.to.global` and `cvta.global` leave an address as it is), so
+//! `ld [%rd1]` and `ld.global [%rd1]` read the same byte. The shared, local, const and param
+//! spaces are each their own bytes. A kernel's parameters live in the param space, one after
+//! another at their natural alignment, named by the `.param` declarations.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ops::PType;
+
+/// A state space that `ld` and `st` name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Space {
+    /// Global memory; also the generic space (no space named).
+    Global,
+    /// Shared memory of the block.
+    Shared,
+    /// The thread's local memory.
+    Local,
+    /// Constant memory (read only).
+    Const,
+    /// Kernel parameters (and a function's parameters).
+    Param,
+}
+
+impl Space {
+    /// Every space, in the order memory is listed.
+    pub const ALL: [Space; 5] = [
+        Space::Global,
+        Space::Shared,
+        Space::Local,
+        Space::Const,
+        Space::Param,
+    ];
+    /// The PTX name, without the dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Const => "const",
+            Space::Param => "param",
+        }
+    }
+    /// The space a PTX name stands for.
+    pub fn from_name(s: &str) -> Option<Space> {
+        Space::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+impl fmt::Display for Space {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A run of bytes at an address of a space, in address order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bytes {
+    /// The space.
+    pub space: Space,
+    /// The first byte's address.
+    pub address: u64,
+    /// The bytes, lowest address first.
+    pub bytes: Vec<u8>,
+}
+
+impl Bytes {
+    /// The bytes as a hex string, two digits a byte, lowest address first.
+    pub fn hex(&self) -> String {
+        self.bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// Read `ADDR=HEXBYTES` or `SPACE:ADDR=HEXBYTES` (global when no space is named): the bytes
+/// lowest address first, two hex digits each (`--mem 0x2000=04030201` puts 0x04 at 0x2000).
+pub fn parse_fill(text: &str) -> Result<Bytes, String> {
+    let (place, hex) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not ADDR=HEXBYTES (e.g. 0x2000=04030201)"))?;
+    let (space, addr) = match place.split_once(':') {
+        Some((s, a)) => (
+            Space::from_name(s.trim_start_matches('.')).ok_or_else(|| {
+                format!("'{s}' is not a state space: global, shared, local, const or param")
+            })?,
+            a,
+        ),
+        None => (Space::Global, place),
+    };
+    let address =
+        crate::value::parse_value(addr, 64, None).map_err(|e| format!("address '{addr}': {e}"))?;
+    let hex: String = hex
+        .trim_start_matches("0x")
+        .chars()
+        .filter(|c| *c != '_' && *c != ' ')
+        .collect();
+    if hex.is_empty() || !hex.len().is_multiple_of(2) {
+        return Err(format!(
+            "'{hex}': write the bytes as pairs of hex digits, lowest address first (04030201)"
+        ));
+    }
+    if hex.len() > 2 << 20 {
+        return Err("at most 1 MiB of bytes at once".into());
+    }
+    let bytes = (0..hex.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&hex[k..k + 2], 16))
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| format!("'{hex}' has a character that is not a hex digit"))?;
+    if address.checked_add(bytes.len() as u64 - 1).is_none() {
+        return Err(format!(
+            "{} bytes at 0x{address:x} run past the last address",
+            bytes.len()
+        ));
+    }
+    Ok(Bytes {
+        space,
+        address,
+        bytes,
+    })
+}
+
+/// A thread's memory: the bytes of every space, and which were read and written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Memory {
+    bytes: BTreeMap<(Space, u64), u8>,
+    written: BTreeSet<(Space, u64)>,
+    read: BTreeSet<(Space, u64)>,
+}
+
+impl Memory {
+    /// Put bytes in place (before a run: not counted as written).
+    pub fn fill(&mut self, b: &Bytes) {
+        for (k, v) in b.bytes.iter().enumerate() {
+            self.bytes
+                .insert((b.space, b.address.wrapping_add(k as u64)), *v);
+        }
+    }
+    /// One byte (0 where nothing was put).
+    pub fn byte(&self, space: Space, addr: u64) -> u8 {
+        self.bytes.get(&(space, addr)).copied().unwrap_or(0)
+    }
+    /// `n` bytes (at most 8) at `addr` as a little-endian number, marked as read.
+    pub fn load(&mut self, space: Space, addr: u64, n: u32) -> u64 {
+        let mut v = 0u64;
+        for k in (0..n as u64).rev() {
+            let a = addr.wrapping_add(k);
+            self.read.insert((space, a));
+            v = (v << 8) | self.byte(space, a) as u64;
+        }
+        v
+    }
+    /// Write the low `n` bytes (at most 8) of `v` at `addr`; gives the bytes that were there.
+    pub fn store(&mut self, space: Space, addr: u64, n: u32, v: u64) -> Vec<u8> {
+        let mut old = Vec::with_capacity(n as usize);
+        for k in 0..n as u64 {
+            let a = addr.wrapping_add(k);
+            old.push(self.byte(space, a));
+            self.bytes.insert((space, a), (v >> (8 * k)) as u8);
+            self.written.insert((space, a));
+        }
+        old
+    }
+    /// Put back bytes a store replaced (stepping back).
+    pub(super) fn restore(&mut self, space: Space, addr: u64, old: &[u8]) {
+        for (k, b) in old.iter().enumerate() {
+            self.bytes.insert((space, addr.wrapping_add(k as u64)), *b);
+        }
+    }
+    /// Forget which bytes were read and written (they are counted again from here).
+    pub(super) fn set_marks(
+        &mut self,
+        written: BTreeSet<(Space, u64)>,
+        read: BTreeSet<(Space, u64)>,
+    ) {
+        self.written = written;
+        self.read = read;
+    }
+    /// Every run of bytes written, in space and address order, with the values they hold now.
+    pub fn written(&self) -> Vec<Bytes> {
+        self.runs(&self.written)
+    }
+    /// Every run of bytes read, with the values they hold now.
+    pub fn read(&self) -> Vec<Bytes> {
+        self.runs(&self.read)
+    }
+    fn runs(&self, set: &BTreeSet<(Space, u64)>) -> Vec<Bytes> {
+        let mut out: Vec<Bytes> = Vec::new();
+        for &(space, a) in set {
+            match out.last_mut() {
+                Some(r)
+                    if r.space == space
+                        && r.address.wrapping_add(r.bytes.len() as u64) == a
+                        && a != 0 =>
+                {
+                    r.bytes.push(self.byte(space, a))
+                }
+                _ => out.push(Bytes {
+                    space,
+                    address: a,
+                    bytes: vec![self.byte(space, a)],
+                }),
+            }
+        }
+        out
+    }
+}
+
+/// Where an `ld` or `st` reads or writes: a register, a parameter's name or a number, plus
+/// an offset in bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Base {
+    /// `[%rd1]`: the address the register holds.
+    Reg(String),
+    /// `[name]`: the param-space address of a parameter.
+    Param(String),
+    /// `[0x1000]`: a number.
+    Abs(u64),
+}
+
+/// `[base+offset]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Address {
+    /// What the address starts from.
+    pub base: Base,
+    /// Bytes added (may be negative).
+    pub offset: i64,
+}
+
+/// A value an `st` stores, or a place an `ld` loads into.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Slot {
+    /// A register.
+    Reg(String),
+    /// A number written in the text (`st` only).
+    Imm(u64),
+    /// `_`: nothing (`ld` only).
+    Sink,
+}
+
+/// An `ld` or `st`: `ld.global.v2.u32 {%r1, %r2}, [%rd1+8];`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    /// `st` (true) or `ld`.
+    pub store: bool,
+    /// The space named (global when none is).
+    pub space: Space,
+    /// Whether the text named no space (a generic address).
+    pub generic: bool,
+    /// Width of one element in bits (8, 16, 32 or 64).
+    pub bits: u32,
+    /// A signed type (`.s8`...): a load extends by sign into a wider register.
+    pub signed: bool,
+    /// The registers loaded or the values stored: one, or 2 or 4 for `.v2`/`.v4`.
+    pub slots: Vec<Slot>,
+    /// Where.
+    pub address: Address,
+}
+
+/// A `cvta`: a generic address to a space's (`.to`) or back. Both leave global addresses as they
+/// are.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cvta {
+    /// The register written.
+    pub dst: String,
+    /// The address read: a register, or a number.
+    pub src: Slot,
+    /// `.u32` or `.u64`.
+    pub bits: u32,
+}
+
+/// Modifiers of `ld`/`st` that change nothing a single thread sees: ordering, scope, cache
+/// hints and eviction priority.
+fn ignored_modifier(m: &str) -> bool {
+    matches!(
+        m,
+        "weak"
+            | "volatile"
+            | "relaxed"
+            | "acquire"
+            | "release"
+            | "mmio"
+            | "cta"
+            | "cluster"
+            | "gpu"
+            | "sys"
+            | "ca"
+            | "cg"
+            | "cs"
+            | "lu"
+            | "cv"
+            | "wb"
+            | "wt"
+            | "nc"
+    ) || m.starts_with("L1::")
+        || m.starts_with("L2::")
+}
+
+/// Split `ld.global.v2.u32` after the opcode into its modifiers, keeping `L2::64B` whole.
+fn modifiers(word: &str) -> Vec<&str> {
+    word.split('.').skip(1).collect()
+}
+
+/// The operands of an instruction, split at top-level commas (`{%r1, %r2}` stays one).
+fn operands(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (k, c) in text.char_indices() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..k].trim());
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = text[start..].trim();
+    if !last.is_empty() || !out.is_empty() {
+        out.push(last);
+    }
+    out
+}
+
+fn number(s: &str) -> Option<u64> {
+    crate::constexpr::eval(s).ok().map(|v| v as u64)
+}
+
+/// Read `[base]`, `[base+8]`, `[base+-8]`, `[base-8]` or `[0x1000]`.
+fn address(text: &str, params: &[&str]) -> Result<Address, String> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| format!("'{text}' is not an address: write [%rd1], [%rd1+8] or [name]"))?
+        .trim();
+    if inner.is_empty() {
+        return Err("the address [] is empty".into());
+    }
+    // The base ends at the first + or - after its first character.
+    let cut = inner
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '+' || c == '-')
+        .map(|(k, _)| k);
+    let (base, off) = match cut {
+        Some(k) => (inner[..k].trim(), inner[k..].trim()),
+        None => (inner, ""),
+    };
+    let offset = if off.is_empty() {
+        0
+    } else {
+        let o = off.strip_prefix('+').unwrap_or(off).trim();
+        crate::constexpr::eval(o).map_err(|_| {
+            format!("'{off}' in '{text}' is not an offset: write a number, e.g. [%rd1+8]")
+        })?
+    };
+    let base = if let Some(v) = number(base) {
+        Base::Abs(v)
+    } else if params.contains(&base) {
+        Base::Param(base.to_string())
+    } else if super::is_reg_name(base) {
+        Base::Reg(base.to_string())
+    } else {
+        return Err(format!(
+            "'{base}' in '{text}' is not a register, a parameter or a number"
+        ));
+    };
+    Ok(Address { base, offset })
+}
+
+fn slot(s: &str, store: bool) -> Result<Slot, String> {
+    if s == "_" && !store {
+        return Ok(Slot::Sink);
+    }
+    if store {
+        if let Some(v) = number(s) {
+            return Ok(Slot::Imm(v));
+        }
+    }
+    if super::is_reg_name(s) {
+        Ok(Slot::Reg(s.to_string()))
+    } else {
+        Err(format!(
+            "'{s}' is not a register{}",
+            if store { " or a number" } else { " or _" }
+        ))
+    }
+}
+
+/// Read an `ld`/`ldu` or `st` (the text without its guard and `;`). `params` are the names of
+/// the kernel's parameters.
+pub fn parse_access(text: &str, params: &[&str]) -> Result<Access, String> {
+    let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let store = word.starts_with("st");
+    let mut space = None;
+    let mut vec = 1usize;
+    let mut ty = None;
+    for m in modifiers(word) {
+        if let Some(s) = Space::from_name(m) {
+            if space.replace(s).is_some() {
+                return Err(format!("'{word}' names two state spaces"));
+            }
+        } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<usize>().ok()) {
+            if !matches!(n, 2 | 4) {
+                return Err(format!(".v{n}: vectors are .v2 or .v4 here"));
+            }
+            vec = n;
+        } else if let Some(t) = PType::from_name(m) {
+            if matches!(t, PType::Pred | PType::U16x2 | PType::S16x2) {
+                return Err(format!(
+                    ".{m}: {} moves integer and bit types (.b8 .u16 .s32 .b64 ...)",
+                    &word[..2]
+                ));
+            }
+            if t == PType::B128 {
+                return Err(".b128 is not modelled: use .v2.b64".into());
+            }
+            if ty.replace(t).is_some() {
+                return Err(format!("'{word}' names two types"));
+            }
+        } else if !ignored_modifier(m) {
+            return Err(format!(
+                "'.{m}' is not a modifier of {} that ptxlab models: spaces .global .shared .local .const .param, .v2 .v4, a type, and ordering or cache hints",
+                &word[..word.find('.').unwrap_or(word.len())]
+            ));
+        }
+    }
+    let ty = ty.ok_or_else(|| format!("'{word}' names no type: e.g. {word}.u32"))?;
+    if space == Some(Space::Const) && store {
+        return Err("st.const: constant memory is read only".into());
+    }
+    let ops = operands(rest);
+    if ops.len() != 2 {
+        return Err(format!(
+            "{} takes two operands: {}",
+            if store { "st" } else { "ld" },
+            if store {
+                "[address], value"
+            } else {
+                "destination, [address]"
+            }
+        ));
+    }
+    let (place, val) = if store {
+        (ops[0], ops[1])
+    } else {
+        (ops[1], ops[0])
+    };
+    let address = address(place, params)?;
+    let slots: Vec<Slot> = if vec > 1 {
+        let inner = val
+            .strip_prefix('{')
+            .and_then(|v| v.strip_suffix('}'))
+            .ok_or_else(|| format!(".v{vec} takes a vector of {vec} registers: {{%r1, %r2...}}"))?;
+        let parts = operands(inner);
+        if parts.len() != vec {
+            return Err(format!(
+                ".v{vec} takes {vec} registers, not {}",
+                parts.len()
+            ));
+        }
+        parts
+            .into_iter()
+            .map(|p| slot(p, store))
+            .collect::<Result<_, _>>()?
+    } else {
+        vec![slot(val, store)?]
+    };
+    let bits = ty.bits();
+    Ok(Access {
+        store,
+        generic: space.is_none(),
+        space: space.unwrap_or(Space::Global),
+        bits,
+        signed: ty.signed(),
+        slots,
+        address,
+    })
+}
+
+/// Read a `cvta` (the text without guard and `;`).
+pub fn parse_cvta(text: &str) -> Result<Cvta, String> {
+    let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let ms = modifiers(word);
+    let mut bits = None;
+    let mut space = None;
+    for m in &ms {
+        match *m {
+            "to" => {}
+            "u32" => bits = Some(32),
+            "u64" => bits = Some(64),
+            s => match Space::from_name(s) {
+                Some(sp) => space = Some(sp),
+                None => return Err(format!("'.{s}' is not a modifier of cvta")),
+            },
+        }
+    }
+    match space {
+        Some(Space::Global) => {}
+        Some(s) => {
+            return Err(format!(
+                "cvta for .{s} is not modelled: ptxlab's generic addresses are global ones; use ld.{s} and st.{s} with the space's own addresses"
+            ))
+        }
+        None => return Err("cvta names a space: cvta.to.global.u64 d, a".into()),
+    }
+    let bits = bits.ok_or("cvta names a size: .u32 or .u64")?;
+    let ops = operands(rest);
+    if ops.len() != 2 {
+        return Err("cvta takes two operands: d, a".into());
+    }
+    if !super::is_reg_name(ops[0]) {
+        return Err(format!("'{}' is not a register", ops[0]));
+    }
+    Ok(Cvta {
+        dst: ops[0].to_string(),
+        src: slot(ops[1], true)?,
+        bits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_and_stores_read_like_nvcc_writes_them() {
+        let a = parse_access("ld.global.nc.v2.u32 {%r1, _}, [%rd4+-8]", &[]).unwrap();
+        assert!(!a.store && a.space == Space::Global && a.bits == 32);
+        assert_eq!(a.slots, [Slot::Reg("%r1".into()), Slot::Sink]);
+        assert_eq!(a.address.offset, -8);
+        let a = parse_access("ld.param.u64 %rd3, [k_param_0+8]", &["k_param_0"]).unwrap();
+        assert_eq!(a.address.base, Base::Param("k_param_0".into()));
+        assert_eq!(a.address.offset, 8);
+        let a = parse_access("st.u8 [0x100], 7", &[]).unwrap();
+        assert!(a.store && a.generic && a.slots == [Slot::Imm(7)]);
+        assert_eq!(a.address.base, Base::Abs(0x100));
+        for (bad, words) in [
+            ("ld.global.u32 %r1", "two operands"),
+            ("ld.global.q.u32 %r1, [%rd1]", "'.q'"),
+            ("st.const.u32 [%rd1], %r1", "read only"),
+            ("ld.global.v4.u32 {%r1, %r2}, [%rd1]", "takes 4"),
+            ("ld.global %r1, [%rd1]", "no type"),
+            ("ld.global.u32 %r1, [1x]", "not a register"),
+        ] {
+            let e = parse_access(bad, &[]).unwrap_err();
+            assert!(e.contains(words), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn memory_is_little_endian_and_lists_what_was_written() {
+        let mut m = Memory::default();
+        m.fill(&parse_fill("0x2000=04030201").unwrap());
+        assert_eq!(m.load(Space::Global, 0x2000, 4), 0x0102_0304);
+        assert_eq!(
+            m.load(Space::Shared, 0x2000, 4),
+            0,
+            "each space has its own bytes"
+        );
+        m.store(Space::Global, 0x10, 2, 0xbeef);
+        m.store(Space::Global, 0x12, 1, 0x01);
+        let w = m.written();
+        assert_eq!(w.len(), 1);
+        assert_eq!((w[0].address, w[0].hex()), (0x10, "efbe01".to_string()));
+        assert!(parse_fill("0x10=123").is_err());
+        assert!(parse_fill("nowhere:0x10=12")
+            .unwrap_err()
+            .contains("state space"));
+        assert_eq!(parse_fill("shared:16=ff").unwrap().space, Space::Shared);
+    }
+}
