@@ -8,6 +8,7 @@
 
 mod choices;
 mod exercise_model;
+mod gallery;
 mod intrinsic_model;
 mod model;
 mod num;

@@ -8,6 +8,7 @@
 
 use std::rc::Rc;
 
+use ptxlab_core::program::memory::{self, Bytes, Space};
 use ptxlab_core::program::{parse_assignments, parse_program, Machine, Program, Step};
 use ptxlab_core::trace::Trace;
 
@@ -57,6 +58,26 @@ pub struct Row {
     pub given: bool,
 }
 
+/// One run of bytes of the memory as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemRow {
+    /// `global`, `shared`...
+    pub space: String,
+    /// The first byte's address in hex.
+    pub address: String,
+    /// The bytes, lowest address first, two hex digits each.
+    pub bytes: Vec<String>,
+    /// Which of them the last step wrote or read.
+    pub touched: Vec<bool>,
+}
+
+/// What the memory panel shows: the bytes written and the bytes read, in address order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemView {
+    pub written: Vec<MemRow>,
+    pub read: Vec<MemRow>,
+}
+
 /// One line of the listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -66,6 +87,9 @@ pub struct Line {
     pub next: bool,
     /// The instruction the last step ran.
     pub last: bool,
+    /// The last step was this `bra`: whether it was taken, and the line it went on at (None:
+    /// the end).
+    pub branch: Option<(bool, Option<usize>)>,
 }
 
 /// What the figure shows: an instruction's line and text, and its trace (None: the guard was
@@ -84,6 +108,10 @@ pub struct Prog {
     pub text: String,
     /// Starting values as typed, by register name, in the order first typed.
     pub inputs: Vec<(String, String)>,
+    /// Bytes put in memory before the run, as typed: `[SPACE:]ADDR=HEXBYTES` items.
+    pub mem: String,
+    /// Why an item of `mem` is not used, if one is not.
+    pub mem_error: Option<String>,
     /// Steps taken (clamped to the program's length).
     pub step: usize,
     /// The register whose last writer the figure shows.
@@ -102,6 +130,7 @@ impl PartialEq for Prog {
     fn eq(&self, o: &Prog) -> bool {
         self.text == o.text
             && self.inputs == o.inputs
+            && self.mem == o.mem
             && self.step == o.step
             && self.picked == o.picked
             && self.embed == o.embed
@@ -118,6 +147,8 @@ pub enum Action {
         name: String,
         text: String,
     },
+    /// The memory's starting bytes, as typed.
+    SetMem(String),
     Forward,
     Back,
     ToEnd,
@@ -150,10 +181,19 @@ fn split_items(regs: &str) -> Vec<(String, String)> {
 }
 
 impl Prog {
+    /// Steps a run in the page takes at most (each keeps its stages for the figure).
+    pub const MAX_STEPS: usize = 5_000;
+
     pub fn new(text: &str, regs: &str, step: usize) -> Prog {
+        Prog::with_memory(text, regs, "", step)
+    }
+
+    pub fn with_memory(text: &str, regs: &str, mem: &str, step: usize) -> Prog {
         let mut p = Prog {
             text: text.to_string(),
             inputs: split_items(regs),
+            mem: mem.to_string(),
+            mem_error: None,
             step,
             picked: None,
             embed: false,
@@ -165,9 +205,64 @@ impl Prog {
         p
     }
 
-    /// Number of instructions (0 when the text does not parse).
-    pub fn total(&self) -> usize {
-        self.run.as_ref().map_or(0, |m| m.program.statements.len())
+    /// Whether the run is over (at the end, after `ret`, or stopped at the step limit), so
+    /// there is no next step.
+    pub fn at_end(&self) -> bool {
+        self.run
+            .as_ref()
+            .map_or(true, |m| m.at_end() || m.stopped().is_some())
+    }
+
+    /// Why the run stopped before its end, if it did.
+    pub fn stopped(&self) -> Option<String> {
+        self.run.as_ref().ok()?.stopped().map(String::from)
+    }
+
+    /// The memory's starting bytes read from `mem`: the items, or the first problem.
+    fn fills(&self) -> Result<Vec<Bytes>, String> {
+        self.mem
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|t| !t.is_empty())
+            .map(|t| memory::parse_fill(t).map_err(|e| format!("{}: {e}", query::excerpt(t, 24))))
+            .collect()
+    }
+
+    /// The memory written and read so far, each run of bytes with those the last step touched.
+    pub fn memory(&self) -> MemView {
+        let Ok(m) = &self.run else {
+            return MemView::default();
+        };
+        let last = m.history().last();
+        let row = |b: &Bytes, stores: bool| {
+            let touched = (0..b.bytes.len() as u64)
+                .map(|k| {
+                    let a = b.address.wrapping_add(k);
+                    last.is_some_and(|s| {
+                        s.memory.iter().any(|x| {
+                            x.store == stores
+                                && x.space == b.space
+                                && a.wrapping_sub(x.address) < x.bytes.len() as u64
+                        })
+                    })
+                })
+                .collect();
+            MemRow {
+                space: b.space.name().to_string(),
+                address: format!("0x{:x}", b.address),
+                bytes: b.bytes.iter().map(|x| format!("{x:02x}")).collect(),
+                touched,
+            }
+        };
+        let mem = m.memory();
+        MemView {
+            written: mem.written().iter().map(|b| row(b, true)).collect(),
+            read: mem
+                .read()
+                .iter()
+                .filter(|b| b.space != Space::Param || m.program.kernel.is_some())
+                .map(|b| row(b, false))
+                .collect(),
+        }
     }
 
     fn input(&self, name: &str) -> &str {
@@ -207,7 +302,23 @@ impl Prog {
         };
         let mut start = Vec::new();
         let mut fields = Vec::new();
-        for r in &program.registers {
+        let params: Vec<(String, u32)> = program
+            .kernel
+            .iter()
+            .flat_map(|k| k.params.iter().map(|p| (p.name.clone(), p.bits)))
+            .collect();
+        let named = program
+            .registers
+            .iter()
+            .map(|r| (r.name.clone(), r.bits))
+            .chain(params);
+        for (name, bits) in named {
+            let r = Field {
+                name,
+                bits,
+                text: String::new(),
+                error: None,
+            };
             let text = self.input(&r.name).to_string();
             let error = match Prog::read_field(&program, &r.name, &text) {
                 Ok(Some(v)) => {
@@ -225,13 +336,17 @@ impl Prog {
             });
         }
         self.fields = fields;
+        let fills = self.fills();
+        self.mem_error = fills.as_ref().err().cloned();
         self.run = match Machine::new(program, &start) {
             Ok(mut m) => {
-                let n = m.program.statements.len();
-                self.step = self.step.min(n);
-                for _ in 0..self.step {
-                    m.step();
+                m.max_steps = Prog::MAX_STEPS;
+                m.set_memory(fills.unwrap_or_default());
+                let mut taken = 0;
+                while taken < self.step && m.step().is_some() {
+                    taken += 1;
                 }
+                self.step = taken;
                 Ok(Rc::new(m))
             }
             Err(e) => Err(format!("starting registers: {e}")),
@@ -260,7 +375,8 @@ impl Prog {
         let Ok(m) = &self.run else {
             return Vec::new();
         };
-        let last = m.history().last().map(|s| s.index);
+        let last_step = m.history().last();
+        let last = last_step.map(|s| s.index);
         m.program
             .statements
             .iter()
@@ -274,8 +390,12 @@ impl Prog {
                 Line {
                     line: s.line,
                     text: format!("{g}{};", s.text),
-                    next: i == m.pc(),
+                    next: i == m.pc() && m.stopped().is_none(),
                     last: Some(i) == last,
+                    branch: last_step.filter(|st| st.index == i).and_then(|st| {
+                        st.taken
+                            .map(|t| (t, m.program.statements.get(st.next).map(|n| n.line)))
+                    }),
                 }
             })
             .collect()
@@ -357,13 +477,18 @@ impl Prog {
         items.join(",")
     }
 
-    /// The query of the full playground showing this program: `?prog=..&regs=..&step=N`.
+    /// The query of the full playground showing this program: `?prog=..&regs=..&mem=..&step=N`.
     pub fn share_query(&self) -> String {
         let mut q = format!("?prog={}", query::encode(&self.text));
         let regs = self.regs_text();
         if !regs.is_empty() {
             q.push_str("&regs=");
             q.push_str(&query::encode(&regs));
+        }
+        let mem: Vec<&str> = self.mem.split_whitespace().collect();
+        if !mem.is_empty() {
+            q.push_str("&mem=");
+            q.push_str(&query::encode(&mem.join(",")));
         }
         if self.step > 0 {
             q.push_str(&format!("&step={}", self.step));
@@ -384,7 +509,12 @@ impl Prog {
     pub fn from_query(q: &str) -> Prog {
         let r = query::read(q);
         let mut p = match &r.program {
-            Some(t) => Prog::new(t, r.regs.as_deref().unwrap_or(""), r.step.unwrap_or(0)),
+            Some(t) => Prog::with_memory(
+                t,
+                r.regs.as_deref().unwrap_or(""),
+                r.mem.as_deref().unwrap_or(""),
+                r.step.unwrap_or(0),
+            ),
             None => Prog::default(),
         };
         p.embed = r.embed;
@@ -409,14 +539,19 @@ impl Prog {
                 s.picked = None;
                 s.recompute();
             }
+            Action::SetMem(text) => {
+                s.mem = text;
+                s.step = 0;
+                s.picked = None;
+                s.recompute();
+            }
             Action::Forward | Action::Back | Action::ToEnd | Action::Restart => {
                 s.step = match a {
                     Action::Forward => s.step + 1,
                     Action::Back => s.step.saturating_sub(1),
                     Action::ToEnd => usize::MAX,
                     _ => 0,
-                }
-                .min(s.total());
+                };
                 s.picked = None;
                 s.recompute();
             }
@@ -524,15 +659,68 @@ mod tests {
         let p = Prog::default();
         let fields = p.fields.clone();
         let e = p.apply(Action::SetText(
-            "mov.b32 %r1, 1;\nld.global.u32 %r2, [%rd1];".into(),
+            "mov.b32 %r1, 1;\natom.global.add.u32 %r2, [%rd1], 1;".into(),
         ));
         let msg = e.run.as_ref().unwrap_err();
         assert!(msg.starts_with("line 2: "), "{msg}");
         assert_eq!(e.fields, fields);
-        assert_eq!(e.total(), 0);
+        assert!(e.at_end(), "nothing runs");
         assert!(e.rows().is_empty() && e.lines().is_empty() && e.shown().is_none());
         let e = p.apply(Action::SetText("fma.rn.f32 %f1, %f2, %f3, %f4;".into()));
         assert!(e.run.unwrap_err().contains("line 1"));
+    }
+
+    #[test]
+    fn a_kernel_thread_loops_over_memory_and_keeps_it_in_the_address() {
+        let text = ".entry sum(.param .u64 p, .param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;\nld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nL:\nld.global.u8 %r2, [%rd1];\nadd.u32 %r3, %r3, %r2;\nadd.s64 %rd1, %rd1, 1;\nsub.u32 %r1, %r1, 1;\nsetp.ne.u32 %p1, %r1, 0;\n@%p1 bra L;\nst.global.u32 [0x40], %r3;\nret;\n}";
+        let p = Prog::with_memory(text, "p=0x10,n=3", "0x10=010203", 0);
+        let names: Vec<&str> = p.fields.iter().map(|f| f.name.as_str()).collect();
+        assert!(
+            names.ends_with(&["p", "n"]),
+            "parameters have fields: {names:?}"
+        );
+        assert_eq!(p.mem_error, None);
+        let end = p.apply(Action::ToEnd);
+        assert_eq!(end.step, 2 + 3 * 6 + 2, "three turns of the loop");
+        assert!(end.at_end() && end.stopped().is_none());
+        assert_eq!(row(&end.rows(), "%r3").hex, "0x00000006");
+        let mem = end.memory();
+        assert_eq!(mem.written.len(), 1);
+        assert_eq!(
+            (
+                mem.written[0].address.as_str(),
+                mem.written[0].bytes.join(" ")
+            ),
+            ("0x40", "06 00 00 00".to_string())
+        );
+        assert!(mem
+            .read
+            .iter()
+            .any(|r| r.space == "global" && r.bytes.len() == 3));
+        // The step after the first turn's bra: taken, back to line 9 (the label's line).
+        let p8 = p.apply(Action::Load(p.to_query()));
+        let mut s = p8;
+        for _ in 0..8 {
+            s = s.apply(Action::Forward);
+        }
+        let bra = s.lines().into_iter().find(|l| l.branch.is_some()).unwrap();
+        assert_eq!(bra.branch, Some((true, Some(9))));
+        assert!(s.lines()[2].next, "the loop goes on at its first load");
+        // The address keeps the memory.
+        let q = end.to_query();
+        assert!(q.contains("&mem=0x10%3D010203"), "{q}");
+        assert_eq!(Prog::from_query(&q).apply(Action::ToEnd).memory(), mem);
+        // A bad memory item says why and the memory starts empty.
+        let bad = p.apply(Action::SetMem("0x10=0g".into()));
+        assert!(
+            bad.mem_error.as_ref().unwrap().contains("hex"),
+            "{:?}",
+            bad.mem_error
+        );
+        // An endless loop stops at the page's limit with a message.
+        let spin = Prog::new("L: add.u32 %r1, %r1, 1;\nbra L;", "", 0).apply(Action::ToEnd);
+        assert_eq!(spin.step, Prog::MAX_STEPS);
+        assert!(spin.at_end() && spin.stopped().unwrap().contains("loop forever"));
     }
 
     #[test]
@@ -624,7 +812,7 @@ mod tests {
                 let p = Prog::new(text, regs, 0);
                 assert!(p.run.is_ok(), "{text}: {:?}", p.run.as_ref().err());
                 let mut p = p;
-                for _ in 0..p.total() {
+                while !p.at_end() {
                     p = p.apply(Action::Forward);
                     if let Some(Shown { trace: Some(t), .. }) = p.shown() {
                         crate::ui::figure_drawn(&t);

@@ -21,14 +21,15 @@ pub const MAX_PROGRAM: usize = 4000;
 pub const MAX_REGS: usize = 2000;
 /// Keys the address may carry: the instruction, the four sources, view options, the sweep
 /// view's settings (read by the sweep panel, see `sweep_model::Spec`), a program
-/// with its starting registers and the step reached (read by the Program view), and `fn`, a
+/// with its starting registers, its memory's starting bytes (`mem`) and the step reached (read
+/// by the Program view), and `fn`, a
 /// CUDA intrinsic (the Intrinsic view, whose arguments are `a`, `b`, `c`), and `present`,
 /// the figure alone full screen; predict mode (`predict`, with the student's `guess`, `check`,
 /// `hints` shown and `answer`); `lesson`, a lesson by name; `set`, an exercise set, with the
 /// student's `answers`.
-pub const KEYS: [&str; 18] = [
-    "i", "a", "b", "c", "e", "embed", "present", "sweep", "prog", "regs", "step", "fn", "predict",
-    "guess", "check", "hints", "answer", "lesson",
+pub const KEYS: [&str; 19] = [
+    "i", "a", "b", "c", "e", "embed", "present", "sweep", "prog", "regs", "mem", "step", "fn",
+    "predict", "guess", "check", "hints", "answer", "lesson",
 ];
 /// The longest lesson name taken from the address.
 pub const MAX_LESSON: usize = 40;
@@ -131,6 +132,8 @@ pub struct Request {
     pub program: Option<String>,
     /// Its starting registers (`regs`), `NAME=VALUE` items separated by commas.
     pub regs: Option<String>,
+    /// Its memory's starting bytes (`mem`), `[SPACE:]ADDR=HEXBYTES` items separated by commas.
+    pub mem: Option<String>,
     /// Steps taken (`step`).
     pub step: Option<usize>,
     /// Predict mode (`predict=1`).
@@ -202,11 +205,11 @@ pub fn read(query: &str) -> Request {
                     r.text = Some(v);
                 }
             }
-            "prog" | "regs" => {
-                let (max, what) = if k == "prog" {
-                    (MAX_PROGRAM, "program")
-                } else {
-                    (MAX_REGS, "list of starting registers")
+            "prog" | "regs" | "mem" => {
+                let (max, what) = match k.as_ref() {
+                    "prog" => (MAX_PROGRAM, "program"),
+                    "regs" => (MAX_REGS, "list of starting registers"),
+                    _ => (MAX_PROGRAM, "memory"),
                 };
                 let n = v.chars().count();
                 if n > max {
@@ -222,8 +225,10 @@ pub fn read(query: &str) -> Request {
                     ));
                 } else if k == "prog" {
                     r.program = Some(v);
-                } else {
+                } else if k == "regs" {
                     r.regs = Some(v);
+                } else {
+                    r.mem = Some(v);
                 }
             }
             "guess" => {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::program_model::{Action, Field, Prog, Row, Shown};
+use crate::program_model::{Action, Field, MemRow, Prog, Row, Shown};
 
 use super::figure;
 
@@ -30,7 +30,8 @@ fn key_action(key: &str) -> Option<Action> {
 
 /// Restart, Step back, Step forward, Run to end, and where the run stands.
 fn controls(p: &Prog, dispatch: &Callback<Action>) -> Html {
-    let (cur, total) = (p.step, p.total());
+    let cur = p.step;
+    let end = p.at_end();
     let btn = |label: &'static str, key: &'static str, a: Action, disabled: bool| {
         let d = dispatch.clone();
         html! {
@@ -51,9 +52,15 @@ fn controls(p: &Prog, dispatch: &Callback<Action>) -> Html {
         <div class="program-controls" role="toolbar" aria-label="Step through the program" tabindex="0" {onkeydown}>
             { btn("Restart", "Home", Action::Restart, cur == 0) }
             { btn("Step back", "ArrowLeft", Action::Back, cur == 0) }
-            { btn("Step forward", "ArrowRight", Action::Forward, cur >= total) }
-            { btn("Run to end", "End", Action::ToEnd, cur >= total) }
-            <span class="program-pos" aria-live="polite">{ format!("step {cur} of {total}") }</span>
+            { btn("Step forward", "ArrowRight", Action::Forward, end) }
+            { btn("Run to end", "End", Action::ToEnd, end) }
+            <span class="program-pos" aria-live="polite">{
+                if end {
+                    format!("step {cur}, the end")
+                } else {
+                    format!("step {cur}")
+                }
+            }</span>
         </div>
     }
 }
@@ -158,6 +165,15 @@ fn run_view(p: &Prog, dispatch: &Callback<Action>) -> Html {
                     <span class="ln">{ l.line }</span>
                     <code>{ &l.text }</code>
                     if l.next { <span class="tag">{ " ← next" }</span> }
+                    if let Some((taken, to)) = l.branch {
+                        <span class="tag branch-edge">{
+                            match (taken, to) {
+                                (true, Some(t)) => format!(" ↷ taken: on to line {t}"),
+                                (true, None) => " ↷ taken: to the end".to_string(),
+                                (false, _) => " not taken".to_string(),
+                            }
+                        }</span>
+                    }
                 </li>
             }) }
         </ol>
@@ -173,12 +189,45 @@ fn run_view(p: &Prog, dispatch: &Callback<Action>) -> Html {
             </table>
         </div>
     };
+    let mem = p.memory();
+    let memory = (!mem.written.is_empty() || !mem.read.is_empty()).then(|| {
+        html! {
+            <div class="program-mem-wrap">
+                <table class="program-mem" aria-label="Memory">
+                    <thead><tr><th scope="col">{ "" }</th><th scope="col">{ "space" }</th><th scope="col">{ "address" }</th><th scope="col">{ "bytes, lowest address first" }</th></tr></thead>
+                    <tbody>
+                        { for mem.written.iter().map(|r| mem_row(r, "written")) }
+                        { for mem.read.iter().map(|r| mem_row(r, "read")) }
+                    </tbody>
+                </table>
+            </div>
+        }
+    });
     html! {
         <div class="program-run">
             { listing }
             { table }
+            { for memory }
+            if let Some(why) = p.stopped() {
+                <p class="program-error" role="alert">{ why }</p>
+            }
             <div class="program-fig">{ figure_of(p.shown(), p) }</div>
         </div>
+    }
+}
+
+fn mem_row(r: &MemRow, what: &'static str) -> Html {
+    html! {
+        <tr class={what}>
+            <th scope="row">{ what }</th>
+            <td>{ &r.space }</td>
+            <td><code>{ &r.address }</code></td>
+            <td class="mem-bytes"><code>
+                { for r.bytes.iter().zip(&r.touched).map(|(b, t)| html! {
+                    <span class={classes!("byte", t.then_some("changed"))}>{ format!("{b} ") }</span>
+                }) }
+            </code></td>
+        </tr>
     }
 }
 
@@ -195,6 +244,13 @@ pub fn ProgramView(props: &Props) -> Html {
         })
     };
     let unused = p.unused_inputs();
+    let on_mem = {
+        let d = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: HtmlTextAreaElement = e.target_unchecked_into();
+            d.emit(Action::SetMem(el.value()));
+        })
+    };
     let body = match &p.run {
         Err(msg) => html! { <p class="program-error" role="alert">{ msg }</p> },
         Ok(_) => run_view(p, dispatch),
@@ -203,7 +259,7 @@ pub fn ProgramView(props: &Props) -> Html {
     html! {
         <div class={classes!("program-view", p.embed.then_some("compact"))}>
             if !p.embed {
-                <p class="muted">{ "Straight-line PTX over named registers (%r1, %rd2, %p1 ...): the video and integer instructions, mov, and/or/xor/not/cnot, lop3, shf, shl/shr, prmt, setp, selp and cvt." }</p>
+                <p class="muted">{ "PTX over named registers (%r1, %rd2, %p1 ...): the video and integer instructions, mov, and/or/xor/not/cnot, lop3, shf, shl/shr, prmt, setp, selp, cvt and the carry chain (CC.CF is a register); or one thread of an .entry as nvcc writes it, with its parameters, ld/st over the memory below, special registers such as %tid.x, labels and bra." }</p>
             }
             <div class="program-edit">
                 <label class="program-field">{ "Program" }
@@ -219,10 +275,37 @@ pub fn ProgramView(props: &Props) -> Html {
                     if !unused.is_empty() {
                         <p class="muted">{ format!("Not used by this program, ignored: {}", unused.join(" ")) }</p>
                     }
+                    <label class="program-field mem-field">{ "Memory" }
+                        <small class="muted">{ " ADDR=HEXBYTES, lowest address first (0x2000=04030201); shared:0x10=ff for another space" }</small>
+                        <textarea aria-label="Memory" rows="2" spellcheck="false"
+                            aria-invalid={p.mem_error.is_some().then_some("true")}
+                            value={p.mem.clone()} oninput={on_mem} />
+                    </label>
+                    if let Some(e) = &p.mem_error {
+                        <span class="field-error" role="alert">{ format!("{e}; the memory starts empty") }</span>
+                    }
                 </fieldset>
             </div>
             { controls(p, dispatch) }
             { body }
+            if !p.embed {
+                { gallery() }
+            }
         </div>
+    }
+}
+
+/// Links to the gallery's programs: kernels as nvcc writes them, run as one thread.
+fn gallery() -> Html {
+    html! {
+        <nav class="program-gallery" aria-label="Gallery of real programs">
+            <h3>{ "Real programs" }</h3>
+            <p class="muted">{ "Kernels as nvcc 13.0 writes them for sm_90, each run as one thread with the memory of a launch measured on an H200; the bytes they write equal the GPU's." }</p>
+            <ul>
+                { for crate::gallery::GALLERY.iter().map(|e| html! {
+                    <li><a href={e.query()}>{ e.title }</a>{ format!(": {}", e.about) }</li>
+                }) }
+            </ul>
+        </nav>
     }
 }
