@@ -101,6 +101,11 @@ pub struct Shown {
     pub trace: Option<Rc<Trace>>,
     /// Shown because a register was picked: that register's name.
     pub for_reg: Option<String>,
+    /// Whether it ran (false: its guard was false).
+    pub executed: bool,
+    /// What a step without stages did, in words: the bytes a load read or a store wrote, the
+    /// branch taken, the registers written (the carry chain), the end of the thread.
+    pub did: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -211,6 +216,18 @@ impl Prog {
         self.run
             .as_ref()
             .map_or(true, |m| m.at_end() || m.stopped().is_some())
+    }
+
+    /// Where the run stands, in words: "step 3 of 9" for straight-line code (every line runs
+    /// once), "step 14" with branches, and ", the end" once the thread has ended.
+    pub fn position(&self) -> String {
+        match &self.run {
+            Ok(m) if m.program.straight() => {
+                format!("step {} of {}", self.step, m.program.statements.len())
+            }
+            Ok(_) if self.at_end() => format!("step {}, the end", self.step),
+            _ => format!("step {}", self.step),
+        }
     }
 
     /// Why the run stopped before its end, if it did.
@@ -435,11 +452,48 @@ impl Prog {
 
     fn shown_step(m: &Machine, st: &Step, for_reg: Option<String>) -> Shown {
         let s = &m.program.statements[st.index];
+        let mut did = Vec::new();
+        if st.executed && st.trace.is_none() {
+            for a in &st.memory {
+                let bytes: Vec<String> = a.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                did.push(format!(
+                    "{} {} byte{} at {} 0x{:x}: {}",
+                    if a.store { "wrote" } else { "read" },
+                    a.bytes.len(),
+                    if a.bytes.len() == 1 { "" } else { "s" },
+                    a.space,
+                    a.address,
+                    bytes.join(" ")
+                ));
+            }
+            if let Some(t) = st.taken {
+                did.push(if t {
+                    match m.program.statements.get(st.next) {
+                        Some(n) => format!("taken: on to line {}", n.line),
+                        None => "taken: to the end".to_string(),
+                    }
+                } else {
+                    "not taken: on to the next line".to_string()
+                });
+            }
+            for w in &st.writes {
+                did.push(format!(
+                    "{} = {}",
+                    w.reg,
+                    num::format(w.new, w.bits, View::Hex)
+                ));
+            }
+            if st.ended {
+                did.push("the thread ends".to_string());
+            }
+        }
         Shown {
             line: s.line,
             text: s.text.clone(),
             trace: st.trace.clone().map(Rc::new),
             for_reg,
+            executed: st.executed,
+            did,
         }
     }
 
@@ -705,6 +759,14 @@ mod tests {
         }
         let bra = s.lines().into_iter().find(|l| l.branch.is_some()).unwrap();
         assert_eq!(bra.branch, Some((true, Some(9))));
+        let shown = s.shown().unwrap();
+        assert!(shown.trace.is_none() && shown.executed);
+        assert_eq!(shown.did, ["taken: on to line 9"]);
+        let load = s.apply(Action::Forward).shown().unwrap();
+        assert_eq!(
+            load.did,
+            ["read 1 byte at global 0x11: 02", "%r2 = 0x00000002"]
+        );
         assert!(s.lines()[2].next, "the loop goes on at its first load");
         // The address keeps the memory.
         let q = end.to_query();

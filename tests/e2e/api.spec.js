@@ -321,12 +321,25 @@ test.describe('JavaScript module', () => {
     await blank(page);
     const got = await page.evaluate((programs) => programs.map((p) => {
       try {
-        const r = window.api.run(p.text, p.regs.split(/\s+/).join(' '));
+        // The `// args:` line as ptxlab run takes it: NAME=VALUE items, --mem and --max-steps.
+        const words = p.regs.split(/\s+/).filter((w) => w);
+        const regs = [];
+        const mem = [];
+        let limit;
+        for (let i = 0; i < words.length; i++) {
+          if (words[i] === '--mem') mem.push(words[++i]);
+          else if (words[i] === '--max-steps') limit = Number(words[++i]);
+          else regs.push(words[i]);
+        }
+        const r = window.api.run(p.text, regs.join(' '), mem.join(' '), limit);
+        const bytes = (hex) => hex.match(/../g).join(' ');
         return {
-          written: r.written.map((w) => `${w.name} = ${w.hex}\n`).join(''),
+          written: r.written.map((w) => `${w.name} = ${w.hex}\n`).join('')
+            + r.memory.map((m) => `mem ${m.space === 'global' ? '' : `${m.space} `}${m.address} = ${bytes(m.bytes)}\n`).join(''),
           values: r.written.every((w) => typeof w.value === 'bigint' && BigInt(w.hex) === w.value),
           steps: r.steps.length,
-          stages: r.steps.every((s) => !s.executed || s.trace.stages.length > 0),
+          // Arithmetic steps carry their stages; a load, store, branch or ret has none.
+          stages: r.steps.every((s) => !s.executed || s.trace == null || s.trace.stages.length > 0),
           lines: r.steps.map((s) => s.line),
         };
       } catch (e) {
@@ -372,6 +385,23 @@ test.describe('JavaScript module', () => {
     expect(r.p1.initial).toBe(true);
     expect(r.p1.writtenBy).toBe(1);
     expect(r.bad).toMatch(/%r9 is not a register of the program/);
+     // One thread of a kernel: parameters by name, the memory's bytes, and what it wrote.
+    const k = await page.evaluate(() => {
+      const ptx = '.entry add128(.param .u64 a, .param .u64 out)\n{\n.reg .b64 %rd<5>;\n'
+        + 'ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [out];\nld.global.v2.u64 {%rd3, %rd4}, [%rd1];\n'
+        + 'add.cc.u64 %rd3, %rd3, 1;\naddc.u64 %rd4, %rd4, 0;\nst.global.v2.u64 [%rd2], {%rd3, %rd4};\nret;\n}';
+      const out = window.api.run(ptx, { a: '0x100', out: '0x200' }, '0x100=ffffffffffffffff0700000000000000');
+      let spin = null;
+      try {
+        window.api.run('L: bra L;', {});
+      } catch (e) {
+        spin = e.message;
+      }
+      return { memory: out.memory, cf: out.registers.find((x) => x.name === 'CC.CF').hex, spin };
+    });
+    expect(k.memory).toEqual([{ space: 'global', address: '0x200', bytes: '00000000000000000800000000000000' }]);
+    expect(k.cf).toBe('0x1');
+    expect(k.spin).toMatch(/^line 1: stopped after 100000 steps/);
   });
 
   test('intrinsic: d as ptxlab intrinsic gives it, lanes, and the PTX run as a program', async ({ page }) => {

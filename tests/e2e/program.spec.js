@@ -120,9 +120,9 @@ test('program view: paste, step, registers, figure, back, share, reload', async 
   await page.screenshot({ path: path.join(SHOTS, 'program-360.png'), fullPage: true });
 
   // A refused line names the line and what is supported.
-  await page.getByRole('textbox', { name: 'Program', exact: true }).fill('mov.b32 %r1, 1;\n@%p1 bra L1;');
+  await page.getByRole('textbox', { name: 'Program', exact: true }).fill('mov.b32 %r1, 1;\nbar.sync 0;');
   await expect(page.locator('.program-error')).toContainText('line 2: ');
-  await expect(page.locator('.program-error')).toContainText('bra');
+  await expect(page.locator('.program-error')).toContainText('barriers');
   expect(problems).toEqual([]);
 });
 
@@ -146,5 +146,44 @@ test('program addresses: the Intrinsic link form, the embed, back to one instruc
   await expect(page.getByRole('textbox', { name: 'Instruction' })).toBeVisible();
   await expect(page.getByLabel('d (hex)')).toBeVisible();
   await expect(page).toHaveURL(/\?i=/);
+  expect(problems).toEqual([]);
+});
+
+// One thread of a kernel from the gallery: nvcc's popcount loop over an array in global
+// memory. Parameters and memory come with the link; the loop's branch shows its taken edge;
+// the bytes written equal what an H200 wrote (the same check runs natively in src/gallery.rs).
+test('program view: a gallery kernel loops over memory', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('./?prog=x');
+  await page.getByRole('tab', { name: 'Program' }).click();
+  const gallery = page.getByRole('navigation', { name: 'Gallery of real programs' });
+  await expect(gallery.getByRole('link')).toHaveCount(6);
+  await gallery.getByRole('link', { name: 'A popcount loop over an array' }).click();
+  await expect(page).toHaveURL(/mem=/);
+  await expect(page.getByLabel('popcount_loop_param_2 starting value')).toHaveValue('12');
+  await expect(page.getByRole('textbox', { name: 'Memory' })).toHaveValue(/^0x1000=23fde260/);
+  // Into the loop: step until the first bra has run, taken back to the loop's first line.
+  const forward = page.getByRole('button', { name: 'Step forward' });
+  for (let i = 0; i < 22; i++) await forward.click();
+  await expect(page.locator('.program-pos')).toHaveText('step 22');
+  await expect(page.locator('.program-lines .branch-edge')).toContainText('taken: on to line');
+  await expect(page.locator('.program-did')).toContainText('taken: on to line');
+  await expect(page.getByRole('table', { name: 'Memory' })).toContainText('written');
+  await page.screenshot({ path: path.join(SHOTS, 'program-kernel-1280.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.locator('.program-pos')).toHaveText(/, the end$/);
+  // popc of the twelve words 0x60e2fd23, 0xfd607ce9, ...: the first is 16 bits set.
+  const written = page.getByRole('table', { name: 'Memory' }).locator('tr.written');
+  await expect(written).toHaveCount(1);
+  await expect(written).toContainText('0x2000');
+  await expect(written.locator('.mem-bytes')).toContainText('10 00 00 00 13 00 00 00');
+  await axe(page, 'program view with a kernel');
+  // A loop that never ends stops with a message.
+  await page.getByRole('textbox', { name: 'Program', exact: true }).fill('L: add.u32 %r1, %r1, 1;\nbra L;');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.locator('.program-error')).toContainText('loop forever');
   expect(problems).toEqual([]);
 });

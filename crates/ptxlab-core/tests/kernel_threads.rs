@@ -228,3 +228,22 @@ fn loads_extend_by_the_type_and_vectors_split_by_element() {
     assert!(m.memory().written().is_empty());
     assert_eq!(m.memory().byte(Space::Global, 0x108), 0);
 }
+
+/// The example of `docs/hardware-vs-spec.md#carry-not-borrow`: one carry bit for additions and
+/// subtractions, and a subtraction's carry is "no borrow".
+#[test]
+fn the_carry_of_a_subtraction_is_no_borrow() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/hardware-vs-spec.md"
+    ))
+    .unwrap();
+    let sec = &doc[doc.find("id=\"carry-not-borrow\"").expect("the section")..];
+    let code = &sec[sec.find("```\n").unwrap() + 4..];
+    let code = &code[..code.find("```").unwrap()];
+    let p = parse_program(code).unwrap();
+    let mut m = Machine::new(p, &[]).unwrap();
+    m.run();
+    assert_eq!(m.value("%r1"), Some(3));
+    assert_eq!(m.value("%r3"), Some(1));
+}

@@ -195,22 +195,72 @@ pub fn sweep(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue
 /// was false) and `writes` `[{reg, bits, old, new}]`. A bad line throws an `Error` whose message
 /// is `line N: ...`, as `ptxlab run` prints it, with `line`, and `start` and `end` locating that
 /// line in `program` (UTF-16 indices).
+///
+/// For one thread of a kernel, `registers` also names its parameters and special registers
+/// (`{n: 4, '%tid.x': 5}`), and `memory` (optional) gives its starting bytes as
+/// `ADDR=HEXBYTES` items (`'0x2000=04030201 shared:0x10=ff'`); the result then has `memory`,
+/// every byte range written, `[{space, address, bytes}]` with bytes in address order as hex.
+/// A run that does not end within 100,000 steps (or `maxSteps`, when given) throws
+/// `line N: stopped after ...`.
 #[wasm_bindgen]
-pub fn run(program: JsValue, registers: JsValue) -> Result<JsValue, JsValue> {
+pub fn run(
+    program: JsValue,
+    registers: JsValue,
+    memory: JsValue,
+    max_steps: JsValue,
+) -> Result<JsValue, JsValue> {
     let text = program
         .as_string()
         .ok_or_else(|| error("the program must be a string of PTX text"))?;
     let init = read_registers(&registers)?;
-    let prog = parse_program(&text).map_err(|e| {
-        let err = error(&e.to_string());
-        let (start, end) = line_span(&text, e.line);
-        let _ = Reflect::set(&err, &"line".into(), &(e.line as u32).into());
+    // An error at a line of the program: the message, with the line and its span.
+    let at_line = |line: usize, message: &str| {
+        let err = error(message);
+        let (start, end) = line_span(&text, line);
+        let _ = Reflect::set(&err, &"line".into(), &(line as u32).into());
         let _ = Reflect::set(&err, &"start".into(), &start.into());
         let _ = Reflect::set(&err, &"end".into(), &end.into());
         err
-    })?;
+    };
+    let prog = parse_program(&text).map_err(|e| at_line(e.line, &e.to_string()))?;
     let mut m = Machine::new(prog, &init).map_err(|e| error(&e))?;
+    if !memory.is_undefined() && !memory.is_null() {
+        let items = memory
+            .as_string()
+            .ok_or_else(|| error("memory must be a string of ADDR=HEXBYTES items"))?;
+        let fills = items
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                ptxlab_core::program::memory::parse_fill(t)
+                    .map_err(|e| error(&format!("memory {t}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        m.set_memory(fills);
+    }
+    if let Some(n) = max_steps.as_f64() {
+        if !((1.0..=1e9).contains(&n) && n.fract() == 0.0) {
+            return Err(error("maxSteps must be a whole number of steps, 1 or more"));
+        }
+        m.max_steps = n as usize;
+    }
     m.run();
+    if let Some(why) = m.stopped() {
+        let line = m.program.statements.get(m.pc()).map_or(0, |s| s.line);
+        return Err(at_line(line, why));
+    }
+    let bytes: Array = m
+        .memory()
+        .written()
+        .into_iter()
+        .map(|b| {
+            let o = Object::new();
+            set(&o, "space", &b.space.name().into());
+            set(&o, "address", &format!("0x{:x}", b.address).into());
+            set(&o, "bytes", &b.hex().into());
+            JsValue::from(o)
+        })
+        .collect();
     let written: Array = m
         .written()
         .into_iter()
@@ -244,6 +294,7 @@ pub fn run(program: JsValue, registers: JsValue) -> Result<JsValue, JsValue> {
     let out = Object::new();
     set(&out, "written", &written);
     set(&out, "registers", &regs);
+    set(&out, "memory", &bytes);
     set(&out, "steps", &to_js(m.history())?);
     Ok(out.into())
 }

@@ -54,13 +54,7 @@ fn controls(p: &Prog, dispatch: &Callback<Action>) -> Html {
             { btn("Step back", "ArrowLeft", Action::Back, cur == 0) }
             { btn("Step forward", "ArrowRight", Action::Forward, end) }
             { btn("Run to end", "End", Action::ToEnd, end) }
-            <span class="program-pos" aria-live="polite">{
-                if end {
-                    format!("step {cur}, the end")
-                } else {
-                    format!("step {cur}")
-                }
-            }</span>
+            <span class="program-pos" aria-live="polite">{ p.position() }</span>
         </div>
     }
 }
@@ -142,8 +136,14 @@ fn figure_of(shown: Option<Shown>, p: &Prog) -> Html {
         None => format!("line {}: {}", s.line, s.text),
     };
     match s.trace {
-        None => html! {
+        None if !s.executed => html! {
             <p class="program-skip">{ format!("{head}: skipped, its guard is false") }</p>
+        },
+        None => html! {
+            <div class="program-did">
+                <p><code>{ head }</code></p>
+                <ul>{ for s.did.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
+            </div>
         },
         Some(t) => html! {
             <figure class="program-figure">

@@ -7,7 +7,7 @@
 //! spaces are each their own bytes. A kernel's parameters live in the param space, one after
 //! another at their natural alignment, named by the `.param` declarations.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -127,33 +127,42 @@ pub fn parse_fill(text: &str) -> Result<Bytes, String> {
     })
 }
 
-/// A thread's memory: the bytes of every space, and which were read and written.
+/// One byte of memory and what happened to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Cell {
+    value: u8,
+    written: bool,
+    read: bool,
+}
+
+/// A thread's memory: the bytes of every space, and which were read and written (one map, so
+/// the wasm build carries one instance of it).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Memory {
-    bytes: BTreeMap<(Space, u64), u8>,
-    written: BTreeSet<(Space, u64)>,
-    read: BTreeSet<(Space, u64)>,
+    cells: BTreeMap<(Space, u64), Cell>,
 }
 
 impl Memory {
     /// Put bytes in place (before a run: not counted as written).
     pub fn fill(&mut self, b: &Bytes) {
         for (k, v) in b.bytes.iter().enumerate() {
-            self.bytes
-                .insert((b.space, b.address.wrapping_add(k as u64)), *v);
+            self.cells
+                .entry((b.space, b.address.wrapping_add(k as u64)))
+                .or_default()
+                .value = *v;
         }
     }
     /// One byte (0 where nothing was put).
     pub fn byte(&self, space: Space, addr: u64) -> u8 {
-        self.bytes.get(&(space, addr)).copied().unwrap_or(0)
+        self.cells.get(&(space, addr)).map_or(0, |c| c.value)
     }
     /// `n` bytes (at most 8) at `addr` as a little-endian number, marked as read.
     pub fn load(&mut self, space: Space, addr: u64, n: u32) -> u64 {
         let mut v = 0u64;
         for k in (0..n as u64).rev() {
-            let a = addr.wrapping_add(k);
-            self.read.insert((space, a));
-            v = (v << 8) | self.byte(space, a) as u64;
+            let c = self.cells.entry((space, addr.wrapping_add(k))).or_default();
+            c.read = true;
+            v = (v << 8) | c.value as u64;
         }
         v
     }
@@ -161,51 +170,66 @@ impl Memory {
     pub fn store(&mut self, space: Space, addr: u64, n: u32, v: u64) -> Vec<u8> {
         let mut old = Vec::with_capacity(n as usize);
         for k in 0..n as u64 {
-            let a = addr.wrapping_add(k);
-            old.push(self.byte(space, a));
-            self.bytes.insert((space, a), (v >> (8 * k)) as u8);
-            self.written.insert((space, a));
+            let c = self.cells.entry((space, addr.wrapping_add(k))).or_default();
+            old.push(c.value);
+            c.value = (v >> (8 * k)) as u8;
+            c.written = true;
         }
         old
     }
     /// Put back bytes a store replaced (stepping back).
     pub(super) fn restore(&mut self, space: Space, addr: u64, old: &[u8]) {
         for (k, b) in old.iter().enumerate() {
-            self.bytes.insert((space, addr.wrapping_add(k as u64)), *b);
+            self.cells
+                .entry((space, addr.wrapping_add(k as u64)))
+                .or_default()
+                .value = *b;
         }
     }
-    /// Forget which bytes were read and written (they are counted again from here).
-    pub(super) fn set_marks(
-        &mut self,
-        written: BTreeSet<(Space, u64)>,
-        read: BTreeSet<(Space, u64)>,
-    ) {
-        self.written = written;
-        self.read = read;
+    /// Forget which bytes were read and written.
+    pub(super) fn clear_marks(&mut self) {
+        for c in self.cells.values_mut() {
+            c.written = false;
+            c.read = false;
+        }
+    }
+    /// Mark `n` bytes at `addr` as written (`store`) or read.
+    pub(super) fn mark(&mut self, space: Space, addr: u64, n: usize, store: bool) {
+        for k in 0..n as u64 {
+            let c = self.cells.entry((space, addr.wrapping_add(k))).or_default();
+            if store {
+                c.written = true;
+            } else {
+                c.read = true;
+            }
+        }
     }
     /// Every run of bytes written, in space and address order, with the values they hold now.
     pub fn written(&self) -> Vec<Bytes> {
-        self.runs(&self.written)
+        self.runs(true)
     }
     /// Every run of bytes read, with the values they hold now.
     pub fn read(&self) -> Vec<Bytes> {
-        self.runs(&self.read)
+        self.runs(false)
     }
-    fn runs(&self, set: &BTreeSet<(Space, u64)>) -> Vec<Bytes> {
+    fn runs(&self, written: bool) -> Vec<Bytes> {
         let mut out: Vec<Bytes> = Vec::new();
-        for &(space, a) in set {
+        for (&(space, a), c) in &self.cells {
+            if (written && !c.written) || (!written && !c.read) {
+                continue;
+            }
             match out.last_mut() {
                 Some(r)
                     if r.space == space
                         && r.address.wrapping_add(r.bytes.len() as u64) == a
                         && a != 0 =>
                 {
-                    r.bytes.push(self.byte(space, a))
+                    r.bytes.push(c.value)
                 }
                 _ => out.push(Bytes {
                     space,
                     address: a,
-                    bytes: vec![self.byte(space, a)],
+                    bytes: vec![c.value],
                 }),
             }
         }

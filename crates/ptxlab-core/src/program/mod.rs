@@ -2051,9 +2051,12 @@ impl Machine {
         }
         if !s.memory.is_empty() {
             // Which bytes were read and written: those of the steps that remain.
-            let (mut written, mut read) = (Default::default(), Default::default());
-            mark(&self.history, &mut written, &mut read);
-            self.mem.set_marks(written, read);
+            self.mem.clear_marks();
+            for st in &self.history {
+                for a in &st.memory {
+                    self.mem.mark(a.space, a.address, a.bytes.len(), a.store);
+                }
+            }
         }
         self.pc = s.index;
         self.ended = false;
@@ -2086,23 +2089,6 @@ impl Machine {
 fn fits(v: u64, bits: u32) -> bool {
     v & !mask(bits) == 0
         || (bits < 64 && bits > 1 && (v as i64) < 0 && (v as i64) >= -(1i64 << (bits - 1)))
-}
-
-/// The bytes the steps read and wrote.
-#[allow(clippy::type_complexity)]
-fn mark(
-    steps: &[Step],
-    written: &mut std::collections::BTreeSet<(Space, u64)>,
-    read: &mut std::collections::BTreeSet<(Space, u64)>,
-) {
-    for s in steps {
-        for a in &s.memory {
-            let set = if a.store { &mut *written } else { &mut *read };
-            for k in 0..a.bytes.len() as u64 {
-                set.insert((a.space, a.address.wrapping_add(k)));
-            }
-        }
-    }
 }
 
 #[cfg(test)]
