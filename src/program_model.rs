@@ -36,10 +36,13 @@ pub const EXAMPLE_REGS: &str = "%r1=0x10ff7f80,%r2=0x0fff807f";
 pub struct Field {
     pub name: String,
     pub bits: u32,
-    /// What was typed; empty means 0.
+    /// What was typed; empty means `default`.
     pub text: String,
     /// Why the text is not used, if it is not.
     pub error: Option<String>,
+    /// The value it starts at when nothing is typed, as the field shows it: `0`, `false`, or a
+    /// special register's default (`1` for `%ntid.x`).
+    pub default: String,
 }
 
 /// One row of the register file as shown.
@@ -56,6 +59,8 @@ pub struct Row {
     pub written_by: Option<usize>,
     /// Its starting value was given (else it started at 0).
     pub given: bool,
+    /// A special register (`%tid.x`), which starts at its default.
+    pub special: bool,
 }
 
 /// One run of bytes of the memory as shown.
@@ -87,6 +92,8 @@ pub struct Line {
     pub next: bool,
     /// The instruction the last step ran.
     pub last: bool,
+    /// The labels that stand before it.
+    pub labels: Vec<String>,
     /// The last step was this `bra`: whether it was taken, and the line it went on at (None:
     /// the end).
     pub branch: Option<(bool, Option<usize>)>,
@@ -330,11 +337,17 @@ impl Prog {
             .map(|r| (r.name.clone(), r.bits))
             .chain(params);
         for (name, bits) in named {
+            let default = match ptxlab_core::program::special(&name) {
+                Some((_, v)) => v.to_string(),
+                None if bits == 1 => "false".to_string(),
+                None => "0".to_string(),
+            };
             let r = Field {
                 name,
                 bits,
                 text: String::new(),
                 error: None,
+                default,
             };
             let text = self.input(&r.name).to_string();
             let error = match Prog::read_field(&program, &r.name, &text) {
@@ -350,6 +363,7 @@ impl Prog {
                 bits: r.bits,
                 text,
                 error,
+                default: r.default,
             });
         }
         self.fields = fields;
@@ -409,6 +423,13 @@ impl Prog {
                     text: format!("{g}{};", s.text),
                     next: i == m.pc() && m.stopped().is_none(),
                     last: Some(i) == last,
+                    labels: m
+                        .program
+                        .labels
+                        .iter()
+                        .filter(|(_, k)| *k == i)
+                        .map(|(l, _)| l.clone())
+                        .collect(),
                     branch: last_step.filter(|st| st.index == i).and_then(|st| {
                         st.taken
                             .map(|t| (t, m.program.statements.get(st.next).map(|n| n.line)))
@@ -445,6 +466,7 @@ impl Prog {
                     changed: r.changed,
                     written_by: r.written_by,
                     given: r.initial,
+                    special: r.special,
                 }
             })
             .collect()
@@ -779,6 +801,24 @@ mod tests {
             "{:?}",
             bad.mem_error
         );
+        // Labels stand before their line; a special register's field shows its default.
+        assert_eq!(end.lines()[2].labels, ["L"]);
+        let sp =
+            Prog::new("mov.u32 %r1, %ntid.x;\nmov.u32 %r2, %tid.x;", "", 0).apply(Action::ToEnd);
+        let f = |n: &str| {
+            sp.fields
+                .iter()
+                .find(|f| f.name == n)
+                .unwrap()
+                .default
+                .clone()
+        };
+        assert_eq!(
+            (f("%ntid.x"), f("%tid.x"), f("%r1")),
+            ("1".into(), "0".into(), "0".into())
+        );
+        assert_eq!(row(&sp.rows(), "%r1").hex, "0x00000001");
+        assert!(row(&sp.rows(), "%ntid.x").special);
         // An endless loop stops at the page's limit with a message.
         let spin = Prog::new("L: add.u32 %r1, %r1, 1;\nbra L;", "", 0).apply(Action::ToEnd);
         assert_eq!(spin.step, Prog::MAX_STEPS);

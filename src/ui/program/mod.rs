@@ -86,7 +86,7 @@ fn field(f: &Field, dispatch: &Callback<Action>) -> Html {
             <label for={id.clone()}><code>{ &f.name }</code><small>{ format!(" {kind}") }</small></label>
             <input id={id} type="text" spellcheck="false" autocomplete="off"
                 aria-label={format!("{} starting value", f.name)}
-                placeholder={if f.bits == 1 { "false" } else { "0" }}
+                placeholder={f.default.clone()}
                 aria-invalid={f.error.is_some().then_some("true")}
                 aria-describedby={f.error.is_some().then_some(err_id.clone())}
                 value={f.text.clone()} {oninput} />
@@ -106,6 +106,7 @@ fn row(r: &Row, picked: bool, dispatch: &Callback<Action>) -> Html {
     let writer = match r.written_by {
         Some(l) => format!("line {l}"),
         None if r.given => "(given)".to_string(),
+        None if r.special => "(its default)".to_string(),
         None => "(0 at start)".to_string(),
     };
     html! {
@@ -162,6 +163,7 @@ fn run_view(p: &Prog, dispatch: &Callback<Action>) -> Html {
             { for lines.iter().map(|l| html! {
                 <li class={classes!(l.next.then_some("next"), l.last.then_some("done-last"))}
                     aria-current={l.next.then_some("step")}>
+                    { for l.labels.iter().map(|lab| html! { <span class="label">{ format!("{lab}:") }</span> }) }
                     <span class="ln">{ l.line }</span>
                     <code>{ &l.text }</code>
                     if l.next { <span class="tag">{ " ← next" }</span> }

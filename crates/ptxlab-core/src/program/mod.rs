@@ -1461,6 +1461,9 @@ pub struct RegView {
     pub written_by: Option<usize>,
     /// Whether the user gave its starting value.
     pub initial: bool,
+    /// A special register (`%tid.x`): when not given, it starts at its default, not 0.
+    #[serde(default)]
+    pub special: bool,
 }
 
 /// What statements wrote for the values they read, kept between quiet runs of one program (see
@@ -1716,6 +1719,7 @@ impl Machine {
                 changed: last.contains(&r.name.as_str()),
                 written_by: self.writer[k].map(|i| self.program.statements[i].line),
                 initial: self.given[k],
+                special: r.special,
             })
             .collect()
     }
@@ -1894,14 +1898,31 @@ impl Machine {
         let mut taken = None;
         let mut memory = Vec::new();
         let mut ended = false;
-        let body = self.program.statements[i].body.clone();
-        match &body {
-            Body::Table(_) | Body::Op(_) | Body::Carry(_) => {
+        // What to do, borrowed from the statement where nothing is changed, copied where the
+        // memory or registers change under it (an arithmetic step clones nothing).
+        enum Act {
+            Arith,
+            Access(Access),
+            Cvta(Cvta),
+            Branch(usize),
+            End,
+            Nothing,
+        }
+        let act = match &self.program.statements[i].body {
+            Body::Table(_) | Body::Op(_) | Body::Carry(_) => Act::Arith,
+            Body::Access(a) if holds => Act::Access((**a).clone()),
+            Body::Cvta(c) if holds => Act::Cvta((**c).clone()),
+            Body::Branch { target, .. } => Act::Branch(*target),
+            Body::End if holds => Act::End,
+            Body::Access(_) | Body::Cvta(_) | Body::End => Act::Nothing,
+        };
+        match &act {
+            Act::Arith => {
                 if let Some(src) = self.sources(&self.values, i) {
                     (out, trace) = self.execute(i, &src, self.keep_traces);
                 }
             }
-            Body::Access(a) if holds => {
+            Act::Access(a) => {
                 let addr = self.address(a);
                 let n = a.bits / 8;
                 for (k, slot) in a.slots.iter().enumerate() {
@@ -1935,7 +1956,7 @@ impl Machine {
                     }
                 }
             }
-            Body::Cvta(c) if holds => {
+            Act::Cvta(c) => {
                 let v = match &c.src {
                     Slot::Reg(r) => self.read(&self.values, r, c.bits),
                     Slot::Imm(v) => *v & mask(c.bits),
@@ -1943,17 +1964,17 @@ impl Machine {
                 };
                 out.push((self.index[&c.dst], v, c.bits, false));
             }
-            Body::Branch { target, .. } => {
+            Act::Branch(target) => {
                 taken = Some(holds);
                 if holds {
                     next = *target;
                 }
             }
-            Body::End if holds => {
+            Act::End => {
                 ended = true;
                 next = self.program.statements.len();
             }
-            Body::Access(_) | Body::Cvta(_) | Body::End => {}
+            Act::Nothing => {}
         }
         let mut step = Step {
             index: i,
