@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use ptxlab_core::program::memory::{self, Bytes, Space};
-use ptxlab_core::program::{parse_assignments, parse_program, Machine, Program, Step};
+use ptxlab_core::program::{parse_assignments, parse_program, Machine, Program, Step, CARRY_FLAG};
 use ptxlab_core::trace::Trace;
 
 use crate::num::{self, View};
@@ -339,7 +339,7 @@ impl Prog {
         for (name, bits) in named {
             let default = match ptxlab_core::program::special(&name) {
                 Some((_, v)) => v.to_string(),
-                None if bits == 1 => "false".to_string(),
+                None if bits == 1 && name != CARRY_FLAG => "false".to_string(),
                 None => "0".to_string(),
             };
             let r = Field {
@@ -447,7 +447,11 @@ impl Prog {
         m.registers()
             .into_iter()
             .map(|r| {
-                let (hex, unsigned, signed) = if r.bits == 1 {
+                let (hex, unsigned, signed) = if r.name == CARRY_FLAG {
+                    // The carry flag is a bit, not a predicate.
+                    let b = r.value.to_string();
+                    (format!("0x{b}"), b.clone(), b)
+                } else if r.bits == 1 {
                     let b = if r.value != 0 { "true" } else { "false" };
                     (b.to_string(), b.to_string(), b.to_string())
                 } else {
@@ -819,6 +823,22 @@ mod tests {
         );
         assert_eq!(row(&sp.rows(), "%r1").hex, "0x00000001");
         assert!(row(&sp.rows(), "%ntid.x").special);
+        // The carry flag is a register; a carry step has its figure.
+        let cc = Prog::new(
+            "add.cc.u32 %r2, %r1, 1;\naddc.u32 %r3, 0, 0;",
+            "%r1=0xffffffff",
+            0,
+        )
+        .apply(Action::ToEnd);
+        assert_eq!(row(&cc.rows(), "CC.CF").hex, "0x1");
+        assert_eq!(row(&cc.rows(), "%r3").hex, "0x00000001");
+        let shown = cc.shown().unwrap();
+        assert!(shown
+            .trace
+            .unwrap()
+            .stages
+            .iter()
+            .any(|s| s.label.contains("exact sum")));
         // An endless loop stops at the page's limit with a message.
         let spin = Prog::new("L: add.u32 %r1, %r1, 1;\nbra L;", "", 0).apply(Action::ToEnd);
         assert_eq!(spin.step, Prog::MAX_STEPS);
@@ -908,6 +928,7 @@ mod tests {
             "shf.l.wrap.b32 %r2, %r1, %r1, 8;\nshf.r.clamp.b32 %r3, %r1, %r2, 40;\nshl.b64 %rd1, %rd1, 3;\nshr.s32 %r4, %r1, 31;",
             "cvt.sat.s8.s32 %rs1, %r1;\ncvt.u64.u32 %rd1, %r1;\nselp.b32 %r2, %r1, 7, %p1;\nsetp.gt.and.s32 %p2, %r1, 0, %p1;",
             "or.pred %p1, %p2, %p3;\nnot.b16 %h1, %h2;\ncnot.b32 %r1, %r2;\nprmt.b32.f4e %r3, %r1, %r2, 1;",
+            "add.cc.u32 %r2, %r1, %r1;\naddc.cc.u32 %r3, %r1, 7;\nsub.cc.u64 %rd1, %rd2, 1;\nsubc.u64 %rd3, %rd1, %rd2;\nmad.hi.cc.s32 %r4, %r1, %r1, %r2;\nmadc.lo.u32 %r5, %r1, %r3, 0;",
         ];
         for text in programs {
             for regs in ["%r1=0x80ff7f01", "%r1=0xffffffff", ""] {

@@ -236,6 +236,22 @@ fn every_gpu_case_of_the_carry_chain_in_a_program() {
         m.start_with(&init)
             .unwrap_or_else(|e| panic!("{}: {e}", c.ptx));
         m.run();
+        // The stages say the same: d, and the carry out where one is written.
+        let t = m.history()[0]
+            .trace
+            .as_ref()
+            .expect("a carry step keeps its stages");
+        assert_eq!(Some(t.result.raw() as u64), m.value("d"), "{}", c.ptx);
+        let cf_stage = t
+            .stages
+            .iter()
+            .find(|s| s.output.name == CARRY_FLAG && s.kind != ptxlab_core::trace::StageKind::Read);
+        assert_eq!(
+            cf_stage.map(|s| s.output.raw() as u64),
+            c.out.get("CF").copied(),
+            "{}",
+            c.ptx
+        );
         for (name, want) in &c.out {
             let reg = if name == "CF" {
                 CARRY_FLAG

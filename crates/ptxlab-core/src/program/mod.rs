@@ -218,30 +218,208 @@ impl Carry {
         )
     }
 
+    /// The opcode as written (`addc`, `mad`...).
+    fn opcode(&self) -> &'static str {
+        match (self.op, self.carry_in) {
+            (CarryOp::Add, false) => "add",
+            (CarryOp::Add, true) => "addc",
+            (CarryOp::Sub, false) => "sub",
+            (CarryOp::Sub, true) => "subc",
+            (CarryOp::Mad, false) => "mad",
+            (CarryOp::Mad, true) => "madc",
+        }
+    }
+
+    /// The stages of one evaluation (`text` the instruction as written): the sources and the
+    /// carry in as read, the product's half for `mad`, `~b` for a subtraction, the exact sum,
+    /// `d` and the carry out. The values come from [`Carry::eval`]'s rule, step by step.
+    pub fn trace(&self, text: &str, a: u64, b: u64, c: u64, cf: bool) -> Trace {
+        use crate::trace::{Stage, StageKind, Val, Views};
+        let p = self.parts(a, b, c, cf);
+        let n = p.n;
+        let mut sources = vec![Val::reg("a", n, a), Val::reg("b", n, b)];
+        if self.op == CarryOp::Mad {
+            sources.push(Val::reg("c", n, c));
+        }
+        if self.carry_in {
+            sources.push(Val::reg(CARRY_FLAG, 1, u64::from(cf)));
+        }
+        let mut stages: Vec<Stage> = sources
+            .iter()
+            .map(|v| Stage::new(StageKind::Read, format!("{} as read", v.name), v.clone()))
+            .collect();
+        let plus_cf = if self.carry_in { " + CC.CF" } else { "" };
+        let formula = match self.op {
+            CarryOp::Add => format!("a + b{plus_cf}"),
+            CarryOp::Sub => {
+                stages.push(
+                    Stage::new(
+                        StageKind::Adjust,
+                        "b complemented: a - b is a + ~b + 1",
+                        Val::new("~b", n, false, p.y as i128),
+                    )
+                    .op("~b")
+                    .input(Val::reg("b", n, b)),
+                );
+                format!("a + ~b + {}", if self.carry_in { CARRY_FLAG } else { "1" })
+            }
+            CarryOp::Mad => {
+                let hi = self.base.form.half == Some(crate::ast::HalfMode::Hi);
+                let signed = self.base.form.ty(0).is_signed();
+                let product = p.product.unwrap_or(0);
+                stages.push(
+                    Stage::new(
+                        StageKind::Product,
+                        "the full product",
+                        Val::new("a*b", 2 * n, signed, product),
+                    )
+                    .op("a * b")
+                    .inputs([Val::reg("a", n, a), Val::reg("b", n, b)]),
+                );
+                stages.push(
+                    Stage::new(
+                        StageKind::Truncate,
+                        if hi { "its high half" } else { "its low half" },
+                        Val::new("h", n, false, p.x as i128),
+                    )
+                    .op(if hi {
+                        format!("(a * b) >> {n}")
+                    } else {
+                        format!("(a * b) mod 2^{n}")
+                    }),
+                );
+                format!("h + c{plus_cf}")
+            }
+        };
+        let sum = Val::new("sum", n + 1, false, p.sum as i128);
+        stages.push(
+            Stage::new(
+                StageKind::Operate,
+                "the exact sum, one bit wider",
+                sum.clone(),
+            )
+            .op(formula),
+        );
+        let d = p.d();
+        stages.push(
+            Stage::new(
+                StageKind::Truncate,
+                format!("d: the low {n} bits of the sum"),
+                Val::reg("d", n, d),
+            )
+            .op(format!("sum mod 2^{n}"))
+            .input(sum.clone()),
+        );
+        if self.carry_out {
+            let borrow = if self.op == CarryOp::Sub {
+                " (1: nothing borrowed)"
+            } else {
+                ""
+            };
+            stages.push(
+                Stage::new(
+                    StageKind::Truncate,
+                    format!("carry out: bit {n} of the sum, written to CC.CF{borrow}"),
+                    Val::reg(CARRY_FLAG, 1, u64::from(p.carry())),
+                )
+                .op(format!("sum >> {n}"))
+                .input(sum),
+            );
+        }
+        stages.push(Stage::new(
+            StageKind::Result,
+            "written to d",
+            Val::reg("d", n, d),
+        ));
+        let anchor = match (self.op, self.carry_in) {
+            (CarryOp::Add, false) => "add-cc",
+            (CarryOp::Add, true) => "addc",
+            (CarryOp::Sub, false) => "sub-cc",
+            (CarryOp::Sub, true) => "subc",
+            (CarryOp::Mad, false) => "mad-cc",
+            (CarryOp::Mad, true) => "madc",
+        };
+        Trace {
+            instruction: text.to_string(),
+            opcode: self.opcode().to_string(),
+            family: crate::isa::Family::Integer,
+            sources,
+            stages,
+            result: Val::reg("d", n, d),
+            views: Views::of(d, n),
+            doc_url: format!(
+                "{}#extended-precision-arithmetic-instructions-{anchor}",
+                crate::isa::PTX_DOC_BASE
+            ),
+            reading: Default::default(),
+        }
+    }
+
     /// `d` and the carry out, from the sources as read and the carry in.
     pub fn eval(&self, a: u64, b: u64, c: u64, cf: bool) -> (u64, bool) {
+        let p = self.parts(a, b, c, cf);
+        (p.d(), p.carry())
+    }
+
+    /// The one computation of a link, which [`Carry::eval`] and [`Carry::trace`] both read:
+    /// the two addends, the carry in, the product of `mad`, and the exact sum.
+    fn parts(&self, a: u64, b: u64, c: u64, cf: bool) -> Parts {
         let ty = self.base.form.ty(0);
         let n = ty.bits();
         let m = mask(n) as u128;
-        let (a, b, c) = (a as u128 & m, b as u128 & m, c as u128 & m);
-        let cin = u128::from(cf);
-        let sum = match self.op {
-            CarryOp::Add => a + b + if self.carry_in { cin } else { 0 },
-            CarryOp::Sub => a + (!b & m) + if self.carry_in { cin } else { 1 },
+        let (ua, ub, uc) = (a as u128 & m, b as u128 & m, c as u128 & m);
+        let cin = if self.carry_in {
+            u128::from(cf)
+        } else {
+            u128::from(self.op == CarryOp::Sub)
+        };
+        let (x, y, product) = match self.op {
+            CarryOp::Add => (ua, ub, None),
+            CarryOp::Sub => (ua, !ub & m, None),
             CarryOp::Mad => {
                 let hi = self.base.form.half == Some(crate::ast::HalfMode::Hi);
-                let product: u128 = if ty.is_signed() {
-                    let sa = crate::bits::sext(a as u64, n) as i128;
-                    let sb = crate::bits::sext(b as u64, n) as i128;
-                    (sa * sb) as u128
+                let product: i128 = if ty.is_signed() {
+                    crate::bits::sext(a, n) as i128 * crate::bits::sext(b, n) as i128
                 } else {
-                    a * b
+                    (ua * ub) as i128
                 };
-                let half = if hi { product >> n } else { product } & m;
-                half + c + if self.carry_in { cin } else { 0 }
+                let half = if hi {
+                    (product as u128) >> n
+                } else {
+                    product as u128
+                } & m;
+                (half, uc, Some(product))
             }
         };
-        ((sum & m) as u64, (sum >> n) & 1 == 1)
+        Parts {
+            n,
+            x,
+            y,
+            product,
+            sum: x + y + cin,
+        }
+    }
+}
+
+/// The values of one evaluation of a link of the carry chain.
+struct Parts {
+    n: u32,
+    /// `a`, or the kept half of `a * b`.
+    x: u128,
+    /// `b`, `~b` or `c`.
+    y: u128,
+    /// `a * b` for `mad`, exact.
+    product: Option<i128>,
+    /// `x + y + cin`, exact (`n + 1` bits).
+    sum: u128,
+}
+
+impl Parts {
+    fn d(&self) -> u64 {
+        (self.sum & mask(self.n) as u128) as u64
+    }
+    fn carry(&self) -> bool {
+        (self.sum >> self.n) & 1 == 1
     }
 }
 
@@ -1849,6 +2027,16 @@ impl Machine {
             }
             Body::Carry(c) => {
                 let (d, carry) = c.eval(src[0], src[1], src[2], src[4] != 0);
+                if traced {
+                    let t = c.trace(
+                        &self.program.statements[i].text,
+                        src[0],
+                        src[1],
+                        src[2],
+                        src[4] != 0,
+                    );
+                    trace = Some(t);
+                }
                 if let OperandKind::Reg(r) = &c.base.dst.kind {
                     out.push((self.index[r], d, widths(&c.base).dst, false));
                 }
