@@ -160,7 +160,7 @@ test('program view: a gallery kernel loops over memory', async ({ page }) => {
   await page.goto('./?prog=x');
   await page.getByRole('tab', { name: 'Program' }).click();
   const gallery = page.getByRole('navigation', { name: 'Gallery of real programs' });
-  await expect(gallery.getByRole('link')).toHaveCount(6);
+  await expect(gallery.getByRole('link')).toHaveCount(8);
   await gallery.getByRole('link', { name: 'A popcount loop over an array' }).click();
   await expect(page).toHaveURL(/mem=/);
   await expect(page.getByLabel('popcount_loop_param_2 starting value')).toHaveValue('12');

@@ -69,7 +69,7 @@ fn words64(b: &[u8]) -> Vec<u64> {
 #[test]
 fn every_kernel_wrote_what_its_model_computes() {
     let k = kernels();
-    assert_eq!(k.len(), 8);
+    assert_eq!(k.len(), 12);
 
     let (n, p) = &k["add128"];
     let (a, b, out) = (
@@ -160,5 +160,66 @@ fn every_kernel_wrote_what_its_model_computes() {
             (x ^ (x >> 1)).count_ones(),
         ];
         assert_eq!(&out[4 * t..4 * t + 4], &want, "bytes_prmt {t}");
+    }
+
+    let (n, p) = &k["local_hist"];
+    let (bytes, out) = (&p[0].before, words32(&p[1].after));
+    let per = p[2].value.expect("n") as usize;
+    for t in 0..*n as usize {
+        let mut h = [0u32; 16];
+        for &b in &bytes[t * per..(t + 1) * per] {
+            h[(b & 15) as usize] += 1;
+        }
+        assert_eq!(&out[16 * t..16 * t + 16], &h, "local_hist {t}");
+    }
+
+    let (n, p) = &k["vec_narrow"];
+    let v = words32(&p[0].before);
+    let out = words32(&p[1].after);
+    let (sc, u, len) = (
+        p[2].value.expect("s") as i8 as i32,
+        p[3].value.expect("u") as u16 as i32,
+        p[4].value.expect("n") as usize,
+    );
+    for i in 0..*n as usize {
+        let want = if i < len {
+            let (x, y, z, w) = (
+                v[4 * i] as i32,
+                v[4 * i + 1] as i32,
+                v[4 * i + 2] as i32,
+                v[4 * i + 3] as i32,
+            );
+            ((x.wrapping_mul(sc).wrapping_add(y)) ^ z.wrapping_sub(w)).wrapping_add(u) as u32
+        } else {
+            0xeeee_eeee // this thread returned early: the byte pattern the buffer started with
+        };
+        assert_eq!(out[i], want, "vec_narrow {i}");
+    }
+
+    let (_, p) = &k["collatz"];
+    let (input, out) = (words32(&p[0].before), words32(&p[1].after));
+    for (i, &x0) in input.iter().enumerate() {
+        let (mut x, mut steps) = (x0, 0u32);
+        while x > 1 && steps < 300 {
+            x = if x & 1 == 1 {
+                x.wrapping_mul(3).wrapping_add(1)
+            } else {
+                x >> 1
+            };
+            steps += 1;
+        }
+        assert_eq!(out[i], steps, "collatz {i}");
+    }
+    assert_eq!(out[0], 111, "27 takes 111 steps to reach 1");
+
+    let (_, p) = &k["const_mix"];
+    let (input, out) = (words32(&p[0].before), words32(&p[1].after));
+    let ktab = [0x9e37_79b9u32, 0x7f4a_7c15, 0x85eb_ca6b, 0xc2b2_ae35];
+    let gtab = [3u32, 5, 7, 11];
+    for (i, &x0) in input.iter().enumerate() {
+        let mut x = x0 ^ (x0 >> 16);
+        x = x.wrapping_mul(ktab[i & 3]);
+        x = x.wrapping_add(gtab[((x >> 30) & 3) as usize]);
+        assert_eq!(out[i], x ^ (x >> 13), "const_mix {i}");
     }
 }

@@ -134,7 +134,7 @@ fn every_kernel_writes_what_the_gpu_wrote() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 8, "every kernel of kernels.json");
+    assert_eq!(checked, 12, "every kernel of kernels.json");
 }
 
 #[test]
@@ -169,7 +169,8 @@ fn what_is_not_modelled_is_named_with_its_line() {
         ("add.f32 %f1, %f2, %f3;", 1, "floating point"),
         ("fma.rn.f32 %f1, %f2, %f3, %f4;", 1, "floating point"),
         ("bra NOWHERE;", 1, "not defined"),
-        (".shared .align 4 .b8 smem[64];", 1, "--mem"),
+        (".shared .align 3 .b8 smem[64];", 1, "power of two"),
+        (".const .b8 k[2] = {1, 2, 3};", 1, "more elements"),
         (
             ".entry a()\n{\nret;\n}\n.entry b()\n{\nret;\n}",
             5,
@@ -246,4 +247,40 @@ fn the_carry_of_a_subtraction_is_no_borrow() {
     m.run();
     assert_eq!(m.value("%r1"), Some(3));
     assert_eq!(m.value("%r3"), Some(1));
+}
+
+/// Variables: their names stand for their addresses, initialisers fill them, the rest is 0,
+/// and each space has its own.
+#[test]
+fn variables_are_addresses_with_their_initial_bytes() {
+    let p = parse_program(
+        ".const .align 4 .b8 k[8] = {1, 2, 3};\n.global .u32 g[2] = {0x11223344};\n.entry e()\n{\n.local .align 8 .b8 depot[16];\n.reg .b32 %r<5>;\n.reg .b64 %rd<3>;\nld.const.u32 %r1, [k];\nmov.u64 %rd1, g;\nld.global.u32 %r2, [%rd1+4];\nld.global.u32 %r3, [g];\nmov.u64 %rd2, depot;\nst.local.u32 [%rd2+8], %r3;\nld.local.u32 %r4, [depot+8];\n}",
+    )
+    .unwrap();
+    let names: Vec<(&str, Space, u64, u64)> = p
+        .variables
+        .iter()
+        .map(|v| (v.name.as_str(), v.space, v.address, v.size))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("k", Space::Const, 0, 8),
+            ("g", Space::Global, 0x6000_0000_0000, 8),
+            ("depot", Space::Local, 0, 16)
+        ]
+    );
+    assert_eq!(
+        p.statements[1].text, "mov.u64 %rd1, g",
+        "the text as written"
+    );
+    let mut m = Machine::new(p, &[]).unwrap();
+    m.run();
+    assert_eq!(m.value("%r1"), Some(0x0003_0201));
+    assert_eq!(m.value("%r2"), Some(0), "past the initialiser: 0");
+    assert_eq!(m.value("%r3"), Some(0x1122_3344));
+    assert_eq!(m.value("%r4"), Some(0x1122_3344));
+    assert_eq!(m.value("%rd1"), Some(0x6000_0000_0000));
+    let w = m.memory().written();
+    assert_eq!((w[0].space, w[0].address), (Space::Local, 8));
 }

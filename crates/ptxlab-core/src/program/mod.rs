@@ -23,7 +23,9 @@
 //! A program may also be one thread of a kernel as nvcc writes it: an `.entry` (or `.func`)
 //! with `.param` arguments (given by name, like registers), `ld`/`st` over a sparse byte memory
 //! ([`memory`]), `cvta.to.global`, special registers given as values (`%tid.x=5`; `%ntid.*` and
-//! `%nctaid.*` start at 1, the others at 0), labels, `bra` (guarded or not), `ret` and `exit`.
+//! `%nctaid.*` start at 1, the others at 0), variables (`.global`, `.const`, `.shared`,
+//! `.local`, with initialisers; a name stands for its address), labels, `bra` (guarded or not),
+//! `ret` and `exit`.
 //! A run stops after [`Machine::max_steps`] steps with a message, so an endless loop ends.
 //! What is not modelled (floating point, atomics, barriers, warp-wide instructions, textures,
 //! calls) is refused with a message that names the line and what is supported.
@@ -463,6 +465,26 @@ pub struct Program {
     /// Every label and the statement it stands before.
     #[serde(default)]
     pub labels: Vec<(String, usize)>,
+    /// The variables it declares (`.global`, `.const`, `.shared`, `.local`).
+    #[serde(default)]
+    pub variables: Vec<Variable>,
+}
+
+/// A variable: a name for bytes at a fixed address of a space. Its name stands for that
+/// address in instructions (`mov.u64 %rd1, ktab;`, `ld.const.u32 %r1, [ktab+4];`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Variable {
+    /// Its name.
+    pub name: String,
+    /// Its space.
+    pub space: Space,
+    /// Its first byte's address in that space (global variables from 0x600000000000, the
+    /// others from 0).
+    pub address: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// The bytes its initialiser gives, from its start (the rest is 0).
+    pub init: Vec<u8>,
 }
 
 /// A kernel's (or function's) name and parameters.
@@ -678,6 +700,7 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
     let mut cx = Ctx {
         regs: &mut regs,
         params: &param_names,
+        vars: Vec::new(),
     };
     let mut labels: Vec<(String, usize)> = Vec::new();
     let mut statements = Vec::new();
@@ -771,12 +794,145 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
             }
         }
     }
+    let variables = std::mem::take(&mut cx.vars);
     Ok(Program {
         statements,
         registers: regs.list,
         kernel,
         labels,
+        variables,
     })
+}
+
+/// Where variables of a space start: the global ones far from where people put buffers, the
+/// others at the start of their own space.
+fn variable_base(space: Space) -> u64 {
+    match space {
+        Space::Global => 0x6000_0000_0000,
+        _ => 0,
+    }
+}
+
+/// A variable declaration, `.local .align 16 .b8 __local_depot0[64];` or
+/// `.const .align 4 .b8 ktab[16] = {185, 121, ...};`: its place in its space, and the bytes of
+/// its initialiser (the rest of it is 0).
+fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, ProgramError> {
+    let (decl, init) = match t.split_once('=') {
+        Some((d, i)) => (d.trim(), Some(i.trim())),
+        None => (t.trim(), None),
+    };
+    let words: Vec<&str> = decl.split_whitespace().collect();
+    let space = words
+        .first()
+        .and_then(|w| w.strip_prefix('.'))
+        .and_then(Space::from_name)
+        .ok_or_else(|| perr(line, format!("'{decl}' is not a variable declaration")))?;
+    let mut align = 1u64;
+    let mut ty = None;
+    let mut k = 1;
+    while k < words.len() - 1 {
+        match words[k] {
+            ".align" => {
+                align = words
+                    .get(k + 1)
+                    .and_then(|a| a.parse().ok())
+                    .filter(|a: &u64| a.is_power_of_two())
+                    .ok_or_else(|| perr(line, ".align takes a power of two"))?;
+                k += 2;
+                continue;
+            }
+            w => match w.strip_prefix('.').and_then(ops::PType::from_name) {
+                Some(t) if t.bits() <= 64 && t.bits() >= 8 => ty = Some(t),
+                _ => {
+                    return Err(perr(
+                        line,
+                        format!("'{w}' in '{decl}': a variable is .SPACE [.align N] .TYPE name[N]"),
+                    ))
+                }
+            },
+        }
+        k += 1;
+    }
+    let ty = ty.ok_or_else(|| perr(line, format!("'{decl}' names no type")))?;
+    let last = words.last().copied().unwrap_or("");
+    let (name, count) = match last.split_once('[') {
+        Some((n, c)) => {
+            let c = c.trim_end_matches(']');
+            let count: u64 = c
+                .trim()
+                .parse()
+                .map_err(|_| perr(line, format!("'{last}': the count in [N] must be a number")))?;
+            (n, count)
+        }
+        None => (last, 1),
+    };
+    if !is_reg_name(name) {
+        return Err(perr(line, format!("'{name}' is not a variable name")));
+    }
+    if vars.iter().any(|v| v.name == name) {
+        return Err(perr(line, format!("the variable {name} is declared twice")));
+    }
+    let elem = (ty.bits() / 8) as u64;
+    let size = elem.saturating_mul(count);
+    if size > 1 << 24 {
+        return Err(perr(line, format!("{name}: at most 16 MiB a variable")));
+    }
+    let end = vars
+        .iter()
+        .filter(|v| v.space == space)
+        .map(|v| v.address + v.size)
+        .max()
+        .unwrap_or(variable_base(space));
+    let address = end.div_ceil(align.max(elem)) * align.max(elem);
+    let mut bytes = Vec::new();
+    if let Some(init) = init {
+        let inner = init
+            .strip_prefix('{')
+            .and_then(|x| x.strip_suffix('}'))
+            .unwrap_or(init);
+        for item in inner.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+            let v = crate::constexpr::eval(item).map_err(|_| {
+                perr(
+                    line,
+                    format!("'{item}' in the initialiser of {name} is not a number"),
+                )
+            })?;
+            bytes.extend_from_slice(&(v as u64).to_le_bytes()[..elem as usize]);
+        }
+        if bytes.len() as u64 > size {
+            return Err(perr(
+                line,
+                format!("the initialiser of {name} has more elements than its {count}"),
+            ));
+        }
+    }
+    Ok(Variable {
+        name: name.to_string(),
+        space,
+        address,
+        size,
+        init: bytes,
+    })
+}
+
+/// `text` with every whole word `name` replaced by `with`.
+fn replace_word(text: &str, name: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find(name) {
+        let before = rest[..k].chars().next_back();
+        let after = rest[k + name.len()..].chars().next();
+        let word_char = |c: Option<char>| c.is_some_and(|c| scan_ident_char(c) || c == '%');
+        out.push_str(&rest[..k]);
+        if word_char(before) || word_char(after) {
+            out.push_str(name);
+        } else {
+            out.push_str(with);
+        }
+        rest = &rest[k + name.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Find an `.entry` or `.func` header, read its parameters, and blank it out of the text
@@ -1218,6 +1374,8 @@ fn is_reg_name(s: &str) -> bool {
 struct Ctx<'a> {
     regs: &'a mut RegTable,
     params: &'a [&'a str],
+    /// The variables declared so far (`.global`, `.const`, `.shared`, `.local`).
+    vars: Vec<Variable>,
 }
 
 fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, ProgramError> {
@@ -1236,10 +1394,12 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         ) {
             return Ok(None);
         }
+        if matches!(w.as_str(), "global" | "shared" | "local" | "const") {
+            let v = variable(t, line, &cx.vars)?;
+            cx.vars.push(v);
+            return Ok(None);
+        }
         let what = match w.as_str() {
-            "global" | "shared" | "local" | "const" => format!(
-                "'.{w}' variables are not modelled: give a kernel its memory with --mem (or the memory field) and pass addresses as parameters"
-            ),
             "param" => "'.param' is declared in the parameter list of an .entry or .func".into(),
             "entry" | "func" => format!("a second '.{w}': a program is one .entry or .func"),
             _ => format!(
@@ -1248,11 +1408,18 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         };
         return Err(perr(line, what));
     }
-    // Special registers are written without their dot for the instruction parsers.
+    // Special registers are written without their dot for the instruction parsers, and
+    // variables' names as their addresses; the text shown is the one written.
+    let written = t;
     let mut t = std::borrow::Cow::Borrowed(t);
     for (name, _, _) in SPECIAL {
         if t.contains(name) {
             t = std::borrow::Cow::Owned(t.replace(name, &hide_dot(name)));
+        }
+    }
+    for v in &cx.vars {
+        if t.contains(v.name.as_str()) {
+            t = std::borrow::Cow::Owned(replace_word(&t, &v.name, &format!("0x{:x}", v.address)));
         }
     }
     let t: &str = &t;
@@ -1283,7 +1450,7 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         .collect();
     let opname = word.as_str();
     let full_word = body.split(char::is_whitespace).next().unwrap_or("");
-    let text = unhide_all(body);
+    let text = written[t.len() - body.len()..].to_string();
     let with_semicolon = format!("{body};");
     let shown = |d: &dyn fmt::Display| perr(line, format!("{d} in '{text}'"));
     let body_of = |b: Body| Statement {
@@ -1400,18 +1567,6 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
     let mut stmt = stmt;
     rename(&mut stmt, |n| regs.resolve(n).to_string());
     Ok(Some(stmt))
-}
-
-/// The text with every hidden special register shown again.
-fn unhide_all(text: &str) -> String {
-    let mut t = text.to_string();
-    for (name, _, _) in SPECIAL {
-        let h = hide_dot(name);
-        if t.contains(&h) {
-            t = t.replace(&h, name);
-        }
-    }
-    t
 }
 
 /// Give every register a statement names its name in the register file (`to`), so that a
@@ -1830,6 +1985,13 @@ impl Machine {
 
     fn build_memory(&mut self) {
         let mut mem = Memory::default();
+        for v in &self.program.variables {
+            mem.fill(&Bytes {
+                space: v.space,
+                address: v.address,
+                bytes: v.init.clone(),
+            });
+        }
         for f in &self.fills {
             mem.fill(f);
         }
@@ -2388,7 +2550,7 @@ mod tests {
             ("fma.rn.f32 %f1, %f2, %f3, %f4;", 1, "floating point"),
             ("frob.b32 %r1, %r2;", 1, "programs may use"),
             ("add.u32 %r1, %r2;", 1, "add"),
-            (".global .u32 x;", 1, "variables are not modelled"),
+            (".global .u32 x;", 1, "no instructions"),
             (".maxnreg 32;", 1, "not supported here"),
             ("// nothing\n", 1, "no instructions"),
             ("@ add.u32 %r1, %r2, %r3;", 1, "predicate register"),
