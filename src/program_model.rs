@@ -752,7 +752,7 @@ mod tests {
 
     #[test]
     fn a_kernel_thread_loops_over_memory_and_keeps_it_in_the_address() {
-        let text = ".entry sum(.param .u64 p, .param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;\nld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nL:\nld.global.u8 %r2, [%rd1];\nadd.u32 %r3, %r3, %r2;\nadd.s64 %rd1, %rd1, 1;\nsub.u32 %r1, %r1, 1;\nsetp.ne.u32 %p1, %r1, 0;\n@%p1 bra L;\nst.global.u32 [0x40], %r3;\nret;\n}";
+        let text = ".entry sum(.param .u64 p, .param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;\nld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nL:\nld.global.u8 %r2, [%rd1];\nadd.u32 %r3, %r3, %r2;\nadd.s64 %rd1, %rd1, 1;\nsub.u32 %r1, %r1, 1;\nsetp.ne.u32 %p1, %r1, 0;\n@%p1 bra L;\nst.local.u32 [0x40], %r3;\nret;\n}";
         let p = Prog::with_memory(text, "p=0x10,n=3", "0x10=010203", 0);
         let names: Vec<&str> = p.fields.iter().map(|f| f.name.as_str()).collect();
         assert!(

@@ -198,7 +198,7 @@ fn what_is_not_modelled_is_named_with_its_line() {
 #[test]
 fn loads_extend_by_the_type_and_vectors_split_by_element() {
     let p = parse_program(
-        ".reg .b32 %r<6>;\n.reg .b64 %rd1;\nld.global.s8 %r1, [%rd1];\nld.global.u8 %r2, [%rd1];\nld.global.v2.u16 {%r3, %r4}, [%rd1+2];\nst.global.v4.u8 [%rd1+8], {%r1, %r2, %r3, 0x55};\nst.shared.u32 [16], %r4;",
+        ".reg .b32 %r<6>;\n.reg .b64 %rd1;\nld.global.s8 %r1, [%rd1];\nld.global.u8 %r2, [%rd1];\nld.global.v2.u16 {%r3, %r4}, [%rd1+2];\nst.global.v4.u8 [%rd1+8], {%r1, %r2, %r3, 0x55};\nst.local.u32 [16], %r4;",
     )
     .unwrap();
     let mut m = Machine::new(p, &[("%rd1".into(), 0x100)]).unwrap();
@@ -219,7 +219,7 @@ fn loads_extend_by_the_type_and_vectors_split_by_element() {
     );
     assert_eq!(
         (w[1].space, w[1].address, w[1].hex()),
-        (Space::Shared, 16, "b0a00000".into())
+        (Space::Local, 16, "b0a00000".into())
     );
     let r = m.memory().read();
     let r: Vec<(u64, usize)> = r.iter().map(|b| (b.address, b.bytes.len())).collect();
@@ -230,7 +230,7 @@ fn loads_extend_by_the_type_and_vectors_split_by_element() {
     assert_eq!(m.memory().byte(Space::Global, 0x108), 0);
 }
 
-/// The example of `docs/hardware-vs-spec.md#carry-not-borrow`: one carry bit for additions and
+/// The example of `docs/hardware-vs-spec.md` ("The carry chain"): one carry bit for additions and
 /// subtractions, and a subtraction's carry is "no borrow".
 #[test]
 fn the_carry_of_a_subtraction_is_no_borrow() {
@@ -239,7 +239,9 @@ fn the_carry_of_a_subtraction_is_no_borrow() {
         "/../../docs/hardware-vs-spec.md"
     ))
     .unwrap();
-    let sec = &doc[doc.find("id=\"carry-not-borrow\"").expect("the section")..];
+    let sec = &doc[doc
+        .find("## The carry chain: one carry bit")
+        .expect("the section")..];
     let code = &sec[sec.find("```\n").unwrap() + 4..];
     let code = &code[..code.find("```").unwrap()];
     let p = parse_program(code).unwrap();
@@ -283,4 +285,23 @@ fn variables_are_addresses_with_their_initial_bytes() {
     assert_eq!(m.value("%rd1"), Some(0x6000_0000_0000));
     let w = m.memory().written();
     assert_eq!((w[0].space, w[0].address), (Space::Local, 8));
+}
+
+/// The example of `docs/hardware-vs-spec.md` ("16-bit `madc.hi`").
+#[test]
+fn sixteen_bit_madc_hi_keeps_the_high_word_of_a_32_bit_product() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/hardware-vs-spec.md"
+    ))
+    .unwrap();
+    let sec = &doc[doc
+        .find("## 16-bit `madc.hi` keeps bits 32..47")
+        .expect("the section")..];
+    let code = &sec[sec.find("```\n").unwrap() + 4..];
+    let code = &code[..code.find("```").unwrap()];
+    let mut m = Machine::new(parse_program(code).unwrap(), &[]).unwrap();
+    m.run();
+    assert_eq!(m.value("%rs1"), Some(6));
+    assert_eq!(m.value("%rs2"), Some(0));
 }

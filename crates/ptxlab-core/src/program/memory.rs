@@ -245,8 +245,10 @@ pub enum Base {
     Reg(String),
     /// `[name]`: the param-space address of a parameter.
     Param(String),
-    /// `[0x1000]`: a number.
+    /// `[0x1000]`: a number (ptxas takes one for `.local` only).
     Abs(u64),
+    /// `[ktab]`: a variable's address.
+    Var(String),
 }
 
 /// `[base+offset]`.
@@ -300,31 +302,22 @@ pub struct Cvta {
     pub bits: u32,
 }
 
-/// Modifiers of `ld`/`st` that change nothing a single thread sees: ordering, scope, cache
-/// hints and eviction priority.
-fn ignored_modifier(m: &str) -> bool {
-    matches!(
-        m,
-        "weak"
-            | "volatile"
-            | "relaxed"
-            | "acquire"
-            | "release"
-            | "mmio"
-            | "cta"
-            | "cluster"
-            | "gpu"
-            | "sys"
-            | "ca"
-            | "cg"
-            | "cs"
-            | "lu"
-            | "cv"
-            | "wb"
-            | "wt"
-            | "nc"
-    ) || m.starts_with("L1::")
-        || m.starts_with("L2::")
+/// Modifiers of `ld`/`st` that change nothing a single thread sees (ordering, scope, cache
+/// hints and eviction priority), as ptxas takes them: `Some(kind)` for one the instruction
+/// (`store` or not) takes, `kind` being "order", "scope" or "hint".
+fn ignored_modifier(m: &str, store: bool) -> Option<&'static str> {
+    match m {
+        "weak" | "volatile" | "relaxed" | "mmio" => Some("order"),
+        "acquire" if !store => Some("order"),
+        "release" if store => Some("order"),
+        "cta" | "cluster" | "gpu" | "sys" => Some("scope"),
+        "cg" | "cs" => Some("hint"),
+        "ca" | "lu" | "cv" | "nc" if !store => Some("hint"),
+        "wb" | "wt" if store => Some("hint"),
+        _ if m.starts_with("L1::") => Some("hint"),
+        _ if m.starts_with("L2::") && !store => Some("hint"),
+        _ => None,
+    }
 }
 
 /// Split `ld.global.v2.u32` after the opcode into its modifiers, keeping `L2::64B` whole.
@@ -358,8 +351,19 @@ fn number(s: &str) -> Option<u64> {
     crate::constexpr::eval(s).ok().map(|v| v as u64)
 }
 
-/// Read `[base]`, `[base+8]`, `[base+-8]`, `[base-8]` or `[0x1000]`.
-fn address(text: &str, params: &[&str]) -> Result<Address, String> {
+/// The names an address may start from besides registers: the kernel's parameters and the
+/// variables declared so far, each with its space.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Names<'a> {
+    /// The parameters' names.
+    pub params: &'a [&'a str],
+    /// The variables' names and spaces.
+    pub vars: &'a [(&'a str, Space)],
+}
+
+/// Read `[base]`, `[base+8]`, `[base+-8]` or `[0x1000]` (a `-` after the base is refused, as
+/// ptxas does: write `+-8`).
+fn address(text: &str, names: Names) -> Result<Address, String> {
     let inner = text
         .strip_prefix('[')
         .and_then(|t| t.strip_suffix(']'))
@@ -381,15 +385,21 @@ fn address(text: &str, params: &[&str]) -> Result<Address, String> {
     let offset = if off.is_empty() {
         0
     } else {
-        let o = off.strip_prefix('+').unwrap_or(off).trim();
+        let Some(o) = off.strip_prefix('+').map(str::trim) else {
+            return Err(format!(
+                "'{text}': an offset follows a +, a negative one as +-8 ([%rd1+-8])"
+            ));
+        };
         crate::constexpr::eval(o).map_err(|_| {
             format!("'{off}' in '{text}' is not an offset: write a number, e.g. [%rd1+8]")
         })?
     };
     let base = if let Some(v) = number(base) {
         Base::Abs(v)
-    } else if params.contains(&base) {
+    } else if names.params.contains(&base) {
         Base::Param(base.to_string())
+    } else if names.vars.iter().any(|(n, _)| *n == base) {
+        Base::Var(base.to_string())
     } else if super::is_reg_name(base) {
         Base::Reg(base.to_string())
     } else {
@@ -419,22 +429,26 @@ fn slot(s: &str, store: bool) -> Result<Slot, String> {
     }
 }
 
-/// Read an `ld`/`ldu` or `st` (the text without its guard and `;`). `params` are the names of
-/// the kernel's parameters.
-pub fn parse_access(text: &str, params: &[&str]) -> Result<Access, String> {
+/// Read an `ld`/`ldu` or `st` (the text without its guard and `;`), with the rules ptxas 13.5
+/// applies for sm_90 (`tests/data/ptxas-kernels.jsonl`): vectors of 2, 4 or 8 elements of at
+/// most 128 bits in all, ordering and scope together, the cache hints of each, the address's
+/// space the instruction's, a number as an address only for `.local`, no `st` to a kernel's
+/// parameters.
+pub fn parse_access(text: &str, names: Names) -> Result<Access, String> {
     let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let store = word.starts_with("st");
     let mut space = None;
     let mut vec = 1usize;
     let mut ty = None;
+    let (mut order, mut scope) = (None, None);
     for m in modifiers(word) {
         if let Some(s) = Space::from_name(m) {
             if space.replace(s).is_some() {
                 return Err(format!("'{word}' names two state spaces"));
             }
         } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<usize>().ok()) {
-            if !matches!(n, 2 | 4) {
-                return Err(format!(".v{n}: vectors are .v2 or .v4 here"));
+            if !matches!(n, 2 | 4 | 8) {
+                return Err(format!(".v{n}: vectors are .v2, .v4 or .v8"));
             }
             vec = n;
         } else if let Some(t) = PType::from_name(m) {
@@ -450,14 +464,42 @@ pub fn parse_access(text: &str, params: &[&str]) -> Result<Access, String> {
             if ty.replace(t).is_some() {
                 return Err(format!("'{word}' names two types"));
             }
-        } else if !ignored_modifier(m) {
+        } else if let Some(kind) = ignored_modifier(m, store) {
+            match kind {
+                "order" if m != "weak" && m != "volatile" && m != "mmio" => order = Some(m),
+                "scope" => scope = Some(m),
+                _ => {}
+            }
+        } else {
             return Err(format!(
-                "'.{m}' is not a modifier of {} that ptxlab models: spaces .global .shared .local .const .param, .v2 .v4, a type, and ordering or cache hints",
-                &word[..word.find('.').unwrap_or(word.len())]
+                "'.{m}' is not a modifier of {}: spaces .global .shared .local .const .param, .v2 .v4 .v8, a type, ordering with a scope (.relaxed.gpu, .{}.gpu), .volatile, and cache hints ({})",
+                &word[..word.find('.').unwrap_or(word.len())],
+                if store { "release" } else { "acquire" },
+                if store { ".wb .cg .cs .wt" } else { ".ca .cg .cs .lu .cv .nc" }
             ));
         }
     }
+    match (order, scope) {
+        (Some(o), None) => {
+            return Err(format!(
+                ".{o} needs a scope: .{o}.gpu (or .cta .cluster .sys)"
+            ))
+        }
+        (None, Some(sc)) => {
+            return Err(format!(
+                ".{sc} needs an ordering: .relaxed.{sc} or .{}.{sc}",
+                if store { "release" } else { "acquire" }
+            ))
+        }
+        _ => {}
+    }
     let ty = ty.ok_or_else(|| format!("'{word}' names no type: e.g. {word}.u32"))?;
+    if vec as u32 * ty.bits() > 128 {
+        return Err(format!(
+            ".v{vec}.{}: at most 128 bits move at once on sm_90",
+            ty.name()
+        ));
+    }
     if space == Some(Space::Const) && store {
         return Err("st.const: constant memory is read only".into());
     }
@@ -478,7 +520,37 @@ pub fn parse_access(text: &str, params: &[&str]) -> Result<Access, String> {
     } else {
         (ops[1], ops[0])
     };
-    let address = address(place, params)?;
+    let address = address(place, names)?;
+    let space_named = space.unwrap_or(Space::Global);
+    match &address.base {
+        Base::Abs(_) if space != Some(Space::Local) => {
+            return Err(format!(
+                "'{place}': a number as an address is taken for .local only; load from a register or a variable"
+            ))
+        }
+        Base::Param(p) if space != Some(Space::Param) => {
+            return Err(format!("'{p}' is a parameter: read it with ld.param"))
+        }
+        Base::Param(p) if store => {
+            return Err(format!(
+                "st.param: {p} is an input parameter of the kernel, which cannot be written"
+            ))
+        }
+        Base::Var(v) => {
+            let vs = names
+                .vars
+                .iter()
+                .find(|(n, _)| n == v)
+                .map_or(Space::Global, |x| x.1);
+            if vs != space_named {
+                return Err(format!(
+                    "'{v}' is a .{vs} variable: read it with {}.{vs}",
+                    if store { "st" } else { "ld" }
+                ));
+            }
+        }
+        _ => {}
+    }
     let slots: Vec<Slot> = if vec > 1 {
         let inner = val
             .strip_prefix('{')
@@ -496,7 +568,11 @@ pub fn parse_access(text: &str, params: &[&str]) -> Result<Access, String> {
             .map(|p| slot(p, store))
             .collect::<Result<_, _>>()?
     } else {
-        vec![slot(val, store)?]
+        let one = slot(val, store)?;
+        if one == Slot::Sink {
+            return Err("ld needs a destination: _ stands only for an element of a vector".into());
+        }
+        vec![one]
     };
     let bits = ty.bits();
     Ok(Access {
@@ -519,7 +595,11 @@ pub fn parse_cvta(text: &str) -> Result<Cvta, String> {
     for m in &ms {
         match *m {
             "to" => {}
-            "u32" => bits = Some(32),
+            "u32" => {
+                return Err(
+                    "cvta.u32: addresses are 64 bits here (.address_size 64): use .u64".into(),
+                )
+            }
             "u64" => bits = Some(64),
             s => match Space::from_name(s) {
                 Some(sp) => space = Some(sp),
@@ -544,6 +624,13 @@ pub fn parse_cvta(text: &str) -> Result<Cvta, String> {
     if !super::is_reg_name(ops[0]) {
         return Err(format!("'{}' is not a register", ops[0]));
     }
+    if ms.contains(&"to") && !super::is_reg_name(ops[1]) {
+        return Err(format!(
+            "cvta.to reads a register, not '{}': write cvta.{}.u64 for a variable",
+            ops[1],
+            space.map_or("global", Space::name)
+        ));
+    }
     Ok(Cvta {
         dst: ops[0].to_string(),
         src: slot(ops[1], true)?,
@@ -557,15 +644,22 @@ mod tests {
 
     #[test]
     fn loads_and_stores_read_like_nvcc_writes_them() {
-        let a = parse_access("ld.global.nc.v2.u32 {%r1, _}, [%rd4+-8]", &[]).unwrap();
+        let a = parse_access("ld.global.nc.v2.u32 {%r1, _}, [%rd4+-8]", Names::default()).unwrap();
         assert!(!a.store && a.space == Space::Global && a.bits == 32);
         assert_eq!(a.slots, [Slot::Reg("%r1".into()), Slot::Sink]);
         assert_eq!(a.address.offset, -8);
-        let a = parse_access("ld.param.u64 %rd3, [k_param_0+8]", &["k_param_0"]).unwrap();
+        let a = parse_access(
+            "ld.param.u64 %rd3, [k_param_0+8]",
+            Names {
+                params: &["k_param_0"],
+                vars: &[],
+            },
+        )
+        .unwrap();
         assert_eq!(a.address.base, Base::Param("k_param_0".into()));
         assert_eq!(a.address.offset, 8);
-        let a = parse_access("st.u8 [0x100], 7", &[]).unwrap();
-        assert!(a.store && a.generic && a.slots == [Slot::Imm(7)]);
+        let a = parse_access("st.local.u8 [0x100], 7", Names::default()).unwrap();
+        assert!(a.store && !a.generic && a.slots == [Slot::Imm(7)]);
         assert_eq!(a.address.base, Base::Abs(0x100));
         for (bad, words) in [
             ("ld.global.u32 %r1", "two operands"),
@@ -575,7 +669,7 @@ mod tests {
             ("ld.global %r1, [%rd1]", "no type"),
             ("ld.global.u32 %r1, [1x]", "not a register"),
         ] {
-            let e = parse_access(bad, &[]).unwrap_err();
+            let e = parse_access(bad, Names::default()).unwrap_err();
             assert!(e.contains(words), "{bad}: {e}");
         }
     }

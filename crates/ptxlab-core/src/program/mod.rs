@@ -184,7 +184,14 @@ impl Carry {
             CarryOp::Sub => "sub",
             CarryOp::Mad => "mad",
         };
-        let allowed = ["u32", "s32", "u64", "s64"];
+        // ptxas 13.5 also takes 16-bit addc, subc and madc without .cc (measured on the H200
+        // like the others).
+        let narrow = carry_in && !carry_out;
+        let allowed: &[&str] = if narrow {
+            &["u16", "s16", "u32", "s32", "u64", "s64"]
+        } else {
+            &["u32", "s32", "u64", "s64"]
+        };
         let ty = base_mods.iter().find(|m| allowed.contains(m));
         let extra = base_mods
             .iter()
@@ -273,7 +280,8 @@ impl Carry {
                     Stage::new(
                         StageKind::Product,
                         "the full product",
-                        Val::new("a*b", 2 * n, signed, product),
+                        // 16-bit operands multiply as 32-bit words (see `parts`).
+                        Val::new("a*b", if n == 16 { 64 } else { 2 * n }, signed, product),
                     )
                     .op("a * b")
                     .inputs([Val::reg("a", n, a), Val::reg("b", n, b)]),
@@ -281,11 +289,15 @@ impl Carry {
                 stages.push(
                     Stage::new(
                         StageKind::Truncate,
-                        if hi { "its high half" } else { "its low half" },
+                        match (hi, n) {
+                            (true, 16) => "bits 32..47: the high word of the product of the 32-bit widened operands",
+                            (true, _) => "its high half",
+                            _ => "its low half",
+                        },
                         Val::new("h", n, false, p.x as i128),
                     )
                     .op(if hi {
-                        format!("(a * b) >> {n}")
+                        format!("(a * b) >> {}", if n == 16 { 32 } else { n })
                     } else {
                         format!("(a * b) mod 2^{n}")
                     }),
@@ -385,8 +397,12 @@ impl Carry {
                 } else {
                     (ua * ub) as i128
                 };
+                // 16-bit madc.hi keeps bits 32..47 of the product, not 16..31: the H200 widens
+                // the operands to 32 bits and keeps the high word (so madc.hi.u16 adds only
+                // c and the carry); see "16-bit madc.hi" in docs/hardware-vs-spec.md.
+                let shift = if n == 16 { 32 } else { n };
                 let half = if hi {
-                    (product as u128) >> n
+                    (product as u128) >> shift
                 } else {
                     product as u128
                 } & m;
@@ -412,7 +428,7 @@ struct Parts {
     y: u128,
     /// `a * b` for `mad`, exact.
     product: Option<i128>,
-    /// `x + y + cin`, exact (`n + 1` bits).
+    /// `x + y + carry in`, exact (`n + 1` bits).
     sum: u128,
 }
 
@@ -537,6 +553,10 @@ pub const SPECIAL: &[(&str, u32, u64)] = &[
     ("%nctaid.x", 32, 1),
     ("%nctaid.y", 32, 1),
     ("%nctaid.z", 32, 1),
+    ("%tid.w", 32, 0),
+    ("%ntid.w", 32, 0),
+    ("%ctaid.w", 32, 0),
+    ("%nctaid.w", 32, 0),
     ("%laneid", 32, 0),
     ("%warpid", 32, 0),
     ("%nwarpid", 32, 1),
@@ -693,6 +713,7 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
     let clean = strip_comments(text);
     let mut regs = RegTable::default();
     let (clean, kernel) = take_header(&clean, &mut regs)?;
+    regs.strict = kernel.is_some();
     let param_names: Vec<&str> = kernel
         .as_ref()
         .map(|k| k.params.iter().map(|p| p.name.as_str()).collect())
@@ -916,6 +937,7 @@ fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, Program
 }
 
 /// `text` with every whole word `name` replaced by `with`.
+/// Inside `[ ]` it is left as it is (an address names the variable itself).
 fn replace_word(text: &str, name: &str, with: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -923,8 +945,10 @@ fn replace_word(text: &str, name: &str, with: &str) -> String {
         let before = rest[..k].chars().next_back();
         let after = rest[k + name.len()..].chars().next();
         let word_char = |c: Option<char>| c.is_some_and(|c| scan_ident_char(c) || c == '%');
+        let in_brackets = out.matches('[').count() + rest[..k].matches('[').count()
+            > out.matches(']').count() + rest[..k].matches(']').count();
         out.push_str(&rest[..k]);
-        if word_char(before) || word_char(after) {
+        if word_char(before) || word_char(after) || in_brackets {
             out.push_str(name);
         } else {
             out.push_str(with);
@@ -1147,6 +1171,9 @@ struct RegTable {
     /// The open `{ }` scopes, innermost last: each name declared in the scope, with what the
     /// name stood for before it (restored at the `}`).
     scopes: Vec<Vec<(String, Option<usize>)>>,
+    /// Every register must be declared (in an `.entry` or `.func`, as ptxas requires); else a
+    /// register's first use declares it.
+    strict: bool,
 }
 
 impl RegTable {
@@ -1253,6 +1280,13 @@ impl RegTable {
                 line,
                 format!("{name} is a predicate, but '{text}' uses it as an address"),
             )),
+            Some(&k) if self.list[k].bits != 64 => Err(perr(
+                line,
+                format!(
+                    "{name} is {} bits wide, but an address register is 64 bits (.address_size 64)",
+                    self.list[k].bits
+                ),
+            )),
             Some(_) => Ok(()),
             None => self.use_reg(name, 64, false, line, text),
         }
@@ -1268,6 +1302,12 @@ impl RegTable {
         text: &str,
     ) -> Result<(), ProgramError> {
         match self.index.get(name) {
+            None if self.strict && name != CARRY_FLAG => Err(perr(
+                line,
+                format!(
+                    "{name} is not declared: in an .entry or .func every register is declared with .reg (as ptxas requires), e.g. .reg .b32 {name};"
+                ),
+            )),
             None => {
                 // cvt's 8-bit types live in 16-bit registers, as compilers emit them.
                 let bits = if loose && bits == 8 { 16 } else { bits };
@@ -1419,7 +1459,28 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
     }
     for v in &cx.vars {
         if t.contains(v.name.as_str()) {
-            t = std::borrow::Cow::Owned(replace_word(&t, &v.name, &format!("0x{:x}", v.address)));
+            let replaced = replace_word(&t, &v.name, &format!("0x{:x}", v.address));
+            if replaced != *t {
+                // Outside an address, a variable's name is a value only for mov and cvta, as
+                // ptxas takes it: its address, in 64 bits.
+                let word = t
+                    .split_whitespace()
+                    .find(|w| !w.starts_with('@'))
+                    .unwrap_or("");
+                let ok = (word.starts_with("mov.")
+                    && [".u64", ".b64", ".s64"].iter().any(|x| word.ends_with(x)))
+                    || (word.starts_with("cvta.") && !word.starts_with("cvta.to."));
+                if !ok {
+                    return Err(perr(
+                        line,
+                        format!(
+                            "{} is a variable: its name is its address in mov.u64 (mov.u64 %rd1, {}) and cvta, or inside [ ]",
+                            v.name, v.name
+                        ),
+                    ));
+                }
+                t = std::borrow::Cow::Owned(replaced);
+            }
         }
     }
     let t: &str = &t;
@@ -1481,7 +1542,12 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         let c = c.map_err(|e| shown(&e))?;
         body_of(Body::Carry(Box::new(c)))
     } else if matches!(opname, "ld" | "ldu" | "st") {
-        let a = memory::parse_access(body, cx.params).map_err(|e| shown(&e))?;
+        let vars: Vec<(&str, Space)> = cx.vars.iter().map(|v| (v.name.as_str(), v.space)).collect();
+        let names = memory::Names {
+            params: cx.params,
+            vars: &vars,
+        };
+        let a = memory::parse_access(body, names).map_err(|e| shown(&e))?;
         body_of(Body::Access(Box::new(a)))
     } else if opname == "cvta" {
         let c = memory::parse_cvta(body).map_err(|e| shown(&e))?;
@@ -1542,14 +1608,30 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
     }
     let loose = matches!(&stmt.body, Body::Op(o) if o.op == POp::Cvt)
         || matches!(&stmt.body, Body::Access(_));
+    let moves = matches!(&stmt.body, Body::Op(o) if matches!(o.op, POp::Mov | POp::Cvt));
     for (name, bits, written) in uses(&stmt) {
         let shown_name = unhide(&name);
+        if matches!(name.as_str(), "%tid" | "%ntid" | "%ctaid" | "%nctaid") {
+            return Err(perr(
+                line,
+                format!("{name} is a vector: name a component, {name}.x, .y or .z"),
+            ));
+        }
         if let Some((sb, _)) = special(&shown_name) {
             if written {
                 return Err(perr(line, format!("{shown_name} is read only")));
             }
+            if !moves {
+                return Err(perr(
+                    line,
+                    format!(
+                        "{shown_name} is a special register: read it with mov (or cvt) first, as ptxas requires"
+                    ),
+                ));
+            }
             regs.use_special(&shown_name, &name, sb);
-            if !ops::width_fits(sb, bits, loose) {
+            // A narrower read keeps the low bits (mov.u16 %rs1, %tid.x).
+            if (bits > sb || sb == 64) && !ops::width_fits(sb, bits, loose) {
                 return Err(perr(
                     line,
                     format!("{shown_name} is {sb} bits wide, but '{text}' reads {bits} bits there"),
@@ -2219,6 +2301,12 @@ impl Machine {
                 self.values[k] & mask(self.program.registers[k].bits)
             }
             Base::Param(p) => self.program.param(p).map_or(0, |p| p.offset),
+            Base::Var(v) => self
+                .program
+                .variables
+                .iter()
+                .find(|x| x.name == *v)
+                .map_or(0, |x| x.address),
             Base::Abs(v) => *v,
         };
         base.wrapping_add(a.address.offset as u64)
