@@ -62,9 +62,14 @@ pub enum Method {
         edges: u64,
         /// How many random inputs.
         random: u64,
-        /// The random inputs' seed.
+        /// The random inputs' seed (in JSON, hexadecimal text: it does not fit a double).
+        #[serde(serialize_with = "hex")]
         seed: u64,
     },
+}
+
+fn hex<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:#x}"))
 }
 
 impl Method {
@@ -72,14 +77,14 @@ impl Method {
     pub fn describe(&self) -> String {
         match self {
             Method::Exhaustive { bits } => {
-                format!("proven on all {} inputs ({bits} bits)", group(1u64 << bits))
+                format!("proven on all {} inputs of {bits} bits", group(1u64 << bits))
             }
             Method::Sampled {
                 edges,
                 random,
                 seed,
             } => format!(
-                "equal on {} edge vectors and {} random inputs (seed {seed:#x}); the inputs total more than {EXHAUSTIVE_BITS} bits, so not exhaustively",
+                "equal on {} edge vectors and {} random inputs from seed {seed:#x}, not exhaustively: the inputs total more than {EXHAUSTIVE_BITS} bits",
                 group(*edges),
                 group(*random)
             ),
