@@ -16,9 +16,8 @@ use ptxlab_core::atlas::{Atlas, Cost};
 use ptxlab_core::equiv::{Cheaper, Equivalents};
 use ptxlab_core::insn::Insn;
 
+use crate::fetched::fetch_text;
 use crate::ui::cost_table::{CostRow, CostTable};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 /// Where the page fetches the atlas from, relative to the page.
@@ -53,23 +52,6 @@ async fn fetch_data() -> Result<Data, String> {
         Err(_) => Equivalents::default(),
     };
     Ok(Data { atlas, equivalents })
-}
-
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let w = web_sys::window().ok_or("no window")?;
-    let resp = JsFuture::from(w.fetch_with_str(url))
-        .await
-        .map_err(|_| "the network request failed".to_string())?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_string())?;
-    if !resp.ok() {
-        return Err(format!("the server answered {}", resp.status()));
-    }
-    let text = resp.text().map_err(|_| "no body".to_string())?;
-    JsFuture::from(text)
-        .await
-        .map_err(|_| "the body could not be read".to_string())?
-        .as_string()
-        .ok_or_else(|| "the body is not text".to_string())
 }
 
 /// One architecture of the atlas as a row of the shared table.

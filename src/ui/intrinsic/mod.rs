@@ -8,6 +8,7 @@ use std::rc::Rc;
 use ptxlab_core::intrinsics::Intrinsic;
 use ptxlab_core::sass::SassKind;
 
+use crate::fetched::{placeholder, use_data, Load, Which};
 use crate::ui::cost_table::{CostRow, CostTable};
 use yew::prelude::*;
 
@@ -100,7 +101,7 @@ pub fn Root() -> Html {
             </nav>
         }
         if *mode == Mode::Intrinsic {
-            <IntrinsicApp />
+            <IntrinsicGate />
         } else {
             <super::App />
         }
@@ -114,6 +115,17 @@ fn write_of(a: &IAction) -> Write {
         IAction::Pick(_) | IAction::PickActive | IAction::SetArg { .. } => Write::Push,
         IAction::Load(_) => Write::Nothing,
         _ => Write::Replace,
+    }
+}
+
+/// The intrinsic view once its data (fetched when the view first opens) is there.
+#[function_component]
+fn IntrinsicGate() -> Html {
+    let load = use_data(Which::Intrinsics);
+    if load == Load::Ready {
+        html! { <IntrinsicApp /> }
+    } else {
+        html! { <main class="layout intrinsic-layout">{ placeholder(Which::Intrinsics, &load) }</main> }
     }
 }
 
