@@ -7,7 +7,7 @@
 //! by position (the first reads `a`, the second `b`, ...); a source that only one form reads
 //! must not change its `d`, and a source both read must have the same width in both.
 //!
-//! [`derive`] groups the atlas's forms by their `d` on a few hundred inputs and proves each
+//! [`derive()`] groups the atlas's forms by their `d` on a few hundred inputs and proves each
 //! group's members against its first form; it keeps the groups whose members cost differently
 //! on some architecture. Proving them all takes about a minute, too long for the page, so
 //! `cargo run --release -p ptxlab-core --example equivalents` writes them to

@@ -1,15 +1,15 @@
 //! CUDA's SIMD and integer intrinsics: what each computes, lane by lane, and what nvcc makes of it.
 //!
-//! Two things live here. [`DATA`] is measured: for every intrinsic, the PTX that
-//! `nvcc -arch=sm_90 -ptx` emits between the loads of the arguments and the store of the result
-//! (arguments in `%a %b %c`, result in `%d`), and the machine instructions that sm_75, sm_80,
-//! sm_90, sm_100 and sm_120 run for it (`scripts/intrinsics.py` writes it). The meaning of each
-//! intrinsic is written below in our own words, per lane; [`evaluate`] computes it and gives the
-//! lanes for a picture. [`machine`] runs the recorded PTX as a program with the core's runner
-//! ([`crate::program`]); the test `intrinsics_program` compares what it leaves in `%d` (and the
-//! bools) with [`evaluate`] over edge values, random inputs and every pair of byte values, and
-//! `scripts/intrinsics_check.py` does the same with an interpreter of its own.
-//! `docs/intrinsics.md` lists what they found.
+//! Two things live here. The data (`DATA` with the `embed` feature, or the text given to
+//! [`install`]) is measured: for every intrinsic, the PTX that `nvcc -arch=sm_90 -ptx` emits
+//! between the loads of the arguments and the store of the result (arguments in `%a %b %c`, result
+//! in `%d`), and the machine instructions that sm_75, sm_80, sm_90, sm_100 and sm_120 run for it
+//! (`scripts/intrinsics.py` writes it). The meaning of each intrinsic is written below in our own
+//! words, per lane; [`evaluate`] computes it and gives the lanes for a picture. [`machine`] runs
+//! the recorded PTX as a program with the core's runner ([`crate::program`]); the test
+//! `intrinsics_program` compares what it leaves in `%d` (and the bools) with [`evaluate`] over edge
+//! values, random inputs and every pair of byte values, and `scripts/intrinsics_check.py` does the
+//! same with an interpreter of its own. `docs/intrinsics.md` lists what they found.
 //!
 //! ```
 //! use ptxlab_core::intrinsics;
