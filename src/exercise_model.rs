@@ -209,6 +209,7 @@ mod tests {
 
     #[test]
     fn a_set_round_trips_and_sums_up() {
+        crate::test_data();
         let l = ptxlab_core::lesson::find("simd").unwrap();
         let set = ExerciseSet::of_lesson(&l);
         assert_eq!(set.cases.len(), l.cases().count());

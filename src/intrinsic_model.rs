@@ -356,6 +356,7 @@ mod tests {
 
     #[test]
     fn default_state_evaluates_by_the_core() {
+        crate::test_data();
         let s = IState::default();
         assert_eq!(s.name, "__vcmpgtu4");
         assert_eq!(s.eval.result, 0x0000_ff00);
@@ -367,6 +368,7 @@ mod tests {
 
     #[test]
     fn search_by_name_and_by_words() {
+        crate::test_data();
         let s = IState::default().apply(IAction::Search("unsigned byte compare".into()));
         assert!(s.open);
         assert!(s.matches().iter().any(|i| i.name == "__vcmpgtu4"));
@@ -393,6 +395,7 @@ mod tests {
 
     #[test]
     fn arguments_and_widths() {
+        crate::test_data();
         let s = IState::default().apply(IAction::Pick("__dp4a".into()));
         assert_eq!(s.intrinsic().args.len(), 3);
         let s = s
@@ -437,6 +440,7 @@ mod tests {
 
     #[test]
     fn addresses_round_trip() {
+        crate::test_data();
         let s = IState::new("__vabsdiffu4", [0x0010_ff00, 0x0a00_00ff, 0]);
         assert_eq!(s.to_query(), "?fn=__vabsdiffu4&a=0x0010ff00&b=0x0a0000ff");
         let t = IState::from_query(&s.to_query());
@@ -465,6 +469,7 @@ mod tests {
 
     #[test]
     fn program_link_carries_the_ptx_and_registers() {
+        crate::test_data();
         let s = IState::new("__vabsdiffu4", [0x0010_ff00, 0x0a00_00ff, 0]);
         let q = s.program_query();
         let (prog, regs) = q
@@ -479,6 +484,7 @@ mod tests {
 
     #[test]
     fn native_on_sm90_not_on_sm120() {
+        crate::test_data();
         let s = IState::new("__vabsdiffu4", DEFAULT_ARGS);
         let (native, other) = s.native_split();
         assert!(native.contains(&"sm_90".to_string()), "{native:?}");
@@ -490,6 +496,7 @@ mod tests {
     /// Every intrinsic evaluates from the state with edge values (a panic would stop the page).
     #[test]
     fn every_intrinsic_evaluates() {
+        crate::test_data();
         for i in intrinsics::all() {
             let mut s = IState::default().apply(IAction::Pick(i.name.into()));
             assert_eq!(s.name, i.name);

@@ -8,6 +8,7 @@
 
 mod choices;
 mod exercise_model;
+mod fetched;
 mod gallery;
 mod intrinsic_model;
 mod model;
@@ -21,4 +22,23 @@ mod ui;
 fn main() {
     #[cfg(target_arch = "wasm32")]
     ui::start();
+}
+
+/// The tests read the intrinsic data and the lessons from the repository (the wasm fetches
+/// them: see `fetched`).
+#[cfg(test)]
+fn test_data() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/crates/ptxlab-core/src/intrinsics.txt"))
+        .expect("the intrinsic data");
+    ptxlab_core::intrinsics::install(&text).expect("the intrinsic data reads");
+    let lessons: Vec<(String, String)> = ptxlab_core::lesson::NAMES
+        .iter()
+        .map(|n| {
+            let md = std::fs::read_to_string(format!("{root}/crates/ptxlab-core/lessons/{n}.md"))
+                .expect("a lesson");
+            (n.to_string(), md)
+        })
+        .collect();
+    ptxlab_core::lesson::install(&lessons).expect("the lessons read");
 }

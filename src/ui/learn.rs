@@ -50,7 +50,7 @@ fn program_op(op: &OpInsn) -> Html {
             } else {
                 <p class="not-measured">{ NOT_MEASURED }</p>
             }
-            { emitted_by(row.name) }
+            <EmittedBy opcode={row.name} />
             <p><a href={op.op.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", row.name) }
             </a></p>
@@ -96,7 +96,7 @@ fn table(insn: &Instruction) -> Html {
                     <p>{ n.text.clone() }{ example_html(n) }</p>
                 }
             }
-            { emitted_by(info.name) }
+            <EmittedBy opcode={info.name} />
             <p><a href={insn.opcode.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", info.name) }
             </a></p>
@@ -123,6 +123,22 @@ fn example_html(n: &Note) -> Html {
 
 /// The CUDA intrinsics whose sm_90 PTX (as nvcc 13.5 emits it) uses this opcode, each a link
 /// to the intrinsic view; nothing when none does.
+#[derive(Properties, PartialEq)]
+struct EmittedProps {
+    opcode: &'static str,
+}
+
+/// [`emitted_by`] once the intrinsic data (fetched when this panel first shows) is there.
+#[function_component]
+fn EmittedBy(p: &EmittedProps) -> Html {
+    let load = crate::fetched::use_data(crate::fetched::Which::Intrinsics);
+    if load == crate::fetched::Load::Ready {
+        emitted_by(p.opcode)
+    } else {
+        Html::default()
+    }
+}
+
 fn emitted_by(opcode: &str) -> Html {
     let found = ptxlab_core::intrinsics::emitting(opcode);
     if found.is_empty() {

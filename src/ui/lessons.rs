@@ -5,6 +5,8 @@
 //! stages and can press "Predict d".
 
 use ptxlab_core::lesson::{self, Block, Case, Inline, Lesson};
+
+use crate::fetched::{placeholder, use_data, Load, Which};
 use yew::prelude::*;
 
 use crate::exercise_model::ExerciseSet;
@@ -78,9 +80,20 @@ pub struct Props {
     pub name: String,
 }
 
-/// The lessons index or one lesson.
+/// The lessons index or one lesson, once the lessons (fetched when this view opens) are there.
 #[function_component]
 pub fn Lessons(p: &Props) -> Html {
+    let load = use_data(Which::Lessons);
+    if load == Load::Ready {
+        html! { <LessonPage name={p.name.clone()} /> }
+    } else {
+        html! { <main class="lesson-page">{ placeholder(Which::Lessons, &load) }</main> }
+    }
+}
+
+/// The lessons index or one lesson.
+#[function_component]
+fn LessonPage(p: &Props) -> Html {
     let found = lesson::find(&p.name);
     // The widgets mount after each render (embed.js replaces the placeholders by iframes).
     use_effect_with(p.name.clone(), |_| {

@@ -8,6 +8,7 @@ use crate::model::{Action, State};
 use crate::program_model::{self, Prog};
 
 mod address;
+mod cost_table;
 mod editor;
 mod embed;
 mod exercise;

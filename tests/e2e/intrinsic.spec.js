@@ -205,18 +205,27 @@ test.describe('intrinsic view', () => {
     await open(page, '?fn=__vabsdiffu4&a=0&b=0');
     const table = page.getByRole('table', { name: 'Cost on each GPU' });
     await expect(table.locator('tbody tr')).toHaveCount(5);
-    const row = (arch) => table.locator(`tbody tr[data-arch="${arch}"]`);
+    // The same table component as "What each GPU runs": atlas rows, counts, kinds, marks.
+    const row = (arch) => table.locator(`tbody tr.atlas-row[data-arch="sm_${arch}"]`);
     const json = JSON.parse(execFileSync(cli(), ['intrinsic', '__vabsdiffu4', '0', '0', '--json'], { encoding: 'utf8' }));
     for (const c of json.cost) {
-      await expect(row(c.arch).locator('td.num')).toHaveText(String(c.opcodes.length));
-      await expect(row(c.arch).locator('.fn-opcodes')).toHaveText(c.opcodes.join(' '));
+      await expect(row(c.arch).locator('.atlas-count')).toHaveText(String(c.opcodes.length));
+      await expect(row(c.arch).locator('.atlas-core')).toHaveText(c.opcodes.join(' '));
     }
     await expect(row(90)).toHaveClass(/native/);
-    await expect(row(90).locator('.fn-kind')).toHaveText('native');
+    await expect(row(90).locator('.atlas-kind-word')).toHaveText('native');
     await expect(row(90)).toContainText('VABSDIFF4');
     await expect(row(120)).toHaveClass(/emulated/);
-    await expect(row(120).locator('.fn-kind')).toHaveText('emulated');
+    await expect(row(120).locator('.atlas-kind-word')).toHaveText('emulated');
     await expect(row(120)).not.toContainText('VABSDIFF4');
+    // sm_120 costs the most: it is marked dearest, as in the atlas view.
+    await expect(row(120).locator('.atlas-mark')).toHaveText('dearest');
+    // sm_90's row opens its whole machine code; the others have none to open.
+    await row(90).getByRole('button', { name: 'sm_90' }).click();
+    await expect(table.getByLabel('sm_90 machine code', { exact: true })).toContainText('VABSDIFF4.U8');
+    await expect(row(120).getByRole('button')).toHaveCount(0);
+    await row(90).getByRole('button', { name: 'sm_90' }).click();
+    await expect(table.getByLabel('sm_90 machine code', { exact: true })).toHaveCount(0);
     await expect(page.locator('.fn-native-summary')).toContainText('Native on sm_75, sm_80, sm_90, sm_100');
     await expect(page.locator('.fn-native-summary')).toContainText('Emulated on sm_120');
     await expect(page.getByLabel('sm_90 machine code', { exact: true })).toContainText('VABSDIFF4.U8');

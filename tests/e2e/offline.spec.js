@@ -138,6 +138,19 @@ test.describe('offline', () => {
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(c.d);
     await expect(page.getByRole('link', { name: 'Open in ptxlab' })).toBeVisible();
 
+    // The intrinsic data and the lessons, fetched by their views for the first time now, come
+    // from the cache too.
+    await settle();
+    await page.goto(`${site.url}?fn=__vabsdiffu4&a=0&b=0`);
+    const cost = page.getByRole('table', { name: 'Cost on each GPU' });
+    await expect(cost.locator('tr.atlas-row')).toHaveCount(5);
+    await expect(cost.locator('tr.atlas-row[data-arch="sm_90"] .atlas-core')).toContainText('VABSDIFF4');
+    await expect(page.locator('.data-failed')).toHaveCount(0);
+    await settle();
+    await page.goto(`${site.url}?lesson=simd`);
+    await expect(page.locator('#lesson-title')).toBeVisible();
+    await expect(page.locator('.data-failed')).toHaveCount(0);
+
     // The API demo and the docs page.
     await settle();
     await page.goto(`${site.url}api-demo.html`);

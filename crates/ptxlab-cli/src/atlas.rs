@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use ptxlab_core::atlas::{table_forms, Atlas, Cost, ARCHS};
+use ptxlab_core::equiv::{Cheaper, Equivalents};
 use ptxlab_core::insn::check;
 use ptxlab_core::ops::{Dst, Src};
 use ptxlab_core::Insn;
@@ -16,6 +17,15 @@ pub const DATA: &str = include_str!("atlas.txt");
 pub fn atlas() -> &'static Atlas {
     static A: OnceLock<Atlas> = OnceLock::new();
     A.get_or_init(|| Atlas::parse(DATA).unwrap_or_default())
+}
+
+/// The groups of forms that give the same `d`, as the core's example `equivalents` writes them.
+pub const EQUIVALENTS: &str = include_str!("equivalents.txt");
+
+/// The parsed groups (none if the file cannot be read, which a test rules out).
+pub fn equivalents() -> &'static Equivalents {
+    static E: OnceLock<Equivalents> = OnceLock::new();
+    E.get_or_init(|| Equivalents::parse(EQUIVALENTS).unwrap_or_default())
 }
 
 #[derive(Serialize)]
@@ -150,6 +160,9 @@ struct JsonCost<'a> {
     exact: bool,
     #[serde(flatten)]
     cost: &'a Cost,
+    /// A form that gives the same `d` on every input and costs less here (only for a form of
+    /// the atlas itself), or null.
+    cheaper: Option<Cheaper>,
 }
 
 /// `ptxlab sass FORM --arch A [--json]`, `ptxlab sass FORM --all-archs [--json]`, `ptxlab sass
@@ -205,13 +218,24 @@ fn lookup(args: &[String]) -> Result<bool, String> {
         _ => return Err("sass takes either --arch A or --all-archs".into()),
     };
     let costs: Vec<Cost> = archs.iter().map(|&k| a.cost(found.index, k)).collect();
+    let cheaper: Vec<Option<Cheaper>> = archs
+        .iter()
+        .map(|&k| {
+            found
+                .exact
+                .then(|| equivalents().cheaper(a, &found.form, k))
+                .flatten()
+        })
+        .collect();
     if json {
         let items: Vec<JsonCost> = costs
             .iter()
-            .map(|c| JsonCost {
+            .zip(&cheaper)
+            .map(|(c, ch)| JsonCost {
                 form: &found.form,
                 exact: found.exact,
                 cost: c,
+                cheaper: ch.clone(),
             })
             .collect();
         let s = if arch.is_some() {
@@ -249,6 +273,9 @@ fn lookup(args: &[String]) -> Result<bool, String> {
         for l in &c.sass {
             outln!("    {l}");
         }
+        if let Some(ch) = &cheaper[0] {
+            outln!("{}", hint_line(c.arch, ch));
+        }
         return Ok(true);
     }
     let (cheap, dear) = a.extremes(found.index);
@@ -279,7 +306,37 @@ fn lookup(args: &[String]) -> Result<bool, String> {
             );
         }
     }
+    // One line per cheaper form and saving, naming its architectures.
+    let mut lines: Vec<(String, &Cheaper)> = Vec::new();
+    for (c, ch) in costs.iter().zip(&cheaper) {
+        let Some(ch) = ch else { continue };
+        match lines
+            .iter_mut()
+            .find(|(_, x)| (&x.form, x.count, x.instead_of) == (&ch.form, ch.count, ch.instead_of))
+        {
+            Some((archs, _)) => {
+                archs.push_str(", ");
+                archs.push_str(c.arch);
+            }
+            None => lines.push((c.arch.to_string(), ch)),
+        }
+    }
+    for (archs, ch) in lines {
+        outln!("{}", hint_line(&archs, ch));
+    }
     Ok(true)
+}
+
+/// One line naming a cheaper form that gives the same `d`.
+fn hint_line(arch: &str, ch: &Cheaper) -> String {
+    format!(
+        "cheaper on {arch}: {} gives the same d on every input ({}) in {} computing instruction{} instead of {}",
+        ch.form,
+        ch.proof,
+        ch.count,
+        if ch.count == 1 { "" } else { "s" },
+        ch.instead_of
+    )
 }
 
 #[cfg(test)]
@@ -290,5 +347,9 @@ mod tests {
     fn the_embedded_data_parses() {
         let a = Atlas::parse(DATA).unwrap();
         assert_eq!(a.archs(), ARCHS);
+        assert!(!Equivalents::parse(EQUIVALENTS)
+            .unwrap()
+            .classes()
+            .is_empty());
     }
 }

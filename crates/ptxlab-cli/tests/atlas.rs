@@ -165,3 +165,55 @@ fn bad_arguments_are_errors() {
         assert!(err.starts_with("ptxlab:"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_cheaper_form_that_gives_the_same_d_is_named() {
+    // vmin without .sat on u32 is min.u32 on every input; on sm_90 it costs more.
+    let v = json("vmin.u32.u32.u32 d, a, b;", "sm_90");
+    let ch = &v["cheaper"];
+    let form = ch["form"].as_str().expect("a cheaper form");
+    let theirs = json(form, "sm_90");
+    let mine = v["core"].as_array().unwrap().len();
+    let count = theirs["core"].as_array().unwrap().len();
+    assert!(count < mine, "{form}: {count} against {mine}");
+    assert_eq!(ch["count"], count);
+    assert_eq!(ch["instead_of"], mine);
+    assert_eq!(ch["method"], "sampled");
+    assert_eq!(ch["random"], 1_000_000);
+    assert_eq!(ch["seed"], "0x5eeda71a50000025");
+    assert!(ch["proof"].as_str().unwrap().contains("edge vectors"));
+    // The cheaper form has none cheaper than itself there.
+    assert!(theirs["cheaper"].is_null());
+    // A form of 16 bits of input in all was proven exhaustively.
+    let ch = &json("cvt.s8.s16 d, a;", "sm_90")["cheaper"];
+    assert_eq!(ch["method"], "exhaustive");
+    assert_eq!(ch["bits"], 16);
+    assert!(ch["proof"].as_str().unwrap().contains("all 65,536 inputs"));
+    // The text says it too, and --all-archs names it for each architecture where it holds.
+    let (ok, out, _) = ptxlab(&["sass", "vmin.u32.u32.u32 d, a, b;", "--arch", "sm_90"]);
+    assert!(ok);
+    assert!(
+        out.contains(&format!("cheaper on sm_90: {form} gives the same d")),
+        "{out}"
+    );
+    let (ok, out, _) = ptxlab(&["sass", "vmin.u32.u32.u32 d, a, b;", "--all-archs"]);
+    assert!(ok);
+    // One line for the architectures where the same form saves the same.
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("cheaper on "))
+        .expect("a hint");
+    assert!(line.contains("sm_90"), "{out}");
+    // A form outside the atlas gets no hint (the nearest form is not the form asked about).
+    let (ok, out, _) = ptxlab(&[
+        "sass",
+        "vmin.u32.u32.u32 d, a.b2, b.b1;",
+        "--arch",
+        "sm_90",
+        "--json",
+    ]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["exact"], false);
+    assert!(v["cheaper"].is_null());
+}

@@ -1,15 +1,15 @@
 //! CUDA's SIMD and integer intrinsics: what each computes, lane by lane, and what nvcc makes of it.
 //!
-//! Two things live here. [`DATA`] is measured: for every intrinsic, the PTX that
-//! `nvcc -arch=sm_90 -ptx` emits between the loads of the arguments and the store of the result
-//! (arguments in `%a %b %c`, result in `%d`), and the machine instructions that sm_75, sm_80,
-//! sm_90, sm_100 and sm_120 run for it (`scripts/intrinsics.py` writes it). The meaning of each
-//! intrinsic is written below in our own words, per lane; [`evaluate`] computes it and gives the
-//! lanes for a picture. [`machine`] runs the recorded PTX as a program with the core's runner
-//! ([`crate::program`]); the test `intrinsics_program` compares what it leaves in `%d` (and the
-//! bools) with [`evaluate`] over edge values, random inputs and every pair of byte values, and
-//! `scripts/intrinsics_check.py` does the same with an interpreter of its own.
-//! `docs/intrinsics.md` lists what they found.
+//! Two things live here. The data (`DATA` with the `embed` feature, or the text given to
+//! [`install`]) is measured: for every intrinsic, the PTX that `nvcc -arch=sm_90 -ptx` emits
+//! between the loads of the arguments and the store of the result (arguments in `%a %b %c`, result
+//! in `%d`), and the machine instructions that sm_75, sm_80, sm_90, sm_100 and sm_120 run for it
+//! (`scripts/intrinsics.py` writes it). The meaning of each intrinsic is written below in our own
+//! words, per lane; [`evaluate`] computes it and gives the lanes for a picture. [`machine`] runs
+//! the recorded PTX as a program with the core's runner ([`crate::program`]); the test
+//! `intrinsics_program` compares what it leaves in `%d` (and the bools) with [`evaluate`] over edge
+//! values, random inputs and every pair of byte values, and `scripts/intrinsics_check.py` does the
+//! same with an interpreter of its own. `docs/intrinsics.md` lists what they found.
 //!
 //! ```
 //! use ptxlab_core::intrinsics;
@@ -29,7 +29,9 @@ use crate::program::{parse_program, Machine, Program, ProgramError};
 use crate::sass::{classify, SassKind};
 use crate::value::{as_signed, mask};
 
-/// The measured data, as `scripts/intrinsics.py` writes it.
+/// The measured data, as `scripts/intrinsics.py` writes it (with the `embed` feature; without
+/// it, [`install`] the same text before asking for an intrinsic).
+#[cfg(feature = "embed")]
 pub const DATA: &str = include_str!("intrinsics.txt");
 
 /// NVIDIA's reference pages for these intrinsics.
@@ -973,31 +975,57 @@ struct Entry {
     rule: Rule,
 }
 
+static ALL: OnceLock<Vec<Entry>> = OnceLock::new();
+
 fn entries() -> &'static [Entry] {
-    static ALL: OnceLock<Vec<Entry>> = OnceLock::new();
-    ALL.get_or_init(|| {
+    #[cfg(feature = "embed")]
+    if ALL.get().is_none() {
+        // The embedded data reads (a test makes sure of it).
+        let _ = install(DATA);
+    }
+    ALL.get().map_or(&[], |v| v.as_slice())
+}
+
+/// Read the measured data (the text of `intrinsics.txt`); from then on [`all`], [`find`] and
+/// the rest answer from it. The first text that reads stays: a later call only checks its text.
+/// An error names the line; nothing is kept then.
+pub fn install(text: &str) -> Result<(), String> {
+    let text: &'static str = Box::leak(text.to_string().into_boxed_str());
+    let entries = read_entries(text)?;
+    let _ = ALL.set(entries);
+    Ok(())
+}
+
+/// Whether the data is there ([`install`]ed, or embedded).
+pub fn installed() -> bool {
+    !entries().is_empty()
+}
+
+fn read_entries(text: &'static str) -> Result<Vec<Entry>, String> {
+    {
         let defs = defs();
         let mut out: Vec<Entry> = Vec::new();
-        for line in DATA.lines() {
+        for (n, line) in text.lines().enumerate() {
+            let bad = |what: &str| format!("intrinsics data line {}: {what}", n + 1);
             let (tag, rest) = line.split_at(line.len().min(2));
             match tag.trim() {
                 "=" => {
                     let mut f = rest.split_whitespace();
-                    let name = f.next().expect("intrinsics.txt: name");
-                    let result =
-                        CType::parse(f.next().unwrap_or("")).expect("intrinsics.txt: result type");
+                    let name = f.next().ok_or_else(|| bad("no name"))?;
+                    let result = CType::parse(f.next().unwrap_or(""))
+                        .ok_or_else(|| bad("no result type"))?;
                     let args = f
                         .next()
                         .unwrap_or("")
                         .split(',')
-                        .map(|t| CType::parse(t).expect("intrinsics.txt: argument type"))
-                        .collect();
+                        .map(|t| CType::parse(t).ok_or_else(|| bad("not an argument type")))
+                        .collect::<Result<Vec<_>, _>>()?;
                     let outputs: Vec<&'static str> =
                         f.next().map(|o| o.split(',').collect()).unwrap_or_default();
                     let def = defs
                         .iter()
                         .find(|d| d.name == name)
-                        .unwrap_or_else(|| panic!("intrinsics.txt: no meaning written for {name}"));
+                        .ok_or_else(|| bad(&format!("no meaning written for {name}")))?;
                     let function = name
                         .strip_suffix("_u")
                         .filter(|f| f.starts_with("__dp"))
@@ -1029,7 +1057,7 @@ fn entries() -> &'static [Entry] {
                 "p" | "s" | "m" => {
                     let e = &mut out
                         .last_mut()
-                        .expect("intrinsics.txt: record before header")
+                        .ok_or_else(|| bad("a record before its header"))?
                         .intrinsic;
                     match tag.trim() {
                         "p" => e.ptx.push(rest),
@@ -1039,7 +1067,7 @@ fn entries() -> &'static [Entry] {
                             let arch = f
                                 .next()
                                 .and_then(|a| a.parse().ok())
-                                .expect("intrinsics.txt: arch");
+                                .ok_or_else(|| bad("not an architecture"))?;
                             let _count = f.next();
                             let video = f.next() == Some("V");
                             // `=ARCH` and `m` are resolved once the record is whole.
@@ -1059,8 +1087,11 @@ fn entries() -> &'static [Entry] {
         for e in &mut out {
             resolve_costs(&mut e.intrinsic);
         }
-        out
-    })
+        if out.is_empty() {
+            return Err("intrinsics data: no intrinsic".into());
+        }
+        Ok(out)
+    }
 }
 
 /// Fill in `=ARCH` (the list of an earlier architecture) and `m` (the opcodes of the sm_90 machine

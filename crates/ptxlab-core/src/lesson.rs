@@ -87,7 +87,22 @@ impl Lesson {
     }
 }
 
-/// The lessons' sources, in course order: name and markdown.
+/// The lessons' names, in course order: each is the file `lessons/NAME.md`.
+pub const NAMES: [&str; 9] = [
+    "selectors",
+    "saturation",
+    "secondary",
+    "simd",
+    "vmad",
+    "hardware",
+    "wide",
+    "fields",
+    "intrinsics",
+];
+
+/// The lessons' sources, in course order: name and markdown (with the `embed` feature; without
+/// it, [`install`] them first).
+#[cfg(feature = "embed")]
 pub const SOURCES: &[(&str, &str)] = &[
     ("selectors", include_str!("../lessons/selectors.md")),
     ("saturation", include_str!("../lessons/saturation.md")),
@@ -100,9 +115,45 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("intrinsics", include_str!("../lessons/intrinsics.md")),
 ];
 
+static INSTALLED: std::sync::OnceLock<Vec<(&'static str, &'static str)>> =
+    std::sync::OnceLock::new();
+
+/// Take the lessons' sources (name and markdown, in course order) fetched from elsewhere; the
+/// first set that reads stays (a later call only checks its text). An error names the first lesson that does not read, or a name
+/// that is not one of [`NAMES`]; nothing is kept then.
+pub fn install(sources: &[(String, String)]) -> Result<(), String> {
+    let mut v = Vec::new();
+    for (n, md) in sources {
+        let name = NAMES
+            .iter()
+            .find(|x| **x == n)
+            .ok_or_else(|| format!("no lesson is called “{n}”"))?;
+        parse(name, md).map_err(|e| format!("lesson {n}: {e}"))?;
+        v.push((*name, &*Box::leak(md.clone().into_boxed_str())));
+    }
+    let _ = INSTALLED.set(v);
+    Ok(())
+}
+
+/// The sources in use: those [`install`]ed, else the embedded ones, else none.
+fn sources() -> &'static [(&'static str, &'static str)] {
+    if let Some(v) = INSTALLED.get() {
+        return v;
+    }
+    #[cfg(feature = "embed")]
+    return SOURCES;
+    #[cfg(not(feature = "embed"))]
+    return &[];
+}
+
+/// Whether the lessons are there ([`install`]ed, or embedded).
+pub fn installed() -> bool {
+    !sources().is_empty()
+}
+
 /// Every lesson, read (a lesson that does not read is left out; the tests make sure none is).
 pub fn all() -> Vec<Lesson> {
-    SOURCES
+    sources()
         .iter()
         .filter_map(|(n, md)| parse(n, md).ok())
         .collect()
@@ -110,7 +161,7 @@ pub fn all() -> Vec<Lesson> {
 
 /// The lesson named `name`.
 pub fn find(name: &str) -> Option<Lesson> {
-    SOURCES
+    sources()
         .iter()
         .find(|(n, _)| *n == name)
         .and_then(|(n, md)| parse(n, md).ok())

@@ -56,6 +56,7 @@ pub mod bits;
 pub mod constexpr;
 pub mod cuda;
 pub mod differences;
+pub mod equiv;
 pub mod error;
 pub mod eval;
 #[cfg(feature = "testing")]

@@ -285,3 +285,20 @@ fn any_arguments_give_a_result_or_a_reason_never_a_panic() {
         }
     }
 }
+
+#[test]
+fn data_fetched_from_elsewhere_is_checked_and_bad_data_is_an_error() {
+    // The text the page fetches is the embedded one: it reads.
+    assert_eq!(intrinsics::install(intrinsics::DATA), Ok(()));
+    assert!(intrinsics::installed());
+    for bad in [
+        "",
+        "= __nope u32 u32,u32\n",
+        "= __vadd4 q32 u32,u32\n",
+        "p add.u32 %d, %a, %b;\n",
+        "= __vadd4 u32 u32,u32\ns sm_90 1\n",
+    ] {
+        assert!(intrinsics::install(bad).is_err(), "{bad:?}");
+    }
+    assert!(intrinsics::find("__vadd4").is_some());
+}

@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["trace"],
     &["eval", "ops"],
     &["readings", "plan", "insn"],
-    &["sweep", "batch", "cuda", "sass", "atlas", "gen"],
+    &["sweep", "batch", "cuda", "sass", "atlas", "equiv", "gen"],
     &[
         "provenance",
         "intrinsics",

@@ -60,3 +60,21 @@ fn the_carry_lesson_is_honest() {
         .collect();
     assert!(text.contains("does not model the carry flag"));
 }
+
+#[test]
+fn lessons_fetched_from_elsewhere_are_checked_before_they_are_kept() {
+    // The names the page fetches (lessons/NAME.md) are the embedded ones, in order.
+    let names: Vec<&str> = lesson::SOURCES.iter().map(|x| x.0).collect();
+    assert_eq!(names, lesson::NAMES);
+    let good: Vec<(String, String)> = lesson::SOURCES
+        .iter()
+        .map(|(n, md)| (n.to_string(), md.to_string()))
+        .collect();
+    assert_eq!(lesson::install(&good), Ok(()));
+    assert!(lesson::installed());
+    let unknown = vec![("nope".to_string(), good[0].1.clone())];
+    assert!(lesson::install(&unknown).unwrap_err().contains("nope"));
+    let broken = vec![("simd".to_string(), "no title, no body".to_string())];
+    assert!(lesson::install(&broken).is_err());
+    assert_eq!(lesson::all().len(), lesson::NAMES.len());
+}

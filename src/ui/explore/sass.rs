@@ -3,59 +3,79 @@
 //! native or emulated, the cheapest and dearest architectures marked; a row opens the full
 //! machine code. The atlas (`atlas.txt`, written by `scripts/atlas.py`) is fetched when the view
 //! first opens, not compiled into the wasm; the service worker keeps it for offline use.
+//!
+//! Below the table, where the core has proven that another form of the atlas gives the same `d`
+//! on every input and that form costs fewer instructions on some architectures, a hint names it
+//! with a link, and says how it was proven. The groups come from `equivalents.txt` (written by
+//! the core's example `equivalents`), fetched with the atlas.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use ptxlab_core::atlas::{Atlas, Cost};
+use ptxlab_core::equiv::{Cheaper, Equivalents};
 use ptxlab_core::insn::Insn;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
+
+use crate::fetched::fetch_text;
+use crate::ui::cost_table::{CostRow, CostTable};
 use yew::prelude::*;
 
 /// Where the page fetches the atlas from, relative to the page.
 const URL: &str = "atlas.txt";
+/// Where it fetches the groups of forms that give the same `d`.
+const EQUIVALENTS_URL: &str = "equivalents.txt";
+
+/// The atlas and the groups of equal forms (none if their file could not be read).
+#[derive(PartialEq)]
+struct Data {
+    atlas: Atlas,
+    equivalents: Equivalents,
+}
 
 thread_local! {
-    /// The atlas once fetched and read: later openings of the view use it at once.
-    static ATLAS: RefCell<Option<Rc<Atlas>>> = const { RefCell::new(None) };
+    /// The data once fetched and read: later openings of the view use it at once.
+    static ATLAS: RefCell<Option<Rc<Data>>> = const { RefCell::new(None) };
 }
 
 #[derive(Clone, PartialEq)]
 enum Load {
     Loading,
-    Ready(Rc<Atlas>),
+    Ready(Rc<Data>),
     Failed(String),
 }
 
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let w = web_sys::window().ok_or("no window")?;
-    let resp = JsFuture::from(w.fetch_with_str(url))
-        .await
-        .map_err(|_| "the network request failed".to_string())?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_string())?;
-    if !resp.ok() {
-        return Err(format!("the server answered {}", resp.status()));
-    }
-    let text = resp.text().map_err(|_| "no body".to_string())?;
-    JsFuture::from(text)
-        .await
-        .map_err(|_| "the body could not be read".to_string())?
-        .as_string()
-        .ok_or_else(|| "the body is not text".to_string())
+async fn fetch_data() -> Result<Data, String> {
+    let atlas = Atlas::parse(&fetch_text(URL).await?)?;
+    // Without the groups the table still stands; the hints are left out.
+    let equivalents = match fetch_text(EQUIVALENTS_URL).await {
+        Ok(t) => Equivalents::parse(&t).unwrap_or_default(),
+        Err(_) => Equivalents::default(),
+    };
+    Ok(Data { atlas, equivalents })
 }
 
-/// The GPU generation each architecture names.
-fn generation(arch: &str) -> &'static str {
-    match arch {
-        "sm_75" => "Turing",
-        "sm_80" => "Ampere (A100)",
-        "sm_86" => "Ampere (RTX 30)",
-        "sm_89" => "Ada",
-        "sm_90" => "Hopper (H100, H200)",
-        "sm_100" => "Blackwell (B200)",
-        "sm_120" => "Blackwell (RTX 50)",
-        _ => "",
+/// One architecture of the atlas as a row of the shared table.
+fn row(c: &Cost) -> CostRow {
+    CostRow {
+        arch: c.arch.to_string(),
+        available: c.available,
+        core: c.core.clone(),
+        kind: if !c.available {
+            "refused"
+        } else if c.native {
+            "native"
+        } else {
+            "emulated"
+        },
+        native: c.native,
+        core_lines: c
+            .sass
+            .iter()
+            .map(|l| !ptxlab_core::atlas::core_of(std::slice::from_ref(l)).is_empty())
+            .collect(),
+        code: c.sass.clone(),
+        message: c.message.clone(),
+        tag: None,
     }
 }
 
@@ -75,9 +95,7 @@ pub fn SassPanel(props: &Props) -> Html {
         use_effect_with((), move |_| {
             if matches!(*load, Load::Loading) {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let got = fetch_text(URL)
-                        .await
-                        .and_then(|t| Atlas::parse(&t).map(Rc::new));
+                    let got = fetch_data().await.map(Rc::new);
                     match got {
                         Ok(a) => {
                             ATLAS.with(|c| *c.borrow_mut() = Some(a.clone()));
@@ -89,8 +107,7 @@ pub fn SassPanel(props: &Props) -> Html {
             }
         });
     }
-    let open = use_state(|| None::<usize>);
-    let atlas = match &*load {
+    let data = match &*load {
         Load::Loading => {
             return html! { <div class="atlas"><p class="atlas-loading muted">{ "Loading the machine code of every GPU…" }</p></div> }
         }
@@ -99,6 +116,7 @@ pub fn SassPanel(props: &Props) -> Html {
         }
         Load::Ready(a) => a.clone(),
     };
+    let atlas = &data.atlas;
     let Some(found) = atlas.find(&props.insn) else {
         return html! {
             <div class="atlas">
@@ -107,7 +125,23 @@ pub fn SassPanel(props: &Props) -> Html {
         };
     };
     let costs: Vec<Cost> = atlas.costs(found.index);
-    let (cheap, dear) = atlas.extremes(found.index);
+    let rows: Rc<Vec<CostRow>> = Rc::new(costs.iter().map(row).collect());
+    // One hint per cheaper form and saving, with its architectures; only for the form itself.
+    let mut hints: Vec<(Vec<&'static str>, Cheaper)> = Vec::new();
+    if found.exact {
+        for (k, c) in costs.iter().enumerate() {
+            let Some(h) = data.equivalents.cheaper(atlas, &found.form, k) else {
+                continue;
+            };
+            match hints
+                .iter_mut()
+                .find(|(_, x)| (&x.form, x.count, x.instead_of) == (&h.form, h.count, h.instead_of))
+            {
+                Some((archs, _)) => archs.push(c.arch),
+                None => hints.push((vec![c.arch], h)),
+            }
+        }
+    }
     html! {
         <div class="atlas">
             if found.exact {
@@ -118,66 +152,23 @@ pub fn SassPanel(props: &Props) -> Html {
                     <code>{ found.form.clone() }</code>
                 </p>
             }
-            <table class="atlas-table" aria-label="machine code per GPU">
-                <thead><tr>
-                    <th scope="col">{ "GPU" }</th>
-                    <th scope="col">{ "count" }</th>
-                    <th scope="col">{ "kind" }</th>
-                    <th scope="col">{ "instructions that compute" }</th>
-                </tr></thead>
-                <tbody>
-                { for costs.iter().enumerate().map(|(k, c)| {
-                    let is_open = *open == Some(k);
-                    let toggle = {
-                        let open = open.clone();
-                        Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(k) }))
-                    };
-                    let mark = if cheap.contains(&k) { Some("cheapest") } else if dear.contains(&k) { Some("dearest") } else { None };
-                    let kind = if !c.available { "refused" } else if c.native { "native" } else { "emulated" };
-                    html! {
-                        <>
-                        <tr class={classes!("atlas-row", kind, mark)} data-arch={c.arch} onclick={toggle.clone()}>
-                            <th scope="row">
-                                <button type="button" class="atlas-arch" aria-expanded={is_open.to_string()}
-                                    onclick={Callback::from(move |e: MouseEvent| { e.stop_propagation(); toggle.emit(e) })}>
-                                    { c.arch }
-                                </button>
-                                <span class="muted small-note">{ format!(" {}", generation(c.arch)) }</span>
-                            </th>
-                            <td class="atlas-count">{ if c.available { c.core.len().to_string() } else { "–".into() } }</td>
-                            <td class="atlas-kind">
-                                <span class={classes!("badge", if c.native { "info" } else { "dim" })}>{ kind }</span>
-                                if let Some(m) = mark {
-                                    { " " }<span class={classes!("badge", "atlas-mark", m)}>{ m }</span>
-                                }
-                            </td>
-                            <td class="atlas-core">
-                                if c.available {
-                                    { for c.core.iter().map(|i| html! { <><code>{ i.clone() }</code>{ " " }</> }) }
-                                } else {
-                                    <span class="atlas-message">{ format!("ptxas refuses it: {}", c.message.clone().unwrap_or_default()) }</span>
-                                }
-                            </td>
-                        </tr>
-                        if is_open {
-                            <tr class="atlas-sass"><td colspan="4">
-                                if c.available {
-                                    <ol class="sass-code" aria-label={format!("{} machine code", c.arch)}>
-                                        { for c.sass.iter().map(|l| {
-                                            let is_core = !ptxlab_core::atlas::core_of(std::slice::from_ref(l)).is_empty();
-                                            html! { <li class={classes!(is_core.then_some("core"))}><code>{ l.clone() }</code></li> }
-                                        }) }
-                                    </ol>
-                                } else {
-                                    <p>{ c.message.clone().unwrap_or_default() }</p>
-                                }
-                            </td></tr>
-                        }
-                        </>
-                    }
-                }) }
-                </tbody>
-            </table>
+            <CostTable rows={rows} label="machine code per GPU" />
+            if !hints.is_empty() {
+                <div class="atlas-cheaper" role="note" aria-label="cheaper equivalent">
+                    <p class="atlas-cheaper-title">{ "A cheaper form gives the same d" }</p>
+                    <ul>
+                    { for hints.iter().map(|(archs, h)| html! {
+                        <li class="atlas-hint" data-form={h.form.clone()}>
+                            { format!("On {}: ", archs.join(", ")) }
+                            <a href={format!("?i={}", crate::query::encode(&h.form))}><code>{ h.form.clone() }</code></a>
+                            { format!(" computes the same d on every input, in {} instruction{} instead of {}. ",
+                                h.count, if h.count == 1 { "" } else { "s" }, h.instead_of) }
+                            <span class="atlas-proof muted">{ format!("Proven by ptxlab's evaluator: {}.", h.proof) }</span>
+                        </li>
+                    }) }
+                    </ul>
+                </div>
+            }
             <p class="muted small-note">{ "Each form was assembled alone in a kernel that loads its sources from global memory and stores d (ptxas 13.5, -O3). The count is of the instructions that compute: loads, stores, moves, constant loads, S2R/CS2R and control are left out. Native: one instruction does it all. Open a row for the whole kernel's machine code, computing lines marked. A sweep or batch does not change the cost." }</p>
         </div>
     }

@@ -7,6 +7,9 @@ use std::rc::Rc;
 
 use ptxlab_core::intrinsics::Intrinsic;
 use ptxlab_core::sass::SassKind;
+
+use crate::fetched::{placeholder, use_data, Load, Which};
+use crate::ui::cost_table::{CostRow, CostTable};
 use yew::prelude::*;
 
 use super::address::{self, Write};
@@ -98,7 +101,7 @@ pub fn Root() -> Html {
             </nav>
         }
         if *mode == Mode::Intrinsic {
-            <IntrinsicApp />
+            <IntrinsicGate />
         } else {
             <super::App />
         }
@@ -112,6 +115,17 @@ fn write_of(a: &IAction) -> Write {
         IAction::Pick(_) | IAction::PickActive | IAction::SetArg { .. } => Write::Push,
         IAction::Load(_) => Write::Nothing,
         _ => Write::Replace,
+    }
+}
+
+/// The intrinsic view once its data (fetched when the view first opens) is there.
+#[function_component]
+fn IntrinsicGate() -> Html {
+    let load = use_data(Which::Intrinsics);
+    if load == Load::Ready {
+        html! { <IntrinsicApp /> }
+    } else {
+        html! { <main class="layout intrinsic-layout">{ placeholder(Which::Intrinsics, &load) }</main> }
     }
 }
 
@@ -427,6 +441,32 @@ fn Cost(props: &StateProps) -> Html {
     let s = &*props.state;
     let i = s.intrinsic();
     let (native, other) = s.native_split();
+    let rows: Rc<Vec<CostRow>> = Rc::new(
+        i.cost
+            .iter()
+            .map(|c| {
+                let code: Vec<String> = if c.arch == 90 {
+                    i.sass_sm90.iter().map(|l| l.to_string()).collect()
+                } else {
+                    Vec::new()
+                };
+                CostRow {
+                    arch: format!("sm_{}", c.arch),
+                    available: true,
+                    core: c.opcodes.iter().map(|o| o.to_string()).collect(),
+                    kind: kind_word(c.kind),
+                    native: c.kind != SassKind::Emulated,
+                    core_lines: code
+                        .iter()
+                        .map(|l| !ptxlab_core::atlas::core_of(std::slice::from_ref(l)).is_empty())
+                        .collect(),
+                    code,
+                    message: None,
+                    tag: c.video.then_some("lane / video"),
+                }
+            })
+            .collect(),
+    );
     let summary = match (native.is_empty(), other.is_empty()) {
         (true, _) => "Emulated on every GPU measured: no machine instruction does this on its own, so each builds it from several ordinary ones.".to_string(),
         (false, true) => format!("Native on every GPU measured ({}): a dedicated machine instruction does the work.", native.join(", ")),
@@ -444,37 +484,12 @@ fn Cost(props: &StateProps) -> Html {
             <ol class="sass-code fn-code" aria-label="sm_90 machine code">
                 { for i.sass_sm90.iter().map(|l| html! { <li><code>{ *l }</code></li> }) }
             </ol>
-            <h3 id="h-fn-cost-table">{ "Cost on each GPU" }</h3>
+            <h3>{ "Cost on each GPU" }</h3>
             <p class="fn-native-summary">{ summary }</p>
             <div class="fn-table-wrap">
-            <table class="fn-cost-table" aria-labelledby="h-fn-cost-table">
-                <thead><tr>
-                    <th scope="col">{ "GPU" }</th>
-                    <th scope="col">{ "machine instructions" }</th>
-                    <th scope="col">{ "native or emulated" }</th>
-                    <th scope="col">{ "lane / video instruction" }</th>
-                    <th scope="col">{ "opcodes" }</th>
-                </tr></thead>
-                <tbody>
-                    { for i.cost.iter().map(|c| html! {
-                        <tr class={classes!(if c.kind == SassKind::Emulated { "emulated" } else { "native" })} data-arch={c.arch.to_string()}>
-                            <th scope="row">{ format!("sm_{}", c.arch) }</th>
-                            <td class="num">{ c.count() }</td>
-                            <td class="fn-kind">
-                                if c.kind == SassKind::Emulated {
-                                    <span class="badge dim">{ kind_word(c.kind) }</span>
-                                } else {
-                                    <span class="badge">{ kind_word(c.kind) }</span>
-                                }
-                            </td>
-                            <td>{ if c.video { "yes" } else { "no" } }</td>
-                            <td class="fn-opcodes"><code>{ c.opcodes.join(" ") }</code></td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table>
+                <CostTable rows={rows} label="Cost on each GPU" />
             </div>
-            <p class="muted">{ "Counted between the loads of the arguments and the store of the result; a lane or video instruction works on bytes or halfwords (VABSDIFF4, VIADD.16x2, IDP.4A, VIMNMX3 ...)." }</p>
+            <p class="muted">{ "The same table as the view \"What each GPU runs\" of a PTX form. Counted between the loads of the arguments and the store of the result (nvcc -O3, one intrinsic a kernel); \"lane / video\" marks code with an instruction that works on bytes or halfwords (VABSDIFF4, VIADD.16x2, IDP.4A, VIMNMX3 ...). Open sm_90 for its whole machine code." }</p>
         </div>
     }
 }
