@@ -264,8 +264,11 @@ test.describe('explore', () => {
     // out; `gzip -9` said 437.3 KiB before, with the intrinsic data and the lessons in but
     // without the shared cost table and the cheaper-equivalent hints. Issue 25 asks for less
     // than 385.6 KiB: not reached yet. This bound catches data creeping back in (the intrinsic
-    // data and the lessons add about 12 KiB, the atlas about 128 KiB).
-    expect(gz).toBeLessThan(448 * 1024);
+    // data and the lessons add about 12 KiB, the atlas about 128 KiB). One thread of a kernel
+    // in the Program view (memory, loads and stores, branches, variables, the carry chain with
+    // its stages, the gallery of eight kernels) then took it to 478.7 KiB: the parser of
+    // kernel statements, the machine's memory and the view's panels are code, about 33 KiB.
+    expect(gz).toBeLessThan(482 * 1024);
   });
 
   test('a cheaper form that gives the same d is named, with a link and how it was proven', async ({ page }) => {
