@@ -76,7 +76,9 @@ fn field(f: &Field, dispatch: &Callback<Action>) -> Html {
         f.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
     );
     let err_id = format!("{id}-error");
-    let kind = if f.bits == 1 {
+    let kind = if f.name == ptxlab_core::program::CARRY_FLAG {
+        "carry bit".to_string()
+    } else if f.bits == 1 {
         "predicate".to_string()
     } else {
         format!("{} bits", f.bits)
