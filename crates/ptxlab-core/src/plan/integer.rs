@@ -5,11 +5,11 @@
 use super::{drive, fns, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::bits::sext as sx;
-use crate::eval::integer::fields::{bfe_field, bfi_field, window};
-use crate::eval::integer::{ext, range};
-use crate::eval::{mask64, Inputs};
-use crate::isa::Opcode;
-use crate::trace::{Flag, Tracer};
+use crate::eval::integer::add_sub::X2Op;
+use crate::eval::integer::{self, ext, range};
+use crate::eval::{mask64, Hardware, Inputs};
+use crate::isa::IntOp;
+use crate::trace::Flag;
 
 const M32: u64 = 0xffff_ffff;
 
@@ -33,14 +33,14 @@ fn range64(bits: u32, signed: bool) -> (i64, i64) {
 }
 
 #[inline(always)]
-fn wrap_to<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
+fn wrap_to<T: Notes>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
     let (lo, hi) = range(bits, signed);
     t.note_if(exact < lo || exact > hi, Flag::Wrapped);
     (exact as u64) & mask64(bits)
 }
 
 #[inline(always)]
-fn saturate<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
+fn saturate<T: Notes>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
     let (lo, hi) = range(bits, signed);
     t.note_if(exact > hi, Flag::ClampedHigh);
     t.note_if(exact < lo, Flag::ClampedLow);
@@ -49,7 +49,7 @@ fn saturate<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
 
 /// The low `bits` (1..=32) of an exact `i64`, saturated or wrapped, with its notes.
 #[inline(always)]
-fn reduce64<T: Tracer>(t: &mut T, exact: i64, bits: u32, signed: bool, sat: bool) -> u64 {
+fn reduce64<T: Notes>(t: &mut T, exact: i64, bits: u32, signed: bool, sat: bool) -> u64 {
     let (lo, hi) = range64(bits, signed);
     if sat {
         t.note_if(exact > hi, Flag::ClampedHigh);
@@ -72,7 +72,7 @@ pub(crate) enum Int {
     },
     X2 {
         s: bool,
-        op: Opcode,
+        op: X2Op,
         relu: bool,
     },
     /// `mul`/`mad` `.lo`/`.hi` on 32 bits or fewer.
@@ -154,101 +154,105 @@ pub(crate) enum Int {
 }
 
 impl Int {
-    pub(crate) fn new(insn: &Instruction) -> Option<Int> {
+    /// The form of `insn`, whose operation is `op`, decoded once.
+    pub(crate) fn new(insn: &Instruction, op: IntOp) -> Int {
         let f = &insn.form;
         let ty = f.ty(0);
         let n = ty.bits();
         let s = ty.is_signed();
         let x2 = matches!(ty, Type::U16x2 | Type::S16x2);
         let clamp = f.mode != Some(ClampMode::Wrap);
-        Some(match insn.opcode {
-            Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max if x2 => Int::X2 {
-                s: ty == Type::S16x2,
-                op: insn.opcode,
-                relu: f.relu,
-            },
-            Opcode::Add | Opcode::Sub => Int::AddSub {
-                n,
-                s,
-                sub: insn.opcode == Opcode::Sub,
-                sat: f.sat,
-            },
-            Opcode::Mul | Opcode::Mad => {
-                let half = f.half.unwrap_or(HalfMode::Lo);
-                let mad = insn.opcode == Opcode::Mad;
-                if n <= 32 && half != HalfMode::Wide {
-                    Int::MulMad32 {
-                        n,
-                        s,
-                        hi: half == HalfMode::Hi,
-                        mad,
-                        sat: f.sat,
-                    }
-                } else {
-                    Int::MulMad {
-                        n: n.min(64),
-                        s,
-                        half,
-                        mad,
-                        sat: f.sat,
-                    }
+        let half = |op| Int::X2 {
+            s: ty == Type::S16x2,
+            op,
+            relu: f.relu,
+        };
+        let mul = |mad: bool| {
+            let half = f.half.unwrap_or(HalfMode::Lo);
+            if n <= 32 && half != HalfMode::Wide {
+                Int::MulMad32 {
+                    n,
+                    s,
+                    hi: half == HalfMode::Hi,
+                    mad,
+                    sat: f.sat,
+                }
+            } else {
+                Int::MulMad {
+                    n: n.min(64),
+                    s,
+                    half,
+                    mad,
+                    sat: f.sat,
                 }
             }
-            Opcode::Mul24 | Opcode::Mad24 => Int::Mul24 {
+        };
+        let dot = |four: bool| Int::Dot {
+            four,
+            sa: f.ty(0).is_signed(),
+            sb: f.ty(1).is_signed(),
+            bsel: if !four && f.half == Some(HalfMode::Hi) {
+                2
+            } else {
+                0
+            },
+        };
+        match op {
+            IntOp::Add if x2 => half(X2Op::Add),
+            IntOp::Sub if x2 => half(X2Op::Sub),
+            IntOp::Min if x2 => half(X2Op::Min),
+            IntOp::Max if x2 => half(X2Op::Max),
+            IntOp::Add | IntOp::Sub => Int::AddSub {
+                n,
                 s,
-                hi: f.half == Some(HalfMode::Hi),
-                mad: insn.opcode == Opcode::Mad24,
+                sub: op == IntOp::Sub,
                 sat: f.sat,
             },
-            Opcode::Sad => Int::Sad { n, s },
-            Opcode::Div | Opcode::Rem => Int::DivRem {
-                n,
+            IntOp::Mul => mul(false),
+            IntOp::Mad => mul(true),
+            IntOp::Mul24 | IntOp::Mad24 => Int::Mul24 {
                 s,
-                div: insn.opcode == Opcode::Div,
+                hi: f.half == Some(HalfMode::Hi),
+                mad: op == IntOp::Mad24,
+                sat: f.sat,
             },
-            Opcode::Abs | Opcode::Neg => Int::AbsNeg {
+            IntOp::Sad => Int::Sad { n, s },
+            IntOp::Div | IntOp::Rem => Int::DivRem {
                 n,
                 s,
-                abs: insn.opcode == Opcode::Abs,
+                div: op == IntOp::Div,
             },
-            Opcode::Min | Opcode::Max => Int::MinMax {
+            IntOp::Abs | IntOp::Neg => Int::AbsNeg {
                 n,
                 s,
-                min: insn.opcode == Opcode::Min,
+                abs: op == IntOp::Abs,
+            },
+            IntOp::Min | IntOp::Max => Int::MinMax {
+                n,
+                s,
+                min: op == IntOp::Min,
                 relu: f.relu,
             },
-            Opcode::Popc => Int::Popc { n },
-            Opcode::Clz => Int::Clz { n },
-            Opcode::Bfind => Int::Bfind {
+            IntOp::Popc => Int::Popc { n },
+            IntOp::Clz => Int::Clz { n },
+            IntOp::Bfind => Int::Bfind {
                 n,
                 s,
                 shiftamt: f.shiftamt,
             },
-            Opcode::Fns => Int::Fns,
-            Opcode::Brev => Int::Brev { n },
-            Opcode::Bfe => Int::Bfe { n, s },
-            Opcode::Bfi => Int::Bfi { n },
-            Opcode::Szext => Int::Szext { s, clamp },
-            Opcode::Bmsk => Int::Bmsk { clamp },
-            Opcode::Dp4a | Opcode::Dp2a => {
-                let four = insn.opcode == Opcode::Dp4a;
-                Int::Dot {
-                    four,
-                    sa: f.ty(0).is_signed(),
-                    sb: f.ty(1).is_signed(),
-                    bsel: if !four && f.half == Some(HalfMode::Hi) {
-                        2
-                    } else {
-                        0
-                    },
-                }
-            }
-            _ => return None,
-        })
+            IntOp::Fns => Int::Fns,
+            IntOp::Brev => Int::Brev { n },
+            IntOp::Bfe => Int::Bfe { n, s },
+            IntOp::Bfi => Int::Bfi { n },
+            IntOp::Szext => Int::Szext { s, clamp },
+            IntOp::Bmsk => Int::Bmsk { clamp },
+            IntOp::Dp4a => dot(true),
+            IntOp::Dp2a => dot(false),
+        }
     }
 
     #[inline(always)]
-    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
+    fn run<T: Notes>(&self, v: &[u64; 4], t: &mut T) -> u64 {
         match *self {
             Int::AddSub { n, s, sub, sat } => {
                 if n <= 32 {
@@ -272,18 +276,13 @@ impl Int {
                     let sh = 16 * lane;
                     let a = ext64(v[0] >> sh, 16, s);
                     let b = ext64(v[1] >> sh, 16, s);
-                    let exact = match op {
-                        Opcode::Add => a + b,
-                        Opcode::Sub => a - b,
-                        Opcode::Min => a.min(b),
-                        _ => a.max(b),
-                    };
+                    let exact = op.apply(a, b);
                     let (lo, hi) = range64(16, s);
                     t.note_if(exact < lo || exact > hi, Flag::Wrapped);
                     let mut out = (exact as u64) & 0xffff;
                     if relu && s && exact < 0 {
                         out = 0;
-                        t.note(Flag::ClampedLow);
+                        t.note_if(true, Flag::ClampedLow);
                     }
                     d |= out << sh;
                 }
@@ -355,19 +354,11 @@ impl Int {
                 let tp = ext64(part, 32, s);
                 reduce64(t, tp + c, 32, s, sat)
             }
-            Int::Sad { n, s } => {
-                let a = ext(v[0], n, s);
-                let b = ext(v[1], n, s);
-                let c = ext(v[2], n, s);
-                wrap_to(t, c + (a - b).abs(), n, s)
-            }
-            Int::DivRem { n, s, div } => {
-                crate::eval::integer::div_rem::div_rem(t, v[0], v[1], n, s, div)
-            }
-            Int::AbsNeg { n, s, abs } => {
-                let a = ext(v[0], n, s);
-                wrap_to(t, if abs { a.abs() } else { -a }, n, s)
-            }
+            // The evaluator's own step functions: these forms are not on a fast path, so the
+            // plan runs the steps (and their stages' flags) as written once, in `eval::integer`.
+            Int::Sad { n, s } => integer::mul::eval_sad(n, s, v, t),
+            Int::DivRem { n, s, div } => integer::div_rem::eval_div_rem(n, s, div, v, t),
+            Int::AbsNeg { n, s, abs } => integer::min_max::eval_abs_neg(n, s, abs, v, t),
             Int::MinMax { n, s, min, relu } => {
                 let a = ext(v[0], n, s);
                 let b = ext(v[1], n, s);
@@ -379,74 +370,15 @@ impl Int {
                 }
                 (out as u64) & mask64(n)
             }
-            Int::Popc { n } => u64::from((v[0] & mask64(n)).count_ones()),
-            Int::Clz { n } => u64::from((v[0] & mask64(n)).leading_zeros() - (64 - n)),
-            Int::Bfind { n, s, shiftamt } => {
-                let m = mask64(n);
-                let a = v[0] & m;
-                let negative = s && (a >> (n - 1)) & 1 == 1;
-                let x = if negative { !a & m } else { a };
-                if x == 0 {
-                    M32
-                } else {
-                    let pos = 63 - x.leading_zeros();
-                    if shiftamt {
-                        u64::from(n - 1 - pos)
-                    } else {
-                        u64::from(pos)
-                    }
-                }
-            }
+            Int::Popc { n } => integer::search::eval_popc(n, v, t),
+            Int::Clz { n } => integer::search::eval_clz(n, v, t),
+            Int::Bfind { n, s, shiftamt } => integer::search::eval_bfind(n, s, shiftamt, v, t),
             Int::Fns => fns(v, t),
-            Int::Brev { n } => (v[0] & mask64(n)).reverse_bits() >> (64 - n),
-            Int::Bfe { n, s } => {
-                let (pos, len) = pos_len(n, v[1], v[2]);
-                bfe_field(n, s, v[0] & mask64(n), pos, len).d
-            }
-            Int::Bfi { n } => {
-                let m = mask64(n);
-                let a = v[0] & m;
-                let b = v[1] & m;
-                let (pos, len) = pos_len(n, v[2], v[3]);
-                let (lo, width) = window(n, pos, len);
-                let (fmask, placed) = bfi_field(a, lo, width);
-                placed | (b & !fmask)
-            }
-            Int::Szext { s, clamp } => {
-                let a = v[0] & M32;
-                let b = v[1] & M32;
-                let len = if b >= 32 {
-                    if clamp {
-                        32
-                    } else {
-                        (b & 31) as u32
-                    }
-                } else {
-                    b as u32
-                };
-                if len == 0 {
-                    0
-                } else if s {
-                    (sx(a, len) as u64) & M32
-                } else {
-                    a & mask64(len)
-                }
-            }
-            Int::Bmsk { clamp } => {
-                let a = v[0] & M32;
-                let b = v[1] & M32;
-                let (pos, width) = if clamp {
-                    (a.min(32) as u32, b.min(32) as u32)
-                } else {
-                    ((a & 31) as u32, (b & 31) as u32)
-                };
-                let top = (pos + width).min(32);
-                if pos >= 32 {
-                    0
-                } else {
-                    mask64(top) & !mask64(pos)
-                }
-            }
+            Int::Brev { n } => integer::search::eval_brev(n, v, t),
+            Int::Bfe { n, s } => integer::fields::eval_bfe::<Hardware, _>(n, s, v, t),
+            Int::Bfi { n } => integer::fields::eval_bfi::<Hardware, _>(n, v, t),
+            Int::Szext { s, clamp } => integer::fields::eval_szext(s, clamp, v, t),
+            Int::Bmsk { clamp } => integer::fields::eval_bmsk(clamp, v, t),
             Int::Dot { four, sa, sb, bsel } => {
                 let cs = sa || sb;
                 let mut sum = ext64(v[2], 32, cs);
@@ -670,7 +602,7 @@ fn dot4_one<const SA: bool, const SB: bool>(_: &Kernel, ops: &Operands, i: &Inpu
 /// `dp4a` on its operand types: four byte products summed into `c`, in 32 bits (the exact sum
 /// only for the notes).
 #[inline(always)]
-fn dot4<T: Tracer, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u64 {
+fn dot4<T: Notes, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u64 {
     let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
     let byte = |w: u32, i: u32, s: bool| -> i32 {
         if s {
@@ -695,39 +627,8 @@ fn dot4<T: Tracer, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u
     u64::from(c.wrapping_add(prods as u32))
 }
 
-/// Position and length of `bfe`/`bfi`: the low byte of each for 32-bit types, the whole 32-bit
-/// value for 64-bit ones (as the H100 does).
+/// `fns` as the H100 computes it: the evaluator's step function.
 #[inline(always)]
-fn pos_len(n: u32, pv: u64, lv: u64) -> (u64, u64) {
-    let m = if n == 64 { M32 } else { 0xff };
-    (pv & m, lv & m)
-}
-
-/// `fns` as ptxas expands it for the H100 (see `eval::integer`).
-#[inline(always)]
-fn fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
-    const NOT_FOUND: u64 = 0xffff_ffff;
-    let mask = v[0] & M32;
-    let base = v[1] & M32;
-    let offset = sx(v[2], 32) as i32;
-    let down = offset < 0;
-    let side = if base >= 32 {
-        0
-    } else if offset == 0 {
-        1u64 << base
-    } else if down {
-        mask64(base as u32 + 1)
-    } else {
-        (M32 << base) & M32
-    };
-    let window = mask & side;
-    let k: i64 = if offset == 0 {
-        1
-    } else {
-        i64::from(offset.wrapping_abs())
-    };
-    let count = i64::from(window.count_ones());
-    let d = crate::eval::integer::fns_search(window, count, k, down);
-    t.note_if(d == NOT_FOUND, Flag::NotFound);
-    d
+fn fns<T: Notes>(v: &[u64; 4], t: &mut T) -> u64 {
+    integer::search::eval_fns::<Hardware, T>(v, t)
 }

@@ -7,8 +7,8 @@ use super::{drive, fns, CmpBits, Fns, Kernel, Notes, Operands};
 use super::{words, SOA};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
-use crate::isa::{Family, Opcode};
-use crate::trace::{Flag, Tracer};
+use crate::isa::SimdOp;
+use crate::trace::Flag;
 
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -496,22 +496,18 @@ pub(crate) struct Simd {
 }
 
 impl Simd {
-    pub(crate) fn new(insn: &Instruction) -> Simd {
-        let n = if insn.opcode.family() == Family::Simd2 {
-            2
-        } else {
-            4
-        };
+    /// `op` on `n` lanes (2 or 4).
+    pub(crate) fn new(insn: &Instruction, op: SimdOp, n: usize) -> Simd {
         let lb = 32 / n as u32;
         let lmask = (1u32 << lb) - 1;
-        let op = match insn.opcode {
-            Opcode::Vadd2 | Opcode::Vadd4 => ADD,
-            Opcode::Vsub2 | Opcode::Vsub4 => SUB,
-            Opcode::Vavrg2 | Opcode::Vavrg4 => AVRG,
-            Opcode::Vabsdiff2 | Opcode::Vabsdiff4 => ABSDIFF,
-            Opcode::Vmin2 | Opcode::Vmin4 => MIN,
-            Opcode::Vmax2 | Opcode::Vmax4 => MAX,
-            _ => SET,
+        let op = match op {
+            SimdOp::Add => ADD,
+            SimdOp::Sub => SUB,
+            SimdOp::Avrg => AVRG,
+            SimdOp::Absdiff => ABSDIFF,
+            SimdOp::Min => MIN,
+            SimdOp::Max => MAX,
+            SimdOp::Set => SET,
         };
         let f = &insn.form;
         let (d_signed, a_signed, b_signed) = if op == SET {
@@ -583,7 +579,7 @@ impl Simd {
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn run<T: Tracer, const N: usize, L: Lane>(
+    fn run<T: Notes, const N: usize, L: Lane>(
         &self,
         v: &[u64; 4],
         t: &mut T,
@@ -657,7 +653,7 @@ impl Simd {
     /// [`Simd::run`] in the lane type of `N` lanes.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn run_l<T: Tracer, const N: usize>(
+    fn run_l<T: Notes, const N: usize>(
         &self,
         v: &[u64; 4],
         t: &mut T,

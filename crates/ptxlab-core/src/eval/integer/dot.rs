@@ -3,7 +3,7 @@
 use super::{ext, result, wrap_to};
 use crate::ast::{HalfMode, Instruction};
 use crate::isa::Opcode;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
 
 pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let sg = insn.signs();
@@ -24,7 +24,7 @@ pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -
         let y = ext(v[1] >> (8 * bi), 8, sb);
         let p = x * y;
         sum += p;
-        t.stage(|| {
+        t.stage([], || {
             let an = if four {
                 format!("a.b{i}")
             } else {
@@ -41,8 +41,8 @@ pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -
             .input(Val::new(an, abits, sa, x))
             .input(Val::new(bn, 8, sb, y))
             .lane(i as u8)
-            .flag_if(sa || sb, Flag::SignExtended)
-            .flag_if(!sa || !sb, Flag::ZeroExtended)
+            .extended_if(sa || sb, true)
+            .extended_if(!sa || !sb, false)
             .detail(Detail::Product {
                 full_bits: pbits,
                 kept_lo: 0,
@@ -50,7 +50,7 @@ pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -
             })
         });
     }
-    t.stage(|| {
+    t.stage([], || {
         let terms = (0..lanes).map(|i| format!(" + p{i}")).collect::<String>();
         Stage::new(
             StageKind::Accumulate,

@@ -24,7 +24,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
         HalfMode::Hi => (n, n),
         HalfMode::Wide => (0, full_bits.min(64)),
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Product,
             format!("full {full_bits}-bit product"),
@@ -40,24 +40,25 @@ pub(super) fn eval_mul_mad<T: Tracer>(
         })
     });
     let part = ((p >> kept_lo) as u64) & mask64(kept_bits);
-    t.note_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped);
     if half != HalfMode::Wide {
-        t.stage(|| {
-            let label = match half {
-                HalfMode::Lo => format!("low half: bits {}..0", n - 1),
-                HalfMode::Hi => format!("high half: bits {}..{n}", full_bits - 1),
-                HalfMode::Wide => format!("all {full_bits} bits kept (.wide)"),
-            };
-            Stage::new(StageKind::Truncate, label, rv("tp", kept_bits, s, part))
-                .op(match half {
-                    HalfMode::Lo => format!("t<{}..0>", n - 1),
-                    HalfMode::Hi => format!("t<{}..{n}>", full_bits - 1),
-                    HalfMode::Wide => "t".to_string(),
-                })
-                .input(Val::new("t", full_bits, s, p))
+        t.stage(
+            [(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped)],
+            || {
+                let label = match half {
+                    HalfMode::Lo => format!("low half: bits {}..0", n - 1),
+                    HalfMode::Hi => format!("high half: bits {}..{n}", full_bits - 1),
+                    HalfMode::Wide => format!("all {full_bits} bits kept (.wide)"),
+                };
+                Stage::new(StageKind::Truncate, label, rv("tp", kept_bits, s, part))
+                    .op(match half {
+                        HalfMode::Lo => format!("t<{}..0>", n - 1),
+                        HalfMode::Hi => format!("t<{}..{n}>", full_bits - 1),
+                        HalfMode::Wide => "t".to_string(),
+                    })
+                    .input(Val::new("t", full_bits, s, p))
                 // The low half alone no longer equals the product.
-                .flag_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped)
-        });
+            },
+        );
     }
     if insn.opcode == Opcode::Mul {
         result(t, kept_bits, s, part);
@@ -66,7 +67,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
     let c = ext(v[2], kept_bits, s);
     let tp = ext(part, kept_bits, s);
     let exact = tp + c;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "exact sum with c",
@@ -94,7 +95,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     let a = ext(v[0], 24, s);
     let b = ext(v[1], 24, s);
     for (name, raw, x) in [("a", v[0], a), ("b", v[1], b)] {
-        t.stage(|| {
+        t.stage([], || {
             Stage::new(
                 StageKind::Extract,
                 format!(
@@ -104,11 +105,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
                 Val::new(format!("{name}24"), 24, s, x),
             )
             .input(rv(name, 32, s, raw))
-            .flag(if s {
-                Flag::SignExtended
-            } else {
-                Flag::ZeroExtended
-            })
+            .extended(s)
             .detail(Detail::Field {
                 source: raw,
                 source_bits: 32,
@@ -121,7 +118,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     }
     let p = a * b;
     let kept_lo = if hi { 16 } else { 0 };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Product,
             "full 48-bit product",
@@ -137,7 +134,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         })
     });
     let part = ((p >> kept_lo) as u64) & 0xffff_ffff;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Truncate,
             if hi {
@@ -157,7 +154,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     let c = ext(v[2], 32, s);
     let tp = ext(part, 32, s);
     let exact = tp + c;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "exact sum with c",
@@ -179,14 +176,12 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
 // ---------------------------------------------------------------------------------------------
 // sad
 
-pub(super) fn eval_sad<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
+pub(crate) fn eval_sad<T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
     let c = ext(v[2], n, s);
     let diff = (a - b).abs();
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "exact absolute difference",
@@ -197,7 +192,7 @@ pub(super) fn eval_sad<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
         .input(Val::new("b", n, s, b))
     });
     let exact = c + diff;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "plus c",
