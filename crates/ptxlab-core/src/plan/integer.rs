@@ -1,12 +1,14 @@
-//! Plans of the integer arithmetic instructions: each opcode of [`crate::eval::integer`] with its
-//! type, mode and flags read once. Values of 32 bits or fewer are computed in `i64`, 64-bit ones
-//! in `i128` where the exact value needs it, as the evaluator does.
+//! Plans of the integer arithmetic instructions: the form decoded once, as the evaluator decodes
+//! it ([`IntForm`]). The forms with a fast path of the plan's own (`add`/`sub`, the half-word
+//! pairs, `mul`/`mad`, `mul24`/`mad24`, `min`/`max`, the dot products) compute values of 32 bits
+//! or fewer in `i64` and raise their stages' flags with [`Notes::note_if`]; every other form runs
+//! the evaluator's step functions ([`Int::Steps`]), its arithmetic and flags as written there.
 
 use super::{drive, fns, Fns, Kernel, Notes, Operands};
-use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::ast::{HalfMode, Instruction};
 use crate::bits::sext as sx;
 use crate::eval::integer::add_sub::X2Op;
-use crate::eval::integer::{self, ext, range};
+use crate::eval::integer::{ext, range, IntForm};
 use crate::eval::{mask64, Hardware, Inputs};
 use crate::isa::IntOp;
 use crate::trace::Flag;
@@ -96,54 +98,16 @@ pub(crate) enum Int {
         mad: bool,
         sat: bool,
     },
-    Sad {
-        n: u32,
-        s: bool,
-    },
-    DivRem {
-        n: u32,
-        s: bool,
-        div: bool,
-    },
-    AbsNeg {
-        n: u32,
-        s: bool,
-        abs: bool,
-    },
     MinMax {
         n: u32,
         s: bool,
         min: bool,
         relu: bool,
     },
-    Popc {
-        n: u32,
-    },
-    Clz {
-        n: u32,
-    },
-    Bfind {
-        n: u32,
-        s: bool,
-        shiftamt: bool,
-    },
-    Fns,
-    Brev {
-        n: u32,
-    },
-    Bfe {
-        n: u32,
-        s: bool,
-    },
-    Bfi {
-        n: u32,
-    },
-    Szext {
-        s: bool,
-        clamp: bool,
-    },
-    Bmsk {
-        clamp: bool,
+    /// Every other form: the evaluator's step functions on the decoded form (no fast path of
+    /// the plan's own, so nothing is restated here).
+    Steps {
+        form: IntForm,
     },
     Dot {
         four: bool,
@@ -154,100 +118,88 @@ pub(crate) enum Int {
 }
 
 impl Int {
-    /// The form of `insn`, whose operation is `op`, decoded once.
+    /// The form of `insn`, whose operation is `op`, decoded once ([`IntForm`], as the evaluator
+    /// decodes it), with a fast path of its own where the plan has one.
     pub(crate) fn new(insn: &Instruction, op: IntOp) -> Int {
-        let f = &insn.form;
-        let ty = f.ty(0);
-        let n = ty.bits();
-        let s = ty.is_signed();
-        let x2 = matches!(ty, Type::U16x2 | Type::S16x2);
-        let clamp = f.mode != Some(ClampMode::Wrap);
-        let half = |op| Int::X2 {
-            s: ty == Type::S16x2,
-            op,
-            relu: f.relu,
-        };
+        let form = IntForm::new(insn, op);
+        let IntForm {
+            n,
+            s,
+            x2,
+            sat,
+            relu,
+            half,
+            sa,
+            sb,
+            ..
+        } = form;
+        let pair = |op| Int::X2 { s, op, relu };
         let mul = |mad: bool| {
-            let half = f.half.unwrap_or(HalfMode::Lo);
             if n <= 32 && half != HalfMode::Wide {
                 Int::MulMad32 {
                     n,
                     s,
                     hi: half == HalfMode::Hi,
                     mad,
-                    sat: f.sat,
+                    sat,
                 }
             } else {
                 Int::MulMad {
-                    n: n.min(64),
+                    n,
                     s,
                     half,
                     mad,
-                    sat: f.sat,
+                    sat,
                 }
             }
         };
         let dot = |four: bool| Int::Dot {
             four,
-            sa: f.ty(0).is_signed(),
-            sb: f.ty(1).is_signed(),
-            bsel: if !four && f.half == Some(HalfMode::Hi) {
-                2
-            } else {
-                0
-            },
+            sa,
+            sb,
+            bsel: if !four && half == HalfMode::Hi { 2 } else { 0 },
         };
         match op {
-            IntOp::Add if x2 => half(X2Op::Add),
-            IntOp::Sub if x2 => half(X2Op::Sub),
-            IntOp::Min if x2 => half(X2Op::Min),
-            IntOp::Max if x2 => half(X2Op::Max),
+            IntOp::Add if x2 => pair(X2Op::Add),
+            IntOp::Sub if x2 => pair(X2Op::Sub),
+            IntOp::Min if x2 => pair(X2Op::Min),
+            IntOp::Max if x2 => pair(X2Op::Max),
             IntOp::Add | IntOp::Sub => Int::AddSub {
                 n,
                 s,
                 sub: op == IntOp::Sub,
-                sat: f.sat,
+                sat,
             },
             IntOp::Mul => mul(false),
             IntOp::Mad => mul(true),
             IntOp::Mul24 | IntOp::Mad24 => Int::Mul24 {
                 s,
-                hi: f.half == Some(HalfMode::Hi),
+                hi: half == HalfMode::Hi,
                 mad: op == IntOp::Mad24,
-                sat: f.sat,
-            },
-            IntOp::Sad => Int::Sad { n, s },
-            IntOp::Div | IntOp::Rem => Int::DivRem {
-                n,
-                s,
-                div: op == IntOp::Div,
-            },
-            IntOp::Abs | IntOp::Neg => Int::AbsNeg {
-                n,
-                s,
-                abs: op == IntOp::Abs,
+                sat,
             },
             IntOp::Min | IntOp::Max => Int::MinMax {
                 n,
                 s,
                 min: op == IntOp::Min,
-                relu: f.relu,
+                relu,
             },
-            IntOp::Popc => Int::Popc { n },
-            IntOp::Clz => Int::Clz { n },
-            IntOp::Bfind => Int::Bfind {
-                n,
-                s,
-                shiftamt: f.shiftamt,
-            },
-            IntOp::Fns => Int::Fns,
-            IntOp::Brev => Int::Brev { n },
-            IntOp::Bfe => Int::Bfe { n, s },
-            IntOp::Bfi => Int::Bfi { n },
-            IntOp::Szext => Int::Szext { s, clamp },
-            IntOp::Bmsk => Int::Bmsk { clamp },
             IntOp::Dp4a => dot(true),
             IntOp::Dp2a => dot(false),
+            IntOp::Sad
+            | IntOp::Div
+            | IntOp::Rem
+            | IntOp::Abs
+            | IntOp::Neg
+            | IntOp::Popc
+            | IntOp::Clz
+            | IntOp::Bfind
+            | IntOp::Fns
+            | IntOp::Brev
+            | IntOp::Bfe
+            | IntOp::Bfi
+            | IntOp::Szext
+            | IntOp::Bmsk => Int::Steps { form },
         }
     }
 
@@ -354,11 +306,6 @@ impl Int {
                 let tp = ext64(part, 32, s);
                 reduce64(t, tp + c, 32, s, sat)
             }
-            // The evaluator's own step functions: these forms are not on a fast path, so the
-            // plan runs the steps (and their stages' flags) as written once, in `eval::integer`.
-            Int::Sad { n, s } => integer::mul::eval_sad(n, s, v, t),
-            Int::DivRem { n, s, div } => integer::div_rem::eval_div_rem(n, s, div, v, t),
-            Int::AbsNeg { n, s, abs } => integer::min_max::eval_abs_neg(n, s, abs, v, t),
             Int::MinMax { n, s, min, relu } => {
                 let a = ext(v[0], n, s);
                 let b = ext(v[1], n, s);
@@ -370,15 +317,7 @@ impl Int {
                 }
                 (out as u64) & mask64(n)
             }
-            Int::Popc { n } => integer::search::eval_popc(n, v, t),
-            Int::Clz { n } => integer::search::eval_clz(n, v, t),
-            Int::Bfind { n, s, shiftamt } => integer::search::eval_bfind(n, s, shiftamt, v, t),
-            Int::Fns => fns(v, t),
-            Int::Brev { n } => integer::search::eval_brev(n, v, t),
-            Int::Bfe { n, s } => integer::fields::eval_bfe::<Hardware, _>(n, s, v, t),
-            Int::Bfi { n } => integer::fields::eval_bfi::<Hardware, _>(n, v, t),
-            Int::Szext { s, clamp } => integer::fields::eval_szext(s, clamp, v, t),
-            Int::Bmsk { clamp } => integer::fields::eval_bmsk(clamp, v, t),
+            Int::Steps { form } => form.run::<Hardware, T>(v, t),
             Int::Dot { four, sa, sb, bsel } => {
                 let cs = sa || sb;
                 let mut sum = ext64(v[2], 32, cs);
@@ -418,17 +357,8 @@ impl Int {
             Int::MulMad32 { .. } => fns!(int_batch[2], int_one[2]),
             Int::MulMad { .. } => fns!(int_batch[3], int_one[3]),
             Int::Mul24 { .. } => fns!(int_batch[4], int_one[4]),
-            Int::Sad { .. } => fns!(int_batch[5], int_one[5]),
-            Int::DivRem { .. } => fns!(int_batch[6], int_one[6]),
-            Int::AbsNeg { .. } => fns!(int_batch[7], int_one[7]),
             Int::MinMax { .. } => fns!(int_batch[8], int_one[8]),
-            Int::Popc { .. } | Int::Clz { .. } | Int::Brev { .. } | Int::Bfind { .. } => {
-                fns!(int_batch[9], int_one[9])
-            }
-            Int::Fns => fns!(fns_batch[], fns_one[]),
-            Int::Bfe { .. } | Int::Bfi { .. } | Int::Szext { .. } | Int::Bmsk { .. } => {
-                fns!(int_batch[10], int_one[10])
-            }
+            Int::Steps { .. } => fns!(int_batch[9], int_one[9]),
             Int::Dot {
                 four: true, sa, sb, ..
             } => match (sa, sb) {
@@ -478,7 +408,6 @@ fn int_unswitched<N: Notes>(
                 $(Int::$v { $($f),* } => drive::<N, false>(ops, ins, out, fl, move |v, t| {
                     Int::$v { $($f),* }.run(v, t)
                 }),)*
-                Int::Fns => drive::<N, false>(ops, ins, out, fl, |v, t| fns(v, t)),
             }
         };
     }
@@ -494,18 +423,8 @@ fn int_unswitched<N: Notes>(
             sat
         },
         Mul24 { s, hi, mad, sat },
-        Sad { n, s },
-        DivRem { n, s, div },
-        AbsNeg { n, s, abs },
         MinMax { n, s, min, relu },
-        Popc { n },
-        Clz { n },
-        Bfind { n, s, shiftamt },
-        Brev { n },
-        Bfe { n, s },
-        Bfi { n },
-        Szext { s, clamp },
-        Bmsk { clamp },
+        Steps { form },
         Dot { four, sa, sb, bsel },
     )
 }
@@ -569,21 +488,6 @@ fn mul32_one<const S: bool, const HI: bool, const MAD: bool, const SAT: bool>(
     super::drive_one::<true>(ops, i, |v, t| mul32(S, HI, MAD, SAT).run(v, t))
 }
 
-fn fns_batch<N: Notes>(
-    _: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    drive::<N, false>(ops, ins, out, fl, |v, t| fns(v, t));
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn fns_one(_: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
-    super::drive_one::<false>(ops, i, fns)
-}
-
 fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
     _: &Kernel,
     ops: &Operands,
@@ -625,10 +529,4 @@ fn dot4<T: Notes, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u6
     let (lo, hi) = range64(32, cs);
     t.note_if(exact < lo || exact > hi, Flag::Wrapped);
     u64::from(c.wrapping_add(prods as u32))
-}
-
-/// `fns` as the H100 computes it: the evaluator's step function.
-#[inline(always)]
-fn fns<T: Notes>(v: &[u64; 4], t: &mut T) -> u64 {
-    integer::search::eval_fns::<Hardware, T>(v, t)
 }

@@ -1,21 +1,19 @@
 //! `add` and `sub`, and `add`/`sub`/`min`/`max` on two half-words (`.u16x2`, `.s16x2`).
 
 use super::{ext, range, result, rv, saturate, wrap_to};
-use crate::ast::{Instruction, Type};
-use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
+/// `add` (`sub` false) or `sub` of `n`-bit numbers, signed when `s`, saturated when `sat`.
 pub(super) fn eval_add_sub<T: Tracer>(
-    insn: &Instruction,
-    ty: Type,
+    n: u32,
+    s: bool,
+    sub: bool,
+    sat: bool,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
-    let sub = insn.opcode == Opcode::Sub;
     let exact = if sub { a - b } else { a + b };
     t.stage([], || {
         Stage::new(
@@ -27,7 +25,7 @@ pub(super) fn eval_add_sub<T: Tracer>(
         .input(Val::new("a", n, s, a))
         .input(Val::new("b", n, s, b))
     });
-    let d = if insn.form.sat {
+    let d = if sat {
         saturate(t, exact, n + 1, n, s, "tmp")
     } else {
         wrap_to(t, exact, n + 1, n, s, "tmp")
@@ -65,15 +63,8 @@ impl X2Op {
     }
 }
 
-pub(super) fn eval_x2<T: Tracer>(
-    op: X2Op,
-    insn: &Instruction,
-    ty: Type,
-    v: &[u64; 4],
-    t: &mut T,
-) -> u64 {
-    let s = ty == Type::S16x2;
-    let relu = insn.form.relu;
+/// `op` on the two half-words, signed when `s` (`.s16x2`), `.relu` when `relu`.
+pub(super) fn eval_x2<T: Tracer>(op: X2Op, s: bool, relu: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let mut d = 0u64;
     for lane in 0..2u32 {
         let sh = 16 * lane;

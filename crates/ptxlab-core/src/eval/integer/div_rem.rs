@@ -5,7 +5,7 @@ use crate::bits::sext;
 use crate::trace::{Flag, Stage, StageKind, Tracer, Val};
 
 /// `div` (`div` true) or `rem` of the low `n` bits, read signed when `s`.
-pub(crate) fn eval_div_rem<T: Tracer>(n: u32, s: bool, div: bool, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_div_rem<T: Tracer>(n: u32, s: bool, div: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let m = mask64(n);
     let by_zero = v[1] & m == 0;
     let d = div_rem(v[0], v[1], n, s, div);
@@ -50,9 +50,9 @@ pub(crate) fn eval_div_rem<T: Tracer>(n: u32, s: bool, div: bool, v: &[u64; 4], 
 /// the value the H100 writes. Quotient rounded toward zero; the remainder takes the
 /// sign of `a`. Only the most negative value divided by -1 overflows: the quotient wraps back
 /// to that value, the remainder is 0. Division by zero writes all ones, for the quotient and
-/// the remainder alike. The plans call it too.
+/// the remainder alike.
 #[inline(always)]
-pub(crate) fn div_rem(a: u64, b: u64, n: u32, s: bool, div: bool) -> u64 {
+fn div_rem(a: u64, b: u64, n: u32, s: bool, div: bool) -> u64 {
     let m = mask64(n);
     let by_zero = b & m == 0;
     if by_zero {

@@ -1,18 +1,20 @@
 //! Dot products: `dp4a` and `dp2a`.
 
 use super::{ext, result, wrap_to};
-use crate::ast::{HalfMode, Instruction};
-use crate::isa::Opcode;
 use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
 
-pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    let sg = insn.signs();
-    let (sa, sb) = (sg & 2 != 0, sg & 4 != 0);
-    let four = insn.opcode == Opcode::Dp4a;
+/// `dp4a` (`four`) or `dp2a` (`.hi` when `hi`), `a` signed when `sa`, `b` when `sb`.
+pub(super) fn eval_dot<T: Tracer>(
+    four: bool,
+    sa: bool,
+    sb: bool,
+    hi: bool,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let (lanes, abits, bsel) = if four {
         (4u32, 8u32, 0u32)
     } else {
-        let hi = insn.form.half == Some(HalfMode::Hi);
         (2, 16, if hi { 2 } else { 0 })
     };
     let cs = sa || sb;

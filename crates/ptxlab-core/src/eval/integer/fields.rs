@@ -57,24 +57,24 @@ fn pos_len<S: Semantics, T: Tracer>(
 /// The bits of a field at `pos` of `len` bits that lie inside an `n`-bit value: from bit `lo`,
 /// `width` of them (`bfe` and `bfi`).
 #[inline(always)]
-pub(crate) fn window(n: u32, pos: u64, len: u64) -> (u32, u32) {
+fn window(n: u32, pos: u64, len: u64) -> (u32, u32) {
     let lo = pos.min(u64::from(n)) as u32;
     (lo, len.min(u64::from(n - lo)) as u32)
 }
 
 /// `bfi`'s field of `width` bits at `lo`: its mask, and `a`'s low bits moved into it.
 #[inline(always)]
-pub(crate) fn bfi_field(a: u64, lo: u32, width: u32) -> (u64, u64) {
+fn bfi_field(a: u64, lo: u32, width: u32) -> (u64, u64) {
     let fmask = if width == 0 { 0 } else { mask64(width) << lo };
     (fmask, if width == 0 { 0 } else { (a << lo) & fmask })
 }
 
 /// What `bfe` takes from `a` (`n` bits, already masked) at `pos` for `len` bits, and the
-/// result: one definition, which the traced evaluator and the plans both run.
+/// result.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BfeField {
+struct BfeField {
     /// The bits of the field that lie inside `a`: from bit `lo`, `width` of them.
-    pub lo: u32,
+    lo: u32,
     pub width: u32,
     /// The field runs past `a`'s top bit.
     pub len_cut: bool,
@@ -86,7 +86,7 @@ pub(crate) struct BfeField {
 }
 
 #[inline(always)]
-pub(crate) fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField {
+fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField {
     let (lo, width) = window(n, pos, len);
     let len_cut = u64::from(width) < len;
     let field = if width == 0 {
@@ -119,7 +119,7 @@ pub(crate) fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField
     }
 }
 
-pub(crate) fn eval_bfe<S: Semantics, T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_bfe<S: Semantics, T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     let (pos, len) = pos_len::<S, _>(t, n, v[1], v[2], "b", "c");
     let BfeField {
@@ -166,7 +166,7 @@ pub(crate) fn eval_bfe<S: Semantics, T: Tracer>(n: u32, s: bool, v: &[u64; 4], t
     d
 }
 
-pub(crate) fn eval_bfi<S: Semantics, T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_bfi<S: Semantics, T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let m = mask64(n);
     let a = v[0] & m;
     let b = v[1] & m;
@@ -215,7 +215,7 @@ pub(crate) fn eval_bfi<S: Semantics, T: Tracer>(n: u32, v: &[u64; 4], t: &mut T)
 }
 
 /// `szext` (signed when `s`), `.clamp` when `clamp`, else `.wrap`.
-pub(crate) fn eval_szext<T: Tracer>(s: bool, clamp: bool, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_szext<T: Tracer>(s: bool, clamp: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & 0xffff_ffff;
     let b = v[1] & 0xffff_ffff;
     let big = b >= 32;
@@ -287,7 +287,7 @@ pub(crate) fn eval_szext<T: Tracer>(s: bool, clamp: bool, v: &[u64; 4], t: &mut 
 }
 
 /// `bmsk`, `.clamp` when `clamp`, else `.wrap`.
-pub(crate) fn eval_bmsk<T: Tracer>(clamp: bool, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_bmsk<T: Tracer>(clamp: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & 0xffff_ffff;
     let b = v[1] & 0xffff_ffff;
     let (pos, width) = if clamp {

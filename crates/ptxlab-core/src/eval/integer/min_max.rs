@@ -1,12 +1,10 @@
 //! `abs`, `neg`, `min` and `max`.
 
 use super::{ext, mask64, range, result, sign_word, wrap_to};
-use crate::ast::{Instruction, Type};
-use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
 /// `abs` (`abs` true) or `neg` of the low `n` bits of `a`, read signed when `s`.
-pub(crate) fn eval_abs_neg<T: Tracer>(n: u32, s: bool, abs: bool, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_abs_neg<T: Tracer>(n: u32, s: bool, abs: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = ext(v[0], n, s);
     let exact = if abs { a.abs() } else { -a };
     t.stage([(!abs || a < 0, Flag::Negated)], || {
@@ -26,17 +24,17 @@ pub(crate) fn eval_abs_neg<T: Tracer>(n: u32, s: bool, abs: bool, v: &[u64; 4], 
 // ---------------------------------------------------------------------------------------------
 // min, max
 
+/// `min` (`is_min`) or `max` of `n`-bit numbers, signed when `s`, `.relu` when `relu`.
 pub(super) fn eval_min_max<T: Tracer>(
-    insn: &Instruction,
-    ty: Type,
+    n: u32,
+    s: bool,
+    is_min: bool,
+    relu: bool,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
-    let is_min = insn.opcode == Opcode::Min;
     let x = if is_min { a.min(b) } else { a.max(b) };
     t.stage([], || {
         Stage::new(
@@ -53,7 +51,7 @@ pub(super) fn eval_min_max<T: Tracer>(
         .input(Val::new("b", n, s, b))
     });
     let mut out = x;
-    if insn.form.relu {
+    if relu {
         out = if s { x.max(0) } else { x };
         t.stage([(out != x, Flag::ClampedLow)], || {
             Stage::new(

@@ -21,7 +21,7 @@
 
 use super::mask64;
 use super::semantics::Semantics;
-use crate::ast::{ClampMode, Instruction, Type};
+use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::bits::sext;
 use crate::isa::{IntOp, Operation};
 use crate::trace::{Flag, Saturation, Stage, StageKind, Tracer, Val};
@@ -58,34 +58,105 @@ pub(crate) fn eval_op<S: Semantics, T: Tracer>(
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    let ty = insn.form.ty(0);
-    let (n, s) = (ty.bits(), ty.is_signed());
-    let clamp = insn.form.mode != Some(ClampMode::Wrap);
-    let x2 = is_x2(ty);
-    match op {
-        IntOp::Add if x2 => eval_x2(X2Op::Add, insn, ty, v, t),
-        IntOp::Sub if x2 => eval_x2(X2Op::Sub, insn, ty, v, t),
-        IntOp::Min if x2 => eval_x2(X2Op::Min, insn, ty, v, t),
-        IntOp::Max if x2 => eval_x2(X2Op::Max, insn, ty, v, t),
-        IntOp::Add | IntOp::Sub => eval_add_sub(insn, ty, v, t),
-        IntOp::Mul | IntOp::Mad => eval_mul_mad(insn, ty, v, t),
-        IntOp::Mul24 | IntOp::Mad24 => eval_mul24(insn, ty, v, t),
-        IntOp::Sad => eval_sad(n, s, v, t),
-        IntOp::Div => eval_div_rem(n, s, true, v, t),
-        IntOp::Rem => eval_div_rem(n, s, false, v, t),
-        IntOp::Abs => eval_abs_neg(n, s, true, v, t),
-        IntOp::Neg => eval_abs_neg(n, s, false, v, t),
-        IntOp::Min | IntOp::Max => eval_min_max(insn, ty, v, t),
-        IntOp::Popc => eval_popc(n, v, t),
-        IntOp::Clz => eval_clz(n, v, t),
-        IntOp::Bfind => eval_bfind(n, s, insn.form.shiftamt, v, t),
-        IntOp::Fns => eval_fns::<S, _>(v, t),
-        IntOp::Brev => eval_brev(n, v, t),
-        IntOp::Bfe => eval_bfe::<S, _>(n, s, v, t),
-        IntOp::Bfi => eval_bfi::<S, _>(n, v, t),
-        IntOp::Szext => eval_szext(s, clamp, v, t),
-        IntOp::Bmsk => eval_bmsk(clamp, v, t),
-        IntOp::Dp4a | IntOp::Dp2a => eval_dot(insn, v, t),
+    IntForm::new(insn, op).run::<S, T>(v, t)
+}
+
+/// An integer instruction decoded once: its operation and what its form says. The evaluator
+/// decodes it per call, a plan once; both run it through the same step functions
+/// ([`IntForm::run`]), so each operation's arithmetic and flags are written once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IntForm {
+    /// The operation.
+    pub(crate) op: IntOp,
+    /// Width of the type (`dtype` for the dot products) in bits.
+    pub(crate) n: u32,
+    /// Whether the type is signed (`.s16x2` for the half-word pairs).
+    pub(crate) s: bool,
+    /// `.u16x2` / `.s16x2`: two half-words.
+    pub(crate) x2: bool,
+    /// `.sat`.
+    pub(crate) sat: bool,
+    /// `.relu`.
+    pub(crate) relu: bool,
+    /// `.lo` (also when none is written), `.hi` or `.wide`.
+    pub(crate) half: HalfMode,
+    /// `.clamp` (also when no mode is written), not `.wrap`.
+    pub(crate) clamp: bool,
+    /// `.shiftamt`.
+    pub(crate) shiftamt: bool,
+    /// The signs of `a` and `b` (`dp4a`/`dp2a` type them apart).
+    pub(crate) sa: bool,
+    pub(crate) sb: bool,
+}
+
+impl IntForm {
+    /// Decode `insn`, whose operation is `op`.
+    pub(crate) fn new(insn: &Instruction, op: IntOp) -> IntForm {
+        let f = &insn.form;
+        let ty = f.ty(0);
+        let sg = insn.signs();
+        IntForm {
+            op,
+            n: ty.bits().min(64),
+            s: ty.is_signed(),
+            x2: is_x2(ty),
+            sat: f.sat,
+            relu: f.relu,
+            half: f.half.unwrap_or(HalfMode::Lo),
+            clamp: f.mode != Some(ClampMode::Wrap),
+            shiftamt: f.shiftamt,
+            sa: sg & 2 != 0,
+            sb: sg & 4 != 0,
+        }
+    }
+
+    /// The value written to `d` (before the destination's mask), with the semantics `S`,
+    /// observed by `t`: one step function per operation.
+    #[inline(always)]
+    pub(crate) fn run<S: Semantics, T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
+        let IntForm {
+            op,
+            n,
+            s,
+            x2,
+            sat,
+            relu,
+            half,
+            clamp,
+            shiftamt,
+            sa,
+            sb,
+        } = *self;
+        match op {
+            IntOp::Add if x2 => eval_x2(X2Op::Add, s, relu, v, t),
+            IntOp::Sub if x2 => eval_x2(X2Op::Sub, s, relu, v, t),
+            IntOp::Min if x2 => eval_x2(X2Op::Min, s, relu, v, t),
+            IntOp::Max if x2 => eval_x2(X2Op::Max, s, relu, v, t),
+            IntOp::Add => eval_add_sub(n, s, false, sat, v, t),
+            IntOp::Sub => eval_add_sub(n, s, true, sat, v, t),
+            IntOp::Mul => eval_mul_mad(n, s, half, false, sat, v, t),
+            IntOp::Mad => eval_mul_mad(n, s, half, true, sat, v, t),
+            IntOp::Mul24 => eval_mul24(s, half == HalfMode::Hi, false, sat, v, t),
+            IntOp::Mad24 => eval_mul24(s, half == HalfMode::Hi, true, sat, v, t),
+            IntOp::Sad => eval_sad(n, s, v, t),
+            IntOp::Div => eval_div_rem(n, s, true, v, t),
+            IntOp::Rem => eval_div_rem(n, s, false, v, t),
+            IntOp::Abs => eval_abs_neg(n, s, true, v, t),
+            IntOp::Neg => eval_abs_neg(n, s, false, v, t),
+            IntOp::Min => eval_min_max(n, s, true, relu, v, t),
+            IntOp::Max => eval_min_max(n, s, false, relu, v, t),
+            IntOp::Popc => eval_popc(n, v, t),
+            IntOp::Clz => eval_clz(n, v, t),
+            IntOp::Bfind => eval_bfind(n, s, shiftamt, v, t),
+            IntOp::Fns => eval_fns::<S, _>(v, t),
+            IntOp::Brev => eval_brev(n, v, t),
+            IntOp::Bfe => eval_bfe::<S, _>(n, s, v, t),
+            IntOp::Bfi => eval_bfi::<S, _>(n, v, t),
+            IntOp::Szext => eval_szext(s, clamp, v, t),
+            IntOp::Bmsk => eval_bmsk(clamp, v, t),
+            IntOp::Dp4a => eval_dot(true, sa, sb, false, v, t),
+            IntOp::Dp2a => eval_dot(false, sa, sb, half == HalfMode::Hi, v, t),
+        }
     }
 }
 

@@ -1,19 +1,20 @@
 //! `mul`, `mad`, `mul24`, `mad24` and `sad`: products, the half kept, and a sum with `c`.
 
 use super::{ext, mask64, result, rv, saturate, wrap_to};
-use crate::ast::{HalfMode, Instruction, Type};
-use crate::isa::Opcode;
+use crate::ast::HalfMode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
+/// `mul` (`mad` false) or `mad` of `n`-bit numbers, signed when `s`, keeping `half` of the
+/// product; `mad` saturated when `sat`.
 pub(super) fn eval_mul_mad<T: Tracer>(
-    insn: &Instruction,
-    ty: Type,
+    n: u32,
+    s: bool,
+    half: HalfMode,
+    mad: bool,
+    sat: bool,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    let n = ty.bits().min(64);
-    let s = ty.is_signed();
-    let half = insn.form.half.unwrap_or(HalfMode::Lo);
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
     let full_bits = 2 * n;
@@ -60,7 +61,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
             },
         );
     }
-    if insn.opcode == Opcode::Mul {
+    if !mad {
         result(t, kept_bits, s, part);
         return part;
     }
@@ -77,7 +78,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
         .input(Val::new("tp", kept_bits, s, tp))
         .input(Val::new("c", kept_bits, s, c))
     });
-    let d = if insn.form.sat {
+    let d = if sat {
         saturate(t, exact, kept_bits + 1, kept_bits, s, "tmp")
     } else {
         wrap_to(t, exact, kept_bits + 1, kept_bits, s, "tmp")
@@ -89,9 +90,16 @@ pub(super) fn eval_mul_mad<T: Tracer>(
 // ---------------------------------------------------------------------------------------------
 // mul24, mad24
 
-pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let s = ty.is_signed();
-    let hi = insn.form.half == Some(HalfMode::Hi);
+/// `mul24` (`mad` false) or `mad24`, signed when `s`, keeping bits 47..16 when `hi`; `mad24`
+/// saturated when `sat`.
+pub(super) fn eval_mul24<T: Tracer>(
+    s: bool,
+    hi: bool,
+    mad: bool,
+    sat: bool,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let a = ext(v[0], 24, s);
     let b = ext(v[1], 24, s);
     for (name, raw, x) in [("a", v[0], a), ("b", v[1], b)] {
@@ -147,7 +155,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         .op(if hi { "t<47..16>" } else { "t<31..0>" })
         .input(Val::new("t", 48, s, p))
     });
-    if insn.opcode == Opcode::Mul24 {
+    if !mad {
         result(t, 32, s, part);
         return part;
     }
@@ -164,7 +172,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         .input(Val::new("tp", 32, s, tp))
         .input(Val::new("c", 32, s, c))
     });
-    let d = if insn.form.sat {
+    let d = if sat {
         saturate(t, exact, 33, 32, s, "tmp")
     } else {
         wrap_to(t, exact, 33, 32, s, "tmp")
@@ -176,7 +184,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
 // ---------------------------------------------------------------------------------------------
 // sad
 
-pub(crate) fn eval_sad<T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_sad<T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
     let c = ext(v[2], n, s);

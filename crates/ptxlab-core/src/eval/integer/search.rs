@@ -6,7 +6,7 @@ use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
 use crate::trace::{Flag, Stage, StageKind, Tracer};
 
-pub(crate) fn eval_popc<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_popc<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     let d = a.count_ones() as u64;
     t.stage([], || {
@@ -22,7 +22,7 @@ pub(crate) fn eval_popc<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     d
 }
 
-pub(crate) fn eval_clz<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_clz<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     // Leading zeros within the n-bit operand; all n bits when a is zero.
     let d = (a.leading_zeros() - (64 - n)) as u64;
@@ -47,7 +47,7 @@ pub(crate) fn eval_clz<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
 }
 
 /// `bfind` of the low `n` bits of `a`, read signed when `s`; `.shiftamt` when `shiftamt`.
-pub(crate) fn eval_bfind<T: Tracer>(
+pub(super) fn eval_bfind<T: Tracer>(
     n: u32,
     s: bool,
     shiftamt: bool,
@@ -115,7 +115,7 @@ pub(crate) fn eval_bfind<T: Tracer>(
 /// (none when `base` is 32 or more), count them, and if there are at least `|offset|` (compared
 /// as signed 32-bit numbers) find the `|offset|`-th. For `offset = -2^31` the negation
 /// overflows, the count check passes and the search runs off the end, giving 0.
-pub(crate) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
     const NOT_FOUND: u64 = 0xffff_ffff;
     let mask = v[0] & 0xffff_ffff;
     let base = v[1] & 0xffff_ffff;
@@ -196,7 +196,7 @@ pub(crate) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
     d
 }
 
-pub(crate) fn eval_brev<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
+pub(super) fn eval_brev<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     let d = a.reverse_bits() >> (64 - n);
     t.stage([], || {
@@ -215,8 +215,8 @@ pub(crate) fn eval_brev<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
 /// `fns`'s search over the 32-bit window (as a u64): the position of the `k`th set bit counted
 /// from the base, downwards or upwards, or `0xffffffff` when the window holds fewer than `k`.
 /// A negative `k` means `|offset|` overflowed: the search passes every bit and stops at the far
-/// end. Shared by the evaluator and the plan kernel, so both search the same way.
-pub(crate) fn fns_search(window: u64, count: i64, k: i64, down: bool) -> u64 {
+/// end.
+fn fns_search(window: u64, count: i64, k: i64, down: bool) -> u64 {
     const NOT_FOUND: u64 = 0xffff_ffff;
     if count < k {
         NOT_FOUND
