@@ -118,3 +118,54 @@ fn trace_flagset_plan_and_batch_read_the_same_flags_on_every_h100_case() {
         failures.join("\n")
     );
 }
+
+/// The sweep's marks are the same set, cell by cell: on the default grid of a form of every
+/// opcode whose flags the trace used to carry alone, and a few more.
+#[test]
+fn sweep_marks_are_the_trace_flags_of_each_cell() {
+    use ptxlab_core::sweep::{case_at, default_axes, sweep};
+    let forms = [
+        "abs.s32 d, a;",
+        "neg.s16 d, a;",
+        "bfind.s32 d, a;",
+        "bfe.s32 d, a, b, c;",
+        "bfi.b32 d, a, b, c, e;",
+        "bmsk.clamp.b32 d, a, b;",
+        "szext.wrap.s32 d, a, b;",
+        "fns.b32 d, a, b, c;",
+        "vmad.s32.s32.s32 d, -a, b, c;",
+        "vshl.u32.u32.u32.clamp.sat.max d, a, b, c;",
+        "vadd.s32.s32.s32.sat.min d, a, b, c;",
+        "vadd4.s32.s32.s32.sat d.b10, a, b, c;",
+        "div.s32 d, a, b;",
+    ];
+    let mut cells = 0usize;
+    for ptx in forms {
+        let insn = check(ptx).unwrap_or_else(|e| panic!("{ptx}: {}", e.message));
+        let base = Inputs::new(0x8000_0001, 0x21, 0x1f, 0x7);
+        let (x, y) = default_axes(&insn);
+        let s = sweep(&insn, &base, &x, &y);
+        let mut seen = 0u32;
+        // At most 64 by 64 cells of the grid (the edges of a clamp or wrap lie on every step
+        // of a 64-step axis, and on a sample of a longer one).
+        let (sx, sy) = ((s.width / 64).max(1), (s.height / 64).max(1));
+        for row in (0..s.height).step_by(sy as usize) {
+            for col in (0..s.width).step_by(sx as usize) {
+                let i = case_at(&base, &x, &y, col, row);
+                let trace = evaluate_traced(&insn, &i);
+                let traced = trace
+                    .stages
+                    .iter()
+                    .flat_map(|st| st.flags.iter())
+                    .fold(0u32, |m, f| m | f.bit())
+                    & !DESCRIPTIVE;
+                let mark = u32::from(s.flags_at(col, row).expect("cell"));
+                assert_eq!(names(mark), names(traced), "{ptx} at ({col}, {row}) {i:x?}");
+                seen |= mark;
+                cells += 1;
+            }
+        }
+        assert!(seen != 0, "{ptx}: the grid shows no flag at all");
+    }
+    println!("{cells} sweep cells: marks equal the trace's flags");
+}

@@ -77,6 +77,8 @@ fn outside(x: i64, bits: u32, signed: bool) -> bool {
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scalar {
+    /// The operation, as [`ScalarOp`] (what the pickers match on) and as the kernels' constant.
+    op: ScalarOp,
     prim: u8,
     cmp: CmpBits,
     a: Field,
@@ -142,6 +144,7 @@ impl Scalar {
         };
         let (m_lo, m_width) = merge.unwrap_or((0, 32));
         Scalar {
+            op,
             prim,
             cmp: CmpBits::of(f.cmp.unwrap_or(crate::ast::Cmp::Eq)),
             a: Field::new(alo, aw, asig),
@@ -311,15 +314,15 @@ impl Scalar {
     }
 
     fn pick_any(&self, sat: bool, tail: u8, whole: bool) -> Fns {
-        match self.prim {
-            ADD => pick_p::<ADD>(sat, tail, whole),
-            SUB => pick_p::<SUB>(sat, tail, whole),
-            ABSDIFF => pick_p::<ABSDIFF>(sat, tail, whole),
-            MIN => pick_p::<MIN>(sat, tail, whole),
-            MAX => pick_p::<MAX>(sat, tail, whole),
-            SHL => pick_p::<SHL>(sat, tail, whole),
-            SHR => pick_p::<SHR>(sat, tail, whole),
-            _ => pick_p::<SET>(sat, tail, whole),
+        match self.op {
+            ScalarOp::Add => pick_p::<ADD>(sat, tail, whole),
+            ScalarOp::Sub => pick_p::<SUB>(sat, tail, whole),
+            ScalarOp::Absdiff => pick_p::<ABSDIFF>(sat, tail, whole),
+            ScalarOp::Min => pick_p::<MIN>(sat, tail, whole),
+            ScalarOp::Max => pick_p::<MAX>(sat, tail, whole),
+            ScalarOp::Shl => pick_p::<SHL>(sat, tail, whole),
+            ScalarOp::Shr => pick_p::<SHR>(sat, tail, whole),
+            ScalarOp::Set => pick_p::<SET>(sat, tail, whole),
         }
     }
 }
