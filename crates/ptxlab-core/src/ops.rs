@@ -18,7 +18,9 @@ use crate::eval::mask64;
 pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 use crate::isa::Family;
 use crate::scan::{ident_char, ident_start, Scan};
-use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Trace, Val, Views};
+use crate::trace::{
+    Detail, Flag, FlagSet, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
+};
 
 /// Comparison of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1555,7 +1557,8 @@ impl OpInsn {
     /// Evaluate with the source values as read (each already cut to [`OpInsn::src_bits`];
     /// `!p` not yet applied): every destination's value and the stages.
     pub fn eval(&self, src: &[u64]) -> Outcome {
-        let mut st: Vec<Stage> = Vec::new();
+        // No stage of a program instruction marks a difference between readings.
+        let mut rec = Recorder::new(false);
         let mut v = vec![0; self.srcs.len()];
         self.read_into(src, &mut v);
         let sources: Vec<Val> = v
@@ -1563,6 +1566,7 @@ impl OpInsn {
             .enumerate()
             .map(|(i, &x)| Val::reg(self.src_name(i), self.src_bits(i), x))
             .collect();
+        let mut st = Vec::new();
         for s in &sources {
             st.push(Stage::new(
                 StageKind::Read,
@@ -1571,7 +1575,8 @@ impl OpInsn {
             ));
         }
         let mut values = vec![None; self.dsts.len()];
-        self.run(&mut v, &mut st, &mut values);
+        self.run(&mut v, &mut rec, &mut values);
+        st.append(&mut rec.stages);
         // The result stages and the trace's result (the first destination written).
         let mut result = None;
         for (i, (d, val)) in self.dsts.iter().zip(&values).enumerate() {
@@ -1634,14 +1639,14 @@ impl OpInsn {
     /// [`OpInsn::eval_quiet_into`] on values already read: each source cut to
     /// [`OpInsn::src_bits`], `!p` not yet applied (for callers that read many cases at once).
     pub(crate) fn eval_quiet_read(&self, v: &mut [u64], out: &mut [Option<u64>]) -> u16 {
-        let mut q = Quiet(0);
+        let mut q = FlagSet::default();
         self.run(v, &mut q, out);
-        q.0
+        q.bits as u16
     }
 
     /// The evaluation proper, on the values as read: `!p` applied, the operation, a value per
     /// destination into `out` (None for `_`). Every stage goes to `st`.
-    fn run<S: Sink>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
+    fn run<S: Tracer>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
         // `!p` sources.
         for (i, s) in self.srcs.iter().enumerate() {
             if let Src::Reg { not: true, name } = s {
@@ -1739,7 +1744,7 @@ impl OpInsn {
         }
     }
 
-    fn lop3<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
+    fn lop3<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let lut = v[3] & 0xff;
         let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
         // The bits whose (a, b, c) is row r = a·4 + b·2 + c of the truth table.
@@ -1810,7 +1815,7 @@ impl OpInsn {
         d as u64
     }
 
-    fn shf<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
+    fn shf<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let (a, b, c) = (v[0], v[1], v[2] as u32);
         let clamp = self.mode == Some(ShfMode::Clamp);
         let n = if clamp { c.min(32) } else { c & 31 };
@@ -1879,7 +1884,7 @@ impl OpInsn {
         d
     }
 
-    fn shift<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
+    fn shift<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let w = self.ty.bits();
         let (a, b) = (v[0], v[1] as u32);
         let n = b.min(w);
@@ -1936,7 +1941,7 @@ impl OpInsn {
         d
     }
 
-    fn prmt_eval<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
+    fn prmt_eval<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
         let pool64 = ((b as u64) << 32) | a as u64;
         let bytes: [u64; 8] = std::array::from_fn(|i| (pool64 >> (8 * i)) & 0xff);
@@ -2103,7 +2108,7 @@ impl OpInsn {
         }
     }
 
-    fn setp<S: Sink>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
+    fn setp<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
         let w = self.ty.bits();
         let c = self.cmp.unwrap_or(CmpOp::Eq);
         let t = self.compare(v[0], v[1]);
@@ -2147,7 +2152,7 @@ impl OpInsn {
         }
     }
 
-    fn cvt<S: Sink>(&self, v: &[u64], st: &mut S) -> u64 {
+    fn cvt<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let at = self.src_ty.unwrap_or(self.ty);
         let dt = self.ty;
         let x: i128 = if at.signed() {
@@ -2232,7 +2237,7 @@ impl OpInsn {
         }
     }
 
-    fn mov_eval<S: Sink>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
+    fn mov_eval<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
         let w = self.ty.bits();
         if self.pack {
             let n = self.srcs.len() as u32;
@@ -2300,40 +2305,6 @@ impl OpInsn {
             });
             if let Some(o) = out.first_mut() {
                 *o = Some(v[0]);
-            }
-        }
-    }
-}
-
-/// Where the evaluation of a program instruction puts its stages: [`OpInsn::eval`] keeps them
-/// all, [`OpInsn::eval_quiet`] builds none and keeps only their notable events. A stage comes
-/// as the flags it carries (each with its condition) and a closure that builds it, so both
-/// sinks see the same flags and no value depends on which one runs.
-trait Sink {
-    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], build: impl FnOnce() -> Stage);
-}
-
-impl Sink for Vec<Stage> {
-    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], build: impl FnOnce() -> Stage) {
-        let s = flags
-            .into_iter()
-            .fold(build(), |s, (on, f)| s.flag_if(on, f));
-        self.push(s);
-    }
-}
-
-/// The notable events alone, as a mask of [`Flag::bit`].
-struct Quiet(u16);
-
-impl Sink for Quiet {
-    #[inline(always)]
-    #[allow(clippy::needless_range_loop)] // See below.
-    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], _build: impl FnOnce() -> Stage) {
-        // An index loop: the array's iterator stays a call in the size-optimised wasm build.
-        for k in 0..N {
-            let (on, f) = flags[k];
-            if on {
-                self.0 |= f.bit() as u16;
             }
         }
     }

@@ -2,8 +2,9 @@
 //!
 //! Evaluators are generic over a [`Tracer`]. With [`NoTrace`] every `stage` call compiles to
 //! nothing (the closure that builds the stage is never called), so evaluation without a trace
-//! allocates nothing; with [`Recorder`] each stage is kept. Both paths run the same code, so the
-//! trace can never disagree with the fast answer.
+//! allocates nothing; with [`FlagSet`] only the stage's flags are kept; with [`Recorder`] each
+//! stage is kept. All run the same code, and a flag is declared once, with its stage, so the
+//! trace can never disagree with the fast answer or its flags.
 //!
 //! ```
 //! use ptxlab_core::trace::{Flag, FlagSet, StageKind};
@@ -27,23 +28,33 @@ use serde::{Deserialize, Serialize};
 use crate::differences::{DiffId, Reading};
 
 /// Receives stages from an evaluator.
+///
+/// A stage comes as the notable events it carries, each with its condition, and a closure that
+/// builds it: the one place a flag is declared. [`Recorder`] builds the stage and puts the flags
+/// that hold on it; [`FlagSet`] builds nothing and keeps the flags as a mask; [`NoTrace`] keeps
+/// nothing. So a trace's stage flags and a batch's or sweep's flags are the same set by
+/// construction, and no value may be computed inside the closure (quiet runs never call it).
 pub trait Tracer {
     /// Whether stages are kept; evaluators may skip work that only feeds the trace.
     const ON: bool;
-    /// Offer a stage; `f` builds it and is only called when tracing.
-    fn stage<F: FnOnce() -> Stage>(&mut self, f: F);
-    /// Report a notable event without building a stage (cheap: a bit in a mask for
-    /// [`FlagSet`], nothing for the others). Evaluators call it where clamps, wraps, masked-off
-    /// lanes and divisions by zero happen.
-    #[inline(always)]
-    fn note(&mut self, _flag: Flag) {}
-    /// [`Tracer::note`] when `cond` holds.
-    #[inline(always)]
-    fn note_if(&mut self, cond: bool, flag: Flag) {
-        if cond {
-            self.note(flag);
+    /// Offer a stage carrying `flags` (each given with whether it holds); `build` makes the
+    /// stage and is only called when stages are kept.
+    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], build: impl FnOnce() -> Stage);
+}
+
+/// The flags of `flags` that hold, as a mask of [`Flag::bit`].
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // See below.
+pub(crate) fn mask_of<const N: usize>(flags: &[(bool, Flag); N]) -> u32 {
+    let mut m = 0;
+    // An index loop: the array's iterator stays a call in the size-optimised wasm build.
+    for k in 0..N {
+        let (on, f) = flags[k];
+        if on {
+            m |= f.bit();
         }
     }
+    m
 }
 
 /// Keeps nothing.
@@ -53,15 +64,17 @@ pub struct NoTrace;
 impl Tracer for NoTrace {
     const ON: bool = false;
     #[inline(always)]
-    fn stage<F: FnOnce() -> Stage>(&mut self, _f: F) {}
+    fn stage<const N: usize>(&mut self, _flags: [(bool, Flag); N], _build: impl FnOnce() -> Stage) {
+    }
 }
 
-/// Keeps every stage in order, and the notes as a mask.
+/// Keeps every stage in order, with the flags that hold on each, and all of them as a mask.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
     /// The stages offered so far, in order.
     pub stages: Vec<Stage>,
-    /// Every flag passed to [`Tracer::note`], as a mask of [`Flag::bit`].
+    /// Every flag that held on a stage offered so far, as a mask of [`Flag::bit`] (what a
+    /// [`FlagSet`] collects from the same run).
     pub notes: u32,
     /// Whether the two readings' answers differ for this case (known before the run). A stage
     /// that [`Stage::differs_if`] marks keeps the mark only then: where the readings agree in
@@ -81,21 +94,23 @@ impl Recorder {
 
 impl Tracer for Recorder {
     const ON: bool = true;
-    fn stage<F: FnOnce() -> Stage>(&mut self, f: F) {
-        let mut s = f();
+    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], build: impl FnOnce() -> Stage) {
+        let mut s = build();
+        for (on, f) in flags {
+            if on && !s.flags.contains(&f) {
+                s.flags.push(f);
+            }
+        }
+        self.notes |= mask_of(&flags);
         if !self.answers_part && s.difference.is_some() {
             s.flags.retain(|f| *f != Flag::HardwareDiffersFromText);
             s.difference = None;
         }
         self.stages.push(s);
     }
-    #[inline(always)]
-    fn note(&mut self, flag: Flag) {
-        self.notes |= flag.bit();
-    }
 }
 
-/// Collects only the notes, as a mask: what a sweep or batch needs per evaluation.
+/// Collects only the flags, as a mask: what a sweep or batch needs per evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FlagSet {
     /// The flags, as a mask of [`Flag::bit`].
@@ -116,10 +131,8 @@ impl FlagSet {
 impl Tracer for FlagSet {
     const ON: bool = false;
     #[inline(always)]
-    fn stage<F: FnOnce() -> Stage>(&mut self, _f: F) {}
-    #[inline(always)]
-    fn note(&mut self, flag: Flag) {
-        self.bits |= flag.bit();
+    fn stage<const N: usize>(&mut self, flags: [(bool, Flag); N], _build: impl FnOnce() -> Stage) {
+        self.bits |= mask_of(&flags);
     }
 }
 
@@ -552,18 +565,24 @@ impl Stage {
         self.inputs.extend(v);
         self
     }
-    /// With a flag.
-    pub fn flag(mut self, f: Flag) -> Stage {
-        self.flags.push(f);
-        self
+    /// Marked as read sign-extended (`signed`) or zero-extended. A descriptive mark of the stage
+    /// alone: it says how an operand of the form's type is read (every `.s32` operand is read
+    /// sign-extended), not an event of this case, so it is not offered to the tracer as a flag
+    /// and a batch's or sweep's flags do not carry it.
+    pub fn extended(self, signed: bool) -> Stage {
+        self.extended_if(true, signed)
     }
-    /// With a flag when `cond` holds.
-    pub fn flag_if(self, cond: bool, f: Flag) -> Stage {
-        if cond {
-            self.flag(f)
+    /// [`Stage::extended`] when `cond` holds.
+    pub fn extended_if(mut self, cond: bool, signed: bool) -> Stage {
+        let f = if signed {
+            Flag::SignExtended
         } else {
-            self
+            Flag::ZeroExtended
+        };
+        if cond && !self.flags.contains(&f) {
+            self.flags.push(f);
         }
+        self
     }
     /// When `cond` holds: the hardware departs from the ISA text at this stage, as entry `id`
     /// of `docs/hardware-vs-spec.md` explains (flag and entry together).

@@ -16,7 +16,7 @@
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
-use crate::isa::{self, Family};
+use crate::isa::{self, Operation};
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
 /// The bit helpers, at their old path.
@@ -91,11 +91,12 @@ pub(crate) fn mask64(bits: u32) -> u64 {
 }
 
 fn eval_with<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    match insn.opcode.family() {
-        Family::ScalarVideo => video::eval_scalar::<S, T>(insn, v, t),
-        Family::Vmad => video::eval_vmad::<S, T>(insn, v, t),
-        Family::Simd2 | Family::Simd4 => simd::eval::<S, T>(insn, v, t),
-        Family::Integer => integer::eval::<S, T>(insn, v, t),
+    match insn.opcode.operation() {
+        Operation::Scalar(op) => video::scalar::eval_op::<S, T>(op, insn, v, t),
+        Operation::Vmad => video::eval_vmad::<S, T>(insn, v, t),
+        Operation::Simd2(op) => simd::eval_lanes::<2, S, T>(op, insn, v, t),
+        Operation::Simd4(op) => simd::eval_lanes::<4, S, T>(op, insn, v, t),
+        Operation::Int(op) => integer::eval_op::<S, T>(op, insn, v, t),
     }
 }
 
@@ -158,7 +159,9 @@ pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
         .collect();
     for s in &sources {
         let s = s.clone();
-        rec.stage(|| Stage::new(StageKind::Read, format!("{} as read", s.name), s));
+        rec.stage([], || {
+            Stage::new(StageKind::Read, format!("{} as read", s.name), s)
+        });
     }
     let d = eval_with::<S, _>(insn, &v, &mut rec) & mask64(w.dst);
     let result = Val::reg("d", w.dst, d);

@@ -26,7 +26,7 @@
 use super::semantics::Semantics;
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::differences::DiffId;
-use crate::isa::{lanes, Family, Opcode};
+use crate::isa::{lanes, Operation, SimdOp};
 use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Tracer, Val};
 
 /// Width of the extended operands and of the intermediate, in the ISA's model.
@@ -47,16 +47,16 @@ enum Op {
 
 impl Op {
     #[inline(always)]
-    fn of(insn: &Instruction) -> Op {
-        match insn.opcode {
-            Opcode::Vadd2 | Opcode::Vadd4 => Op::Add,
-            Opcode::Vsub2 | Opcode::Vsub4 => Op::Sub,
-            Opcode::Vavrg2 | Opcode::Vavrg4 => Op::Avrg,
-            Opcode::Vabsdiff2 | Opcode::Vabsdiff4 => Op::Absdiff,
-            Opcode::Vmin2 | Opcode::Vmin4 => Op::Min,
-            Opcode::Vmax2 | Opcode::Vmax4 => Op::Max,
+    fn of(op: SimdOp, insn: &Instruction) -> Op {
+        match op {
+            SimdOp::Add => Op::Add,
+            SimdOp::Sub => Op::Sub,
+            SimdOp::Avrg => Op::Avrg,
+            SimdOp::Absdiff => Op::Absdiff,
+            SimdOp::Min => Op::Min,
+            SimdOp::Max => Op::Max,
             // A comparison written without its `.cmp` is invalid; read it as `.eq`.
-            _ => Op::Set(insn.form.cmp.unwrap_or(Cmp::Eq)),
+            SimdOp::Set => Op::Set(insn.form.cmp.unwrap_or(Cmp::Eq)),
         }
     }
 
@@ -88,10 +88,12 @@ fn cmp_symbol(c: Cmp) -> &'static str {
 }
 
 /// Evaluate `vop2`/`vop4`: `v` holds `a`, `b`, `c` already truncated to 32 bits.
+/// 0 for an instruction of another family.
 pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    match insn.opcode.family() {
-        Family::Simd2 => eval_lanes::<2, S, T>(insn, v, t),
-        _ => eval_lanes::<4, S, T>(insn, v, t),
+    match insn.opcode.operation() {
+        Operation::Simd2(op) => eval_lanes::<2, S, T>(op, insn, v, t),
+        Operation::Simd4(op) => eval_lanes::<4, S, T>(op, insn, v, t),
+        Operation::Scalar(_) | Operation::Vmad | Operation::Int(_) => 0,
     }
 }
 
@@ -174,14 +176,16 @@ fn lane_range(bits: u32, signed: bool) -> (i64, i64) {
     }
 }
 
-fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
+/// `op` on `N` lanes (2 or 4), as the family's dispatch reads it.
+pub(crate) fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
+    op: SimdOp,
     insn: &Instruction,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
     let lb = 32 / N as u32;
     let lmask = (1u64 << lb) - 1;
-    let op = Op::of(insn);
+    let op = Op::of(op, insn);
     let form = &insn.form;
     // From the row's sign rules (`vset2/vset4` are written `.atype.btype`, their d unsigned).
     let sg = insn.signs();
@@ -230,22 +234,20 @@ fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
         for v in res.iter_mut() {
             *v = min_of(max_of(*v, lo), hi);
         }
-        for &x in &r {
-            t.note_if(x > hi, Flag::ClampedHigh);
-            t.note_if(x < lo, Flag::ClampedLow);
-        }
     }
-    t.note_if(mask != (1 << N) - 1, Flag::MaskedOff);
 
     if T::ON {
         trace_pool::<N, T>(t, a, b, &picks);
-        for i in 0..N {
+    }
+    for i in 0..N {
+        if T::ON {
             trace_extract::<N, T>(t, i, 'a', picks[0][i], a, b, a_signed, x[i]);
             trace_extract::<N, T>(t, i, 'b', picks[1][i], a, b, b_signed, y[i]);
             trace_operate(t, i, op, x[i], y[i], r[i]);
-            if sat {
-                trace_clamp(t, i, lb, d_signed, r[i], lo, hi);
-            }
+        }
+        // The clamp's stage carries its flags, so it is offered to every tracer.
+        if sat {
+            trace_clamp(t, i, lb, d_signed, r[i], lo, hi);
         }
     }
 
@@ -274,28 +276,29 @@ fn accumulate<const N: usize, T: Tracer>(
     let d = sum as u64 & 0xffff_ffff;
     let (lo32, hi32) = lane_range(32, d_signed);
     let exact = sum - c as i64 + extend(c, 32, d_signed);
-    t.note_if(exact < lo32 || exact > hi32, Flag::Wrapped);
-    if T::ON {
-        let lane_bits = if matches!(op, Op::Set(_)) {
-            1
-        } else {
-            TMP_BITS
-        };
-        let lane_signed = !matches!(op, Op::Set(_));
-        let mask_name = mask_text::<N>(msel);
-        for (i, &r) in res.iter().enumerate() {
-            if mask >> i & 1 == 0 {
-                t.stage(|| {
-                    Stage::new(
-                        StageKind::Accumulate,
-                        format!("lane {i} is not in the mask {mask_name}: left out of the sum"),
-                        Val::new(format!("t[{i}]"), lane_bits, lane_signed, r as i128),
-                    )
-                    .lane(i as u8)
-                    .flag(Flag::MaskedOff)
-                });
-            }
+    let lane_bits = if matches!(op, Op::Set(_)) {
+        1
+    } else {
+        TMP_BITS
+    };
+    let lane_signed = !matches!(op, Op::Set(_));
+    // Stages that carry flags are offered to every tracer; the others only when kept.
+    for (i, &r) in res.iter().enumerate() {
+        if mask >> i & 1 == 0 {
+            t.stage([(true, Flag::MaskedOff)], || {
+                Stage::new(
+                    StageKind::Accumulate,
+                    format!(
+                        "lane {i} is not in the mask {}: left out of the sum",
+                        mask_text::<N>(msel)
+                    ),
+                    Val::new(format!("t[{i}]"), lane_bits, lane_signed, r as i128),
+                )
+                .lane(i as u8)
+            });
         }
+    }
+    if T::ON {
         let c_val = Val::new("c", 32, d_signed, extend(c, 32, d_signed) as i128);
         let mut formula = String::from("c");
         let mut inputs = vec![c_val.clone()];
@@ -310,14 +313,7 @@ fn accumulate<const N: usize, T: Tracer>(
                 ));
             }
         }
-        let exact = c_val.value
-            + res
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask >> i & 1 != 0)
-                .map(|(_, &r)| r as i128)
-                .sum::<i128>();
-        t.stage(|| {
+        t.stage([], || {
             Stage::new(
                 StageKind::Accumulate,
                 if lane_signed {
@@ -325,23 +321,21 @@ fn accumulate<const N: usize, T: Tracer>(
                 } else {
                     "comparison results (1 or 0) in the mask added to c"
                 },
-                Val::new("sum", TMP_BITS, true, exact),
+                Val::new("sum", TMP_BITS, true, i128::from(exact)),
             )
             .op(formula)
             .inputs(inputs)
         });
-        let (lo, hi) = lane_range(32, d_signed);
-        t.stage(|| {
-            Stage::new(
-                StageKind::Result,
-                "the low 32 bits of the sum are written to d",
-                Val::reg("d", 32, d),
-            )
-            .op("sum mod 2^32")
-            .input(Val::new("sum", TMP_BITS, true, exact))
-            .flag_if(exact < lo as i128 || exact > hi as i128, Flag::Wrapped)
-        });
     }
+    t.stage([(exact < lo32 || exact > hi32, Flag::Wrapped)], || {
+        Stage::new(
+            StageKind::Result,
+            "the low 32 bits of the sum are written to d",
+            Val::reg("d", 32, d),
+        )
+        .op("sum mod 2^32")
+        .input(Val::new("sum", TMP_BITS, true, i128::from(exact)))
+    });
     d
 }
 
@@ -374,20 +368,14 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
     };
     let (lo, hi) = lane_range(lb, d_signed);
     let is_set = matches!(op, Op::Set(_));
-    if !sat && !is_set {
-        for (i, &r) in res.iter().enumerate() {
-            t.note_if(mask >> i & 1 != 0 && (r < lo || r > hi), Flag::Wrapped);
-        }
-    }
-    if T::ON {
-        let mask_name = mask_text::<N>(msel);
-        for (i, &r) in res.iter().enumerate() {
-            let sh = lb as usize * i;
-            let field = (packed >> sh) & lmask;
-            if mask >> i & 1 == 0 {
+    // Stages that carry flags are offered to every tracer; the others only when kept.
+    for (i, &r) in res.iter().enumerate() {
+        let sh = lb as usize * i;
+        if mask >> i & 1 == 0 {
+            t.stage([(true, Flag::MaskedOff)], || {
                 let from_c = (c >> sh) & lmask;
-                t.stage(|| {
-                    let (label, out) = if S::TEXT {
+                let mask_name = mask_text::<N>(msel);
+                let (label, out) = if S::TEXT {
                         (
                             format!(
                                 "lane {i} is not in the mask {mask_name}: Vc[{i}], lane {i} of c extended"
@@ -408,7 +396,6 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
                     Stage::new(StageKind::Merge, label, out)
                         .input(Val::reg("c", 32, c))
                         .lane(i as u8)
-                        .flag(Flag::MaskedOff)
                         .detail(Detail::Field {
                             source: c,
                             source_bits: 32,
@@ -418,27 +405,28 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
                             out_bits: lb,
                         })
                 });
-            } else if !is_set && !sat && !S::TEXT {
-                let kept = extend(field, lb, d_signed);
-                t.stage(|| {
-                    Stage::new(
-                        StageKind::Truncate,
-                        format!("lane {i} keeps the low {lb} bits of its result"),
-                        Val::new(format!("t[{i}]"), lb, d_signed, kept as i128),
-                    )
-                    .op(format!("t[{i}] mod 2^{lb}"))
-                    .input(Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128))
-                    .lane(i as u8)
-                    .flag_if(r < lo || r > hi, Flag::Wrapped)
-                });
-            }
+        } else if !is_set && !sat && !S::TEXT {
+            t.stage([(r < lo || r > hi, Flag::Wrapped)], || {
+                let kept = extend((packed >> sh) & lmask, lb, d_signed);
+                Stage::new(
+                    StageKind::Truncate,
+                    format!("lane {i} keeps the low {lb} bits of its result"),
+                    Val::new(format!("t[{i}]"), lb, d_signed, kept as i128),
+                )
+                .op(format!("t[{i}] mod 2^{lb}"))
+                .input(Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128))
+                .lane(i as u8)
+            });
         }
+    }
+    if T::ON {
+        let mask_name = mask_text::<N>(msel);
         let text = if S::TEXT {
             d
         } else {
             merge_text::<N>(res, mask, c, d_signed)
         };
-        t.stage(|| {
+        t.stage([], || {
             if S::TEXT {
                 let mut formula = String::from("0");
                 for i in 0..N {
@@ -484,7 +472,7 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
                 .differs_if(text != d, DiffId::SimdMergeLanes)
             }
         });
-        t.stage(|| {
+        t.stage([], || {
             Stage::new(
                 StageKind::Result,
                 "the merged word is written to d",
@@ -543,7 +531,7 @@ fn trace_pool<const N: usize, T: Tracer>(t: &mut T, a: u64, b: u64, picks: &[[us
     } else {
         ("bytes", 8)
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Pool,
             format!(
@@ -579,7 +567,7 @@ fn trace_extract<const N: usize, T: Tracer>(
 ) {
     let lb = 32 / N as u32;
     let (src_name, src, pos) = if k < N { ("a", a, k) } else { ("b", b, k - N) };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Extract,
             format!(
@@ -591,11 +579,7 @@ fn trace_extract<const N: usize, T: Tracer>(
         )
         .input(Val::reg(src_name, 32, src))
         .lane(lane as u8)
-        .flag(if signed {
-            Flag::SignExtended
-        } else {
-            Flag::ZeroExtended
-        })
+        .extended(signed)
         .detail(Detail::Field {
             source: src,
             source_bits: 32,
@@ -609,26 +593,27 @@ fn trace_extract<const N: usize, T: Tracer>(
 
 fn trace_clamp<T: Tracer>(t: &mut T, i: usize, lb: u32, d_signed: bool, r: i64, lo: i64, hi: i64) {
     let s = r.clamp(lo, hi);
-    t.stage(|| {
-        Stage::new(
-            StageKind::Clamp,
-            format!(
-                "lane {i} clamped to the {} {lb}-bit range",
-                if d_signed { "signed" } else { "unsigned" }
-            ),
-            Val::new(format!("t[{i}]"), lb, d_signed, s as i128),
-        )
-        .saturate(
-            Saturation::Range {
-                lo: lo.into(),
-                hi: hi.into(),
-            },
-            Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128),
-        )
-        .lane(i as u8)
-        .flag_if(r > hi, Flag::ClampedHigh)
-        .flag_if(r < lo, Flag::ClampedLow)
-    });
+    t.stage(
+        [(r > hi, Flag::ClampedHigh), (r < lo, Flag::ClampedLow)],
+        || {
+            Stage::new(
+                StageKind::Clamp,
+                format!(
+                    "lane {i} clamped to the {} {lb}-bit range",
+                    if d_signed { "signed" } else { "unsigned" }
+                ),
+                Val::new(format!("t[{i}]"), lb, d_signed, s as i128),
+            )
+            .saturate(
+                Saturation::Range {
+                    lo: lo.into(),
+                    hi: hi.into(),
+                },
+                Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128),
+            )
+            .lane(i as u8)
+        },
+    );
 }
 
 fn trace_operate<T: Tracer>(t: &mut T, lane: usize, op: Op, x: i64, y: i64, r: i64) {
@@ -636,7 +621,7 @@ fn trace_operate<T: Tracer>(t: &mut T, lane: usize, op: Op, x: i64, y: i64, r: i
         Op::Set(_) => (StageKind::Compare, 1, false),
         _ => (StageKind::Operate, TMP_BITS, true),
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             kind,
             match op {

@@ -20,11 +20,13 @@ use serde::{Deserialize, Serialize};
 pub mod lanes;
 pub mod op_rows;
 pub mod operand;
+pub mod operation;
 pub mod rows;
 pub mod vocab;
 
 pub use op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
 pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
+pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
 pub use vocab::{
     ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, Scale, SecOp, SelKind, Selector, Type,

@@ -1,15 +1,17 @@
-//! Plans of the integer arithmetic instructions: each opcode of [`crate::eval::integer`] with its
-//! type, mode and flags read once. Values of 32 bits or fewer are computed in `i64`, 64-bit ones
-//! in `i128` where the exact value needs it, as the evaluator does.
+//! Plans of the integer arithmetic instructions: the form decoded once, as the evaluator decodes
+//! it ([`IntForm`]). The forms with a fast path of the plan's own (`add`/`sub`, the half-word
+//! pairs, `mul`/`mad`, `mul24`/`mad24`, `min`/`max`, the dot products) compute values of 32 bits
+//! or fewer in `i64` and raise their stages' flags with [`Notes::note_if`]; every other form runs
+//! the evaluator's step functions ([`Int::Steps`]), its arithmetic and flags as written there.
 
 use super::{drive, fns, Fns, Kernel, Notes, Operands};
-use crate::ast::{ClampMode, HalfMode, Instruction, Type};
+use crate::ast::{HalfMode, Instruction};
 use crate::bits::sext as sx;
-use crate::eval::integer::fields::{bfe_field, bfi_field, window};
-use crate::eval::integer::{ext, range};
-use crate::eval::{mask64, Inputs};
-use crate::isa::Opcode;
-use crate::trace::{Flag, Tracer};
+use crate::eval::integer::add_sub::X2Op;
+use crate::eval::integer::{ext, range, IntForm};
+use crate::eval::{mask64, Hardware, Inputs};
+use crate::isa::IntOp;
+use crate::trace::Flag;
 
 const M32: u64 = 0xffff_ffff;
 
@@ -33,14 +35,14 @@ fn range64(bits: u32, signed: bool) -> (i64, i64) {
 }
 
 #[inline(always)]
-fn wrap_to<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
+fn wrap_to<T: Notes>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
     let (lo, hi) = range(bits, signed);
     t.note_if(exact < lo || exact > hi, Flag::Wrapped);
     (exact as u64) & mask64(bits)
 }
 
 #[inline(always)]
-fn saturate<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
+fn saturate<T: Notes>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
     let (lo, hi) = range(bits, signed);
     t.note_if(exact > hi, Flag::ClampedHigh);
     t.note_if(exact < lo, Flag::ClampedLow);
@@ -49,7 +51,7 @@ fn saturate<T: Tracer>(t: &mut T, exact: i128, bits: u32, signed: bool) -> u64 {
 
 /// The low `bits` (1..=32) of an exact `i64`, saturated or wrapped, with its notes.
 #[inline(always)]
-fn reduce64<T: Tracer>(t: &mut T, exact: i64, bits: u32, signed: bool, sat: bool) -> u64 {
+fn reduce64<T: Notes>(t: &mut T, exact: i64, bits: u32, signed: bool, sat: bool) -> u64 {
     let (lo, hi) = range64(bits, signed);
     if sat {
         t.note_if(exact > hi, Flag::ClampedHigh);
@@ -72,7 +74,7 @@ pub(crate) enum Int {
     },
     X2 {
         s: bool,
-        op: Opcode,
+        op: X2Op,
         relu: bool,
     },
     /// `mul`/`mad` `.lo`/`.hi` on 32 bits or fewer.
@@ -96,54 +98,16 @@ pub(crate) enum Int {
         mad: bool,
         sat: bool,
     },
-    Sad {
-        n: u32,
-        s: bool,
-    },
-    DivRem {
-        n: u32,
-        s: bool,
-        div: bool,
-    },
-    AbsNeg {
-        n: u32,
-        s: bool,
-        abs: bool,
-    },
     MinMax {
         n: u32,
         s: bool,
         min: bool,
         relu: bool,
     },
-    Popc {
-        n: u32,
-    },
-    Clz {
-        n: u32,
-    },
-    Bfind {
-        n: u32,
-        s: bool,
-        shiftamt: bool,
-    },
-    Fns,
-    Brev {
-        n: u32,
-    },
-    Bfe {
-        n: u32,
-        s: bool,
-    },
-    Bfi {
-        n: u32,
-    },
-    Szext {
-        s: bool,
-        clamp: bool,
-    },
-    Bmsk {
-        clamp: bool,
+    /// Every other form: the evaluator's step functions on the decoded form (no fast path of
+    /// the plan's own, so nothing is restated here).
+    Steps {
+        form: IntForm,
     },
     Dot {
         four: bool,
@@ -154,101 +118,93 @@ pub(crate) enum Int {
 }
 
 impl Int {
-    pub(crate) fn new(insn: &Instruction) -> Option<Int> {
-        let f = &insn.form;
-        let ty = f.ty(0);
-        let n = ty.bits();
-        let s = ty.is_signed();
-        let x2 = matches!(ty, Type::U16x2 | Type::S16x2);
-        let clamp = f.mode != Some(ClampMode::Wrap);
-        Some(match insn.opcode {
-            Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max if x2 => Int::X2 {
-                s: ty == Type::S16x2,
-                op: insn.opcode,
-                relu: f.relu,
-            },
-            Opcode::Add | Opcode::Sub => Int::AddSub {
-                n,
-                s,
-                sub: insn.opcode == Opcode::Sub,
-                sat: f.sat,
-            },
-            Opcode::Mul | Opcode::Mad => {
-                let half = f.half.unwrap_or(HalfMode::Lo);
-                let mad = insn.opcode == Opcode::Mad;
-                if n <= 32 && half != HalfMode::Wide {
-                    Int::MulMad32 {
-                        n,
-                        s,
-                        hi: half == HalfMode::Hi,
-                        mad,
-                        sat: f.sat,
-                    }
-                } else {
-                    Int::MulMad {
-                        n: n.min(64),
-                        s,
-                        half,
-                        mad,
-                        sat: f.sat,
-                    }
+    /// The form of `insn`, whose operation is `op`, decoded once ([`IntForm`], as the evaluator
+    /// decodes it), with a fast path of its own where the plan has one.
+    pub(crate) fn new(insn: &Instruction, op: IntOp) -> Int {
+        let form = IntForm::new(insn, op);
+        let IntForm {
+            n,
+            s,
+            x2,
+            sat,
+            relu,
+            half,
+            sa,
+            sb,
+            ..
+        } = form;
+        let pair = |op| Int::X2 { s, op, relu };
+        let mul = |mad: bool| {
+            if n <= 32 && half != HalfMode::Wide {
+                Int::MulMad32 {
+                    n,
+                    s,
+                    hi: half == HalfMode::Hi,
+                    mad,
+                    sat,
+                }
+            } else {
+                Int::MulMad {
+                    n,
+                    s,
+                    half,
+                    mad,
+                    sat,
                 }
             }
-            Opcode::Mul24 | Opcode::Mad24 => Int::Mul24 {
-                s,
-                hi: f.half == Some(HalfMode::Hi),
-                mad: insn.opcode == Opcode::Mad24,
-                sat: f.sat,
-            },
-            Opcode::Sad => Int::Sad { n, s },
-            Opcode::Div | Opcode::Rem => Int::DivRem {
+        };
+        let dot = |four: bool| Int::Dot {
+            four,
+            sa,
+            sb,
+            bsel: if !four && half == HalfMode::Hi { 2 } else { 0 },
+        };
+        match op {
+            IntOp::Add if x2 => pair(X2Op::Add),
+            IntOp::Sub if x2 => pair(X2Op::Sub),
+            IntOp::Min if x2 => pair(X2Op::Min),
+            IntOp::Max if x2 => pair(X2Op::Max),
+            IntOp::Add | IntOp::Sub => Int::AddSub {
                 n,
                 s,
-                div: insn.opcode == Opcode::Div,
+                sub: op == IntOp::Sub,
+                sat,
             },
-            Opcode::Abs | Opcode::Neg => Int::AbsNeg {
+            IntOp::Mul => mul(false),
+            IntOp::Mad => mul(true),
+            IntOp::Mul24 | IntOp::Mad24 => Int::Mul24 {
+                s,
+                hi: half == HalfMode::Hi,
+                mad: op == IntOp::Mad24,
+                sat,
+            },
+            IntOp::Min | IntOp::Max => Int::MinMax {
                 n,
                 s,
-                abs: insn.opcode == Opcode::Abs,
+                min: op == IntOp::Min,
+                relu,
             },
-            Opcode::Min | Opcode::Max => Int::MinMax {
-                n,
-                s,
-                min: insn.opcode == Opcode::Min,
-                relu: f.relu,
-            },
-            Opcode::Popc => Int::Popc { n },
-            Opcode::Clz => Int::Clz { n },
-            Opcode::Bfind => Int::Bfind {
-                n,
-                s,
-                shiftamt: f.shiftamt,
-            },
-            Opcode::Fns => Int::Fns,
-            Opcode::Brev => Int::Brev { n },
-            Opcode::Bfe => Int::Bfe { n, s },
-            Opcode::Bfi => Int::Bfi { n },
-            Opcode::Szext => Int::Szext { s, clamp },
-            Opcode::Bmsk => Int::Bmsk { clamp },
-            Opcode::Dp4a | Opcode::Dp2a => {
-                let four = insn.opcode == Opcode::Dp4a;
-                Int::Dot {
-                    four,
-                    sa: f.ty(0).is_signed(),
-                    sb: f.ty(1).is_signed(),
-                    bsel: if !four && f.half == Some(HalfMode::Hi) {
-                        2
-                    } else {
-                        0
-                    },
-                }
-            }
-            _ => return None,
-        })
+            IntOp::Dp4a => dot(true),
+            IntOp::Dp2a => dot(false),
+            IntOp::Sad
+            | IntOp::Div
+            | IntOp::Rem
+            | IntOp::Abs
+            | IntOp::Neg
+            | IntOp::Popc
+            | IntOp::Clz
+            | IntOp::Bfind
+            | IntOp::Fns
+            | IntOp::Brev
+            | IntOp::Bfe
+            | IntOp::Bfi
+            | IntOp::Szext
+            | IntOp::Bmsk => Int::Steps { form },
+        }
     }
 
     #[inline(always)]
-    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
+    fn run<T: Notes>(&self, v: &[u64; 4], t: &mut T) -> u64 {
         match *self {
             Int::AddSub { n, s, sub, sat } => {
                 if n <= 32 {
@@ -272,18 +228,13 @@ impl Int {
                     let sh = 16 * lane;
                     let a = ext64(v[0] >> sh, 16, s);
                     let b = ext64(v[1] >> sh, 16, s);
-                    let exact = match op {
-                        Opcode::Add => a + b,
-                        Opcode::Sub => a - b,
-                        Opcode::Min => a.min(b),
-                        _ => a.max(b),
-                    };
+                    let exact = op.apply(a, b);
                     let (lo, hi) = range64(16, s);
                     t.note_if(exact < lo || exact > hi, Flag::Wrapped);
                     let mut out = (exact as u64) & 0xffff;
                     if relu && s && exact < 0 {
                         out = 0;
-                        t.note(Flag::ClampedLow);
+                        t.note_if(true, Flag::ClampedLow);
                     }
                     d |= out << sh;
                 }
@@ -355,19 +306,6 @@ impl Int {
                 let tp = ext64(part, 32, s);
                 reduce64(t, tp + c, 32, s, sat)
             }
-            Int::Sad { n, s } => {
-                let a = ext(v[0], n, s);
-                let b = ext(v[1], n, s);
-                let c = ext(v[2], n, s);
-                wrap_to(t, c + (a - b).abs(), n, s)
-            }
-            Int::DivRem { n, s, div } => {
-                crate::eval::integer::div_rem::div_rem(t, v[0], v[1], n, s, div)
-            }
-            Int::AbsNeg { n, s, abs } => {
-                let a = ext(v[0], n, s);
-                wrap_to(t, if abs { a.abs() } else { -a }, n, s)
-            }
             Int::MinMax { n, s, min, relu } => {
                 let a = ext(v[0], n, s);
                 let b = ext(v[1], n, s);
@@ -379,74 +317,7 @@ impl Int {
                 }
                 (out as u64) & mask64(n)
             }
-            Int::Popc { n } => u64::from((v[0] & mask64(n)).count_ones()),
-            Int::Clz { n } => u64::from((v[0] & mask64(n)).leading_zeros() - (64 - n)),
-            Int::Bfind { n, s, shiftamt } => {
-                let m = mask64(n);
-                let a = v[0] & m;
-                let negative = s && (a >> (n - 1)) & 1 == 1;
-                let x = if negative { !a & m } else { a };
-                if x == 0 {
-                    M32
-                } else {
-                    let pos = 63 - x.leading_zeros();
-                    if shiftamt {
-                        u64::from(n - 1 - pos)
-                    } else {
-                        u64::from(pos)
-                    }
-                }
-            }
-            Int::Fns => fns(v, t),
-            Int::Brev { n } => (v[0] & mask64(n)).reverse_bits() >> (64 - n),
-            Int::Bfe { n, s } => {
-                let (pos, len) = pos_len(n, v[1], v[2]);
-                bfe_field(n, s, v[0] & mask64(n), pos, len).d
-            }
-            Int::Bfi { n } => {
-                let m = mask64(n);
-                let a = v[0] & m;
-                let b = v[1] & m;
-                let (pos, len) = pos_len(n, v[2], v[3]);
-                let (lo, width) = window(n, pos, len);
-                let (fmask, placed) = bfi_field(a, lo, width);
-                placed | (b & !fmask)
-            }
-            Int::Szext { s, clamp } => {
-                let a = v[0] & M32;
-                let b = v[1] & M32;
-                let len = if b >= 32 {
-                    if clamp {
-                        32
-                    } else {
-                        (b & 31) as u32
-                    }
-                } else {
-                    b as u32
-                };
-                if len == 0 {
-                    0
-                } else if s {
-                    (sx(a, len) as u64) & M32
-                } else {
-                    a & mask64(len)
-                }
-            }
-            Int::Bmsk { clamp } => {
-                let a = v[0] & M32;
-                let b = v[1] & M32;
-                let (pos, width) = if clamp {
-                    (a.min(32) as u32, b.min(32) as u32)
-                } else {
-                    ((a & 31) as u32, (b & 31) as u32)
-                };
-                let top = (pos + width).min(32);
-                if pos >= 32 {
-                    0
-                } else {
-                    mask64(top) & !mask64(pos)
-                }
-            }
+            Int::Steps { form } => form.run::<Hardware, T>(v, t),
             Int::Dot { four, sa, sb, bsel } => {
                 let cs = sa || sb;
                 let mut sum = ext64(v[2], 32, cs);
@@ -486,17 +357,8 @@ impl Int {
             Int::MulMad32 { .. } => fns!(int_batch[2], int_one[2]),
             Int::MulMad { .. } => fns!(int_batch[3], int_one[3]),
             Int::Mul24 { .. } => fns!(int_batch[4], int_one[4]),
-            Int::Sad { .. } => fns!(int_batch[5], int_one[5]),
-            Int::DivRem { .. } => fns!(int_batch[6], int_one[6]),
-            Int::AbsNeg { .. } => fns!(int_batch[7], int_one[7]),
             Int::MinMax { .. } => fns!(int_batch[8], int_one[8]),
-            Int::Popc { .. } | Int::Clz { .. } | Int::Brev { .. } | Int::Bfind { .. } => {
-                fns!(int_batch[9], int_one[9])
-            }
-            Int::Fns => fns!(fns_batch[], fns_one[]),
-            Int::Bfe { .. } | Int::Bfi { .. } | Int::Szext { .. } | Int::Bmsk { .. } => {
-                fns!(int_batch[10], int_one[10])
-            }
+            Int::Steps { .. } => fns!(int_batch[9], int_one[9]),
             Int::Dot {
                 four: true, sa, sb, ..
             } => match (sa, sb) {
@@ -546,7 +408,6 @@ fn int_unswitched<N: Notes>(
                 $(Int::$v { $($f),* } => drive::<N, false>(ops, ins, out, fl, move |v, t| {
                     Int::$v { $($f),* }.run(v, t)
                 }),)*
-                Int::Fns => drive::<N, false>(ops, ins, out, fl, |v, t| fns(v, t)),
             }
         };
     }
@@ -562,18 +423,8 @@ fn int_unswitched<N: Notes>(
             sat
         },
         Mul24 { s, hi, mad, sat },
-        Sad { n, s },
-        DivRem { n, s, div },
-        AbsNeg { n, s, abs },
         MinMax { n, s, min, relu },
-        Popc { n },
-        Clz { n },
-        Bfind { n, s, shiftamt },
-        Brev { n },
-        Bfe { n, s },
-        Bfi { n },
-        Szext { s, clamp },
-        Bmsk { clamp },
+        Steps { form },
         Dot { four, sa, sb, bsel },
     )
 }
@@ -637,21 +488,6 @@ fn mul32_one<const S: bool, const HI: bool, const MAD: bool, const SAT: bool>(
     super::drive_one::<true>(ops, i, |v, t| mul32(S, HI, MAD, SAT).run(v, t))
 }
 
-fn fns_batch<N: Notes>(
-    _: &Kernel,
-    ops: &Operands,
-    ins: &[Inputs],
-    out: &mut [u64],
-    fl: &mut [u16],
-) {
-    drive::<N, false>(ops, ins, out, fl, |v, t| fns(v, t));
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn fns_one(_: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
-    super::drive_one::<false>(ops, i, fns)
-}
-
 fn dot4_batch<N: Notes, const SA: bool, const SB: bool>(
     _: &Kernel,
     ops: &Operands,
@@ -670,7 +506,7 @@ fn dot4_one<const SA: bool, const SB: bool>(_: &Kernel, ops: &Operands, i: &Inpu
 /// `dp4a` on its operand types: four byte products summed into `c`, in 32 bits (the exact sum
 /// only for the notes).
 #[inline(always)]
-fn dot4<T: Tracer, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u64 {
+fn dot4<T: Notes, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u64 {
     let (a, b, c) = (v[0] as u32, v[1] as u32, v[2] as u32);
     let byte = |w: u32, i: u32, s: bool| -> i32 {
         if s {
@@ -693,41 +529,4 @@ fn dot4<T: Tracer, const SA: bool, const SB: bool>(v: &[u64; 4], t: &mut T) -> u
     let (lo, hi) = range64(32, cs);
     t.note_if(exact < lo || exact > hi, Flag::Wrapped);
     u64::from(c.wrapping_add(prods as u32))
-}
-
-/// Position and length of `bfe`/`bfi`: the low byte of each for 32-bit types, the whole 32-bit
-/// value for 64-bit ones (as the H100 does).
-#[inline(always)]
-fn pos_len(n: u32, pv: u64, lv: u64) -> (u64, u64) {
-    let m = if n == 64 { M32 } else { 0xff };
-    (pv & m, lv & m)
-}
-
-/// `fns` as ptxas expands it for the H100 (see `eval::integer`).
-#[inline(always)]
-fn fns<T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 {
-    const NOT_FOUND: u64 = 0xffff_ffff;
-    let mask = v[0] & M32;
-    let base = v[1] & M32;
-    let offset = sx(v[2], 32) as i32;
-    let down = offset < 0;
-    let side = if base >= 32 {
-        0
-    } else if offset == 0 {
-        1u64 << base
-    } else if down {
-        mask64(base as u32 + 1)
-    } else {
-        (M32 << base) & M32
-    };
-    let window = mask & side;
-    let k: i64 = if offset == 0 {
-        1
-    } else {
-        i64::from(offset.wrapping_abs())
-    };
-    let count = i64::from(window.count_ones());
-    let d = crate::eval::integer::fns_search(window, count, k, down);
-    t.note_if(d == NOT_FOUND, Flag::NotFound);
-    d
 }

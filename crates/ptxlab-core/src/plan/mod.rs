@@ -31,19 +31,26 @@
 
 use crate::ast::{Instruction, OperandKind};
 use crate::eval::{self, mask64, widths, Inputs};
-use crate::isa::Family;
-use crate::trace::{FlagSet, NoTrace, Tracer};
+use crate::isa::Operation;
+use crate::trace::{Flag, FlagSet, NoTrace, Tracer};
 
 mod integer;
 mod simd;
 mod video;
 
 /// A tracer the plan's batch loops can make afresh per case and read back as a flag mask.
+///
+/// A kernel that runs the evaluator's own step functions gets its flags from their stages, as
+/// every tracer does. A fast path that restates a step in its own arithmetic (SWAR lanes, `i64`
+/// instead of `i128`) raises the same flags with [`Notes::note_if`], under the same conditions;
+/// `tests/flags.rs` checks on every H100 case that the plan's flags equal the trace's.
 pub(crate) trait Notes: Tracer + Copy {
     /// Whether the batch keeps the flags (false: the notes compile to nothing).
     const KEEP: bool;
     fn fresh() -> Self;
     fn bits(self) -> u16;
+    /// Raise `flag` when `cond` holds (a fast path's restatement of a stage's flag).
+    fn note_if(&mut self, cond: bool, flag: Flag);
 }
 
 impl Notes for NoTrace {
@@ -56,6 +63,8 @@ impl Notes for NoTrace {
     fn bits(self) -> u16 {
         0
     }
+    #[inline(always)]
+    fn note_if(&mut self, _cond: bool, _flag: Flag) {}
 }
 
 impl Notes for FlagSet {
@@ -67,6 +76,12 @@ impl Notes for FlagSet {
     #[inline(always)]
     fn bits(self) -> u16 {
         self.bits as u16
+    }
+    #[inline(always)]
+    fn note_if(&mut self, cond: bool, flag: Flag) {
+        if cond {
+            self.bits |= flag.bit();
+        }
     }
 }
 
@@ -235,14 +250,12 @@ impl Plan {
         let kernel = if crate::validate(insn).is_err() {
             Kernel::Evaluator(Box::new(insn.clone()))
         } else {
-            match insn.opcode.family() {
-                Family::ScalarVideo => Kernel::Scalar(video::Scalar::new(insn)),
-                Family::Vmad => Kernel::Vmad(video::Vmad::new(insn)),
-                Family::Simd2 | Family::Simd4 => Kernel::Simd(simd::Simd::new(insn)),
-                Family::Integer => match integer::Int::new(insn) {
-                    Some(k) => Kernel::Int(k),
-                    None => Kernel::Evaluator(Box::new(insn.clone())),
-                },
+            match insn.opcode.operation() {
+                Operation::Scalar(op) => Kernel::Scalar(video::Scalar::new(insn, op)),
+                Operation::Vmad => Kernel::Vmad(video::Vmad::new(insn)),
+                Operation::Simd2(op) => Kernel::Simd(simd::Simd::new(insn, op, 2)),
+                Operation::Simd4(op) => Kernel::Simd(simd::Simd::new(insn, op, 4)),
+                Operation::Int(op) => Kernel::Int(integer::Int::new(insn, op)),
             }
         };
         Plan {

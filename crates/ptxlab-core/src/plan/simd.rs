@@ -7,8 +7,8 @@ use super::{drive, fns, CmpBits, Fns, Kernel, Notes, Operands};
 use super::{words, SOA};
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::eval::Inputs;
-use crate::isa::{Family, Opcode};
-use crate::trace::{Flag, Tracer};
+use crate::isa::SimdOp;
+use crate::trace::Flag;
 
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -470,6 +470,8 @@ fn flat_drive<S: Store, const ADD: bool>(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Simd {
     lanes: usize,
+    /// The operation, as [`SimdOp`] (what the pickers match on) and as the kernels' constant.
+    kind: SimdOp,
     op: u8,
     cmp: CmpBits,
     /// Shift of each lane's pool entry, for the first and second operand.
@@ -496,22 +498,18 @@ pub(crate) struct Simd {
 }
 
 impl Simd {
-    pub(crate) fn new(insn: &Instruction) -> Simd {
-        let n = if insn.opcode.family() == Family::Simd2 {
-            2
-        } else {
-            4
-        };
+    /// `op` on `n` lanes (2 or 4).
+    pub(crate) fn new(insn: &Instruction, kind: SimdOp, n: usize) -> Simd {
         let lb = 32 / n as u32;
         let lmask = (1u32 << lb) - 1;
-        let op = match insn.opcode {
-            Opcode::Vadd2 | Opcode::Vadd4 => ADD,
-            Opcode::Vsub2 | Opcode::Vsub4 => SUB,
-            Opcode::Vavrg2 | Opcode::Vavrg4 => AVRG,
-            Opcode::Vabsdiff2 | Opcode::Vabsdiff4 => ABSDIFF,
-            Opcode::Vmin2 | Opcode::Vmin4 => MIN,
-            Opcode::Vmax2 | Opcode::Vmax4 => MAX,
-            _ => SET,
+        let op = match kind {
+            SimdOp::Add => ADD,
+            SimdOp::Sub => SUB,
+            SimdOp::Avrg => AVRG,
+            SimdOp::Absdiff => ABSDIFF,
+            SimdOp::Min => MIN,
+            SimdOp::Max => MAX,
+            SimdOp::Set => SET,
         };
         let f = &insn.form;
         let (d_signed, a_signed, b_signed) = if op == SET {
@@ -553,6 +551,7 @@ impl Simd {
         };
         let s = Simd {
             lanes: n,
+            kind,
             op,
             cmp: CmpBits::of(f.cmp.unwrap_or(Cmp::Eq)),
             ash,
@@ -583,7 +582,7 @@ impl Simd {
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn run<T: Tracer, const N: usize, L: Lane>(
+    fn run<T: Notes, const N: usize, L: Lane>(
         &self,
         v: &[u64; 4],
         t: &mut T,
@@ -657,7 +656,7 @@ impl Simd {
     /// [`Simd::run`] in the lane type of `N` lanes.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn run_l<T: Tracer, const N: usize>(
+    fn run_l<T: Notes, const N: usize>(
         &self,
         v: &[u64; 4],
         t: &mut T,
@@ -695,39 +694,39 @@ impl Simd {
 
     fn pick_n<const L: usize>(&self) -> Fns {
         let (sat, add, id) = (self.sat, self.add, self.id);
-        match self.op {
+        match self.kind {
             // The SWAR forms (native builds; in wasm they take the general arms below).
             #[cfg(not(target_arch = "wasm32"))]
-            ADD | SUB if !add && id && self.uniform() => {
+            SimdOp::Add | SimdOp::Sub if !add && id && self.uniform() => {
                 addsub_fns::<L>(self.op == SUB, sat, self.d_signed)
             }
             #[cfg(not(target_arch = "wasm32"))]
-            ADD | SUB if add && !sat && id => {
+            SimdOp::Add | SimdOp::Sub if add && !sat && id => {
                 lanesum_fns::<L>(self.op == SUB, self.akeep == -1, self.bkeep == -1)
             }
             #[cfg(not(target_arch = "wasm32"))]
-            ABSDIFF if !sat && id && self.akeep == self.bkeep => {
+            SimdOp::Absdiff if !sat && id && self.akeep == self.bkeep => {
                 absdiff_fns::<L>(add, self.akeep == -1)
             }
             #[cfg(not(target_arch = "wasm32"))]
-            MIN | MAX if L == 4 && !add && id && self.uniform() => {
+            SimdOp::Min | SimdOp::Max if L == 4 && !add && id && self.uniform() => {
                 minmax_avg_fns::<L>(self.op, self.d_signed, sat)
             }
             #[cfg(not(target_arch = "wasm32"))]
-            AVRG if !add && id && self.uniform() && !self.d_signed => {
+            SimdOp::Avrg if !add && id && self.uniform() && !self.d_signed => {
                 minmax_avg_fns::<L>(AVRG, false, sat)
             }
-            ADD => pick_o::<L, ADD>(sat, add, id),
-            SUB => pick_o::<L, SUB>(sat, add, id),
-            AVRG => pick_o::<L, AVRG>(sat, add, id),
-            ABSDIFF => pick_o::<L, ABSDIFF>(sat, add, id),
+            SimdOp::Add => pick_o::<L, ADD>(sat, add, id),
+            SimdOp::Sub => pick_o::<L, SUB>(sat, add, id),
+            SimdOp::Avrg => pick_o::<L, AVRG>(sat, add, id),
+            SimdOp::Absdiff => pick_o::<L, ABSDIFF>(sat, add, id),
             #[cfg(not(target_arch = "wasm32"))]
-            MIN | MAX if L == 2 && self.uniform() => {
+            SimdOp::Min | SimdOp::Max if L == 2 && self.uniform() => {
                 pick_minmax2(self.op == MAX, sat, add, id, self.d_signed)
             }
-            MIN => pick_o::<L, MIN>(sat, add, id),
-            MAX => pick_o::<L, MAX>(sat, add, id),
-            _ => pick_o::<L, SET>(sat, add, id),
+            SimdOp::Min => pick_o::<L, MIN>(sat, add, id),
+            SimdOp::Max => pick_o::<L, MAX>(sat, add, id),
+            SimdOp::Set => pick_o::<L, SET>(sat, add, id),
         }
     }
 

@@ -4,8 +4,8 @@
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
 use crate::eval::Inputs;
-use crate::isa::Opcode;
-use crate::trace::{Flag, Tracer};
+use crate::isa::ScalarOp;
+use crate::trace::Flag;
 #[cfg(not(target_arch = "wasm32"))]
 use {super::drive4, crate::trace::NoTrace};
 
@@ -77,6 +77,8 @@ fn outside(x: i64, bits: u32, signed: bool) -> bool {
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scalar {
+    /// The operation, as [`ScalarOp`] (what the pickers match on) and as the kernels' constant.
+    op: ScalarOp,
     prim: u8,
     cmp: CmpBits,
     a: Field,
@@ -104,17 +106,17 @@ pub(crate) struct Scalar {
 }
 
 impl Scalar {
-    pub(crate) fn new(insn: &Instruction) -> Scalar {
+    pub(crate) fn new(insn: &Instruction, op: ScalarOp) -> Scalar {
         let f = &insn.form;
-        let prim = match insn.opcode {
-            Opcode::Vadd => ADD,
-            Opcode::Vsub => SUB,
-            Opcode::Vabsdiff => ABSDIFF,
-            Opcode::Vmin => MIN,
-            Opcode::Vmax => MAX,
-            Opcode::Vshl => SHL,
-            Opcode::Vshr => SHR,
-            _ => SET,
+        let prim = match op {
+            ScalarOp::Add => ADD,
+            ScalarOp::Sub => SUB,
+            ScalarOp::Absdiff => ABSDIFF,
+            ScalarOp::Min => MIN,
+            ScalarOp::Max => MAX,
+            ScalarOp::Shl => SHL,
+            ScalarOp::Shr => SHR,
+            ScalarOp::Set => SET,
         };
         let set = prim == SET;
         let shift = prim == SHL || prim == SHR;
@@ -142,6 +144,7 @@ impl Scalar {
         };
         let (m_lo, m_width) = merge.unwrap_or((0, 32));
         Scalar {
+            op,
             prim,
             cmp: CmpBits::of(f.cmp.unwrap_or(crate::ast::Cmp::Eq)),
             a: Field::new(alo, aw, asig),
@@ -167,7 +170,7 @@ impl Scalar {
 
     /// The kernel; the last four arguments are constants in the batch loops.
     #[inline(always)]
-    fn run<T: Tracer>(
+    fn run<T: Notes>(
         &self,
         v: &[u64; 4],
         t: &mut T,
@@ -249,6 +252,8 @@ impl Scalar {
 
         let r = if sat {
             let x = if shift { sext34(tmp) } else { tmp };
+            // The evaluator's stage: a shifted value wrapped to the 34-bit intermediate.
+            t.note_if(shift && x != tmp, Flag::Wrapped);
             let r = x.max(self.sat_lo).min(self.sat_hi);
             t.note_if(r < x, Flag::ClampedHigh);
             t.note_if(r > x, Flag::ClampedLow);
@@ -272,6 +277,8 @@ impl Scalar {
             _ => {
                 let word_only = prim == ADD || prim == SUB || (shift && sat);
                 let seen = if word_only { sext32(r) } else { r };
+                // The evaluator's stage: only the low 32 bits kept, then sign-extended.
+                t.note_if(seen != r, Flag::Wrapped);
                 let pick_r = if dsig {
                     let cs = sext32(c as i64);
                     if self.is_max {
@@ -307,15 +314,15 @@ impl Scalar {
     }
 
     fn pick_any(&self, sat: bool, tail: u8, whole: bool) -> Fns {
-        match self.prim {
-            ADD => pick_p::<ADD>(sat, tail, whole),
-            SUB => pick_p::<SUB>(sat, tail, whole),
-            ABSDIFF => pick_p::<ABSDIFF>(sat, tail, whole),
-            MIN => pick_p::<MIN>(sat, tail, whole),
-            MAX => pick_p::<MAX>(sat, tail, whole),
-            SHL => pick_p::<SHL>(sat, tail, whole),
-            SHR => pick_p::<SHR>(sat, tail, whole),
-            _ => pick_p::<SET>(sat, tail, whole),
+        match self.op {
+            ScalarOp::Add => pick_p::<ADD>(sat, tail, whole),
+            ScalarOp::Sub => pick_p::<SUB>(sat, tail, whole),
+            ScalarOp::Absdiff => pick_p::<ABSDIFF>(sat, tail, whole),
+            ScalarOp::Min => pick_p::<MIN>(sat, tail, whole),
+            ScalarOp::Max => pick_p::<MAX>(sat, tail, whole),
+            ScalarOp::Shl => pick_p::<SHL>(sat, tail, whole),
+            ScalarOp::Shr => pick_p::<SHR>(sat, tail, whole),
+            ScalarOp::Set => pick_p::<SET>(sat, tail, whole),
         }
     }
 }
@@ -567,7 +574,7 @@ impl Vmad {
 
     /// The kernel; `k` is the scale's shift (a constant in the native loops).
     #[inline(always)]
-    fn run<T: Tracer>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool, k: u32) -> u64 {
+    fn run<T: Notes>(&self, v: &[u64; 4], t: &mut T, sat: bool, sf: bool, k: u32) -> u64 {
         let ma = self.a.get(v[0]);
         let mb = self.b.get(v[1]);
         self.finish(ma, mb, v[2] as u32, t, sat, sf, k)
@@ -576,7 +583,7 @@ impl Vmad {
     /// What follows reading the fields `ma` and `mb`: the product, `c`, the scale, the clamp.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn finish<T: Tracer>(
+    fn finish<T: Notes>(
         &self,
         ma: i64,
         mb: i64,
@@ -586,6 +593,9 @@ impl Vmad {
         sf: bool,
         k: u32,
     ) -> u64 {
+        // The evaluator's adjust stage: a negation completed by one, or `.po`.
+        t.note_if(self.p_not != 0 || self.c_not != 0, Flag::Negated);
+        t.note_if(self.lsb != 0, Flag::PlusOne);
         let p = ma.wrapping_mul(mb) ^ self.p_not;
         let cx = sext32((u64::from(c) ^ self.c_not) as i64);
         let sum = p.wrapping_add(cx).wrapping_add(self.lsb);

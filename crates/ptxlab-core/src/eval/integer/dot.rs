@@ -1,18 +1,20 @@
 //! Dot products: `dp4a` and `dp2a`.
 
 use super::{ext, result, wrap_to};
-use crate::ast::{HalfMode, Instruction};
-use crate::isa::Opcode;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
 
-pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    let sg = insn.signs();
-    let (sa, sb) = (sg & 2 != 0, sg & 4 != 0);
-    let four = insn.opcode == Opcode::Dp4a;
+/// `dp4a` (`four`) or `dp2a` (`.hi` when `hi`), `a` signed when `sa`, `b` when `sb`.
+pub(super) fn eval_dot<T: Tracer>(
+    four: bool,
+    sa: bool,
+    sb: bool,
+    hi: bool,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let (lanes, abits, bsel) = if four {
         (4u32, 8u32, 0u32)
     } else {
-        let hi = insn.form.half == Some(HalfMode::Hi);
         (2, 16, if hi { 2 } else { 0 })
     };
     let cs = sa || sb;
@@ -24,7 +26,7 @@ pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -
         let y = ext(v[1] >> (8 * bi), 8, sb);
         let p = x * y;
         sum += p;
-        t.stage(|| {
+        t.stage([], || {
             let an = if four {
                 format!("a.b{i}")
             } else {
@@ -41,8 +43,8 @@ pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -
             .input(Val::new(an, abits, sa, x))
             .input(Val::new(bn, 8, sb, y))
             .lane(i as u8)
-            .flag_if(sa || sb, Flag::SignExtended)
-            .flag_if(!sa || !sb, Flag::ZeroExtended)
+            .extended_if(sa || sb, true)
+            .extended_if(!sa || !sb, false)
             .detail(Detail::Product {
                 full_bits: pbits,
                 kept_lo: 0,
@@ -50,7 +52,7 @@ pub(super) fn eval_dot<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -
             })
         });
     }
-    t.stage(|| {
+    t.stage([], || {
         let terms = (0..lanes).map(|i| format!(" + p{i}")).collect::<String>();
         Stage::new(
             StageKind::Accumulate,

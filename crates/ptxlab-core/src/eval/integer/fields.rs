@@ -1,7 +1,6 @@
 //! Bit fields: `bfe`, `bfi`, `szext` and `bmsk`.
 
 use super::{mask64, result, rv};
-use crate::ast::{ClampMode, Instruction, Type};
 use crate::bits::sext;
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
@@ -25,7 +24,7 @@ fn pos_len<S: Semantics, T: Tracer>(
     let pos = pv & m;
     let len = lv & m;
     for (what, name, raw, x) in [("position", pname, pv, pos), ("length", lname, lv, len)] {
-        t.stage(|| {
+        t.stage([(raw != x, Flag::AmountWrapped)], || {
             let (label, bits, op) = if full {
                 (format!("{what}: all 32 bits"), 32, name.to_string())
             } else if n == 64 {
@@ -49,7 +48,6 @@ fn pos_len<S: Semantics, T: Tracer>(
             )
             .op(op)
             .input(rv(name, 32, false, raw))
-            .flag_if(raw != x, Flag::AmountWrapped)
             .differs_if(n == 64 && raw > 0xff, DiffId::BitField64)
         });
     }
@@ -59,24 +57,24 @@ fn pos_len<S: Semantics, T: Tracer>(
 /// The bits of a field at `pos` of `len` bits that lie inside an `n`-bit value: from bit `lo`,
 /// `width` of them (`bfe` and `bfi`).
 #[inline(always)]
-pub(crate) fn window(n: u32, pos: u64, len: u64) -> (u32, u32) {
+fn window(n: u32, pos: u64, len: u64) -> (u32, u32) {
     let lo = pos.min(u64::from(n)) as u32;
     (lo, len.min(u64::from(n - lo)) as u32)
 }
 
 /// `bfi`'s field of `width` bits at `lo`: its mask, and `a`'s low bits moved into it.
 #[inline(always)]
-pub(crate) fn bfi_field(a: u64, lo: u32, width: u32) -> (u64, u64) {
+fn bfi_field(a: u64, lo: u32, width: u32) -> (u64, u64) {
     let fmask = if width == 0 { 0 } else { mask64(width) << lo };
     (fmask, if width == 0 { 0 } else { (a << lo) & fmask })
 }
 
 /// What `bfe` takes from `a` (`n` bits, already masked) at `pos` for `len` bits, and the
-/// result: one definition, which the traced evaluator and the plans both run.
+/// result.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BfeField {
+struct BfeField {
     /// The bits of the field that lie inside `a`: from bit `lo`, `width` of them.
-    pub lo: u32,
+    lo: u32,
     pub width: u32,
     /// The field runs past `a`'s top bit.
     pub len_cut: bool,
@@ -88,7 +86,7 @@ pub(crate) struct BfeField {
 }
 
 #[inline(always)]
-pub(crate) fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField {
+fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField {
     let (lo, width) = window(n, pos, len);
     let len_cut = u64::from(width) < len;
     let field = if width == 0 {
@@ -121,9 +119,7 @@ pub(crate) fn bfe_field(n: u32, s: bool, a: u64, pos: u64, len: u64) -> BfeField
     }
 }
 
-pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
+pub(super) fn eval_bfe<S: Semantics, T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     let (pos, len) = pos_len::<S, _>(t, n, v[1], v[2], "b", "c");
     let BfeField {
@@ -134,7 +130,7 @@ pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
         src_width,
         d,
     } = bfe_field(n, s, a, pos, len);
-    t.stage(|| {
+    t.stage([(len_cut, Flag::AmountClamped)], || {
         let label = if len == 0 {
             "length 0: result is 0".to_string()
         } else if src_width == 1 && width == 0 {
@@ -156,15 +152,7 @@ pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
         Stage::new(StageKind::Field, label, rv("tmp", n, s, d))
             .op("a<pos+len-1..pos>")
             .input(rv("a", n, false, a))
-            .flag_if(len_cut, Flag::AmountClamped)
-            .flag_if(
-                len > 0,
-                if s {
-                    Flag::SignExtended
-                } else {
-                    Flag::ZeroExtended
-                },
-            )
+            .extended_if(len > 0, s)
             .detail(Detail::Field {
                 source: a,
                 source_bits: n,
@@ -178,8 +166,7 @@ pub(super) fn eval_bfe<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
     d
 }
 
-pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
+pub(super) fn eval_bfi<S: Semantics, T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let m = mask64(n);
     let a = v[0] & m;
     let b = v[1] & m;
@@ -187,7 +174,7 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
     let (lo, width) = window(n, pos, len);
     let len_cut = u64::from(width) < len;
     let (fmask, placed) = bfi_field(a, lo, width);
-    t.stage(|| {
+    t.stage([(len_cut, Flag::AmountClamped)], || {
         Stage::new(
             StageKind::Field,
             if width == 0 {
@@ -202,7 +189,6 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
         )
         .op("(a << pos) & mask")
         .input(rv("a", n, false, a))
-        .flag_if(len_cut, Flag::AmountClamped)
         .detail(Detail::Field {
             source: a,
             source_bits: n,
@@ -213,7 +199,7 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
         })
     });
     let d = placed | (b & !fmask);
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Merge,
             "field written over b",
@@ -228,11 +214,10 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(ty: Type, v: &[u64; 4], t: &mut 
     d
 }
 
-pub(super) fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let s = ty.is_signed();
+/// `szext` (signed when `s`), `.clamp` when `clamp`, else `.wrap`.
+pub(super) fn eval_szext<T: Tracer>(s: bool, clamp: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & 0xffff_ffff;
     let b = v[1] & 0xffff_ffff;
-    let clamp = insn.form.mode != Some(ClampMode::Wrap);
     let big = b >= 32;
     let len = if big {
         if clamp {
@@ -243,23 +228,27 @@ pub(super) fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     } else {
         b as u32
     };
-    t.stage(|| {
-        Stage::new(
-            StageKind::Field,
-            if !big {
-                "width of the value".to_string()
-            } else if clamp {
-                "width limited to 32 (.clamp)".to_string()
-            } else {
-                "width taken modulo 32 (.wrap)".to_string()
-            },
-            rv("N", 32, false, len as u64),
-        )
-        .op(if clamp { "min(b, 32)" } else { "b & 31" })
-        .input(rv("b", 32, false, b))
-        .flag_if(big && clamp, Flag::AmountClamped)
-        .flag_if(big && !clamp, Flag::AmountWrapped)
-    });
+    t.stage(
+        [
+            (big && clamp, Flag::AmountClamped),
+            (big && !clamp, Flag::AmountWrapped),
+        ],
+        || {
+            Stage::new(
+                StageKind::Field,
+                if !big {
+                    "width of the value".to_string()
+                } else if clamp {
+                    "width limited to 32 (.clamp)".to_string()
+                } else {
+                    "width taken modulo 32 (.wrap)".to_string()
+                },
+                rv("N", 32, false, len as u64),
+            )
+            .op(if clamp { "min(b, 32)" } else { "b & 31" })
+            .input(rv("b", 32, false, b))
+        },
+    );
     let d = if len == 0 {
         0
     } else if s {
@@ -267,7 +256,7 @@ pub(super) fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     } else {
         a & mask64(len)
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Field,
             if len == 0 {
@@ -283,14 +272,7 @@ pub(super) fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         )
         .op("a<N-1..0>")
         .input(rv("a", 32, false, a))
-        .flag_if(
-            len > 0,
-            if s {
-                Flag::SignExtended
-            } else {
-                Flag::ZeroExtended
-            },
-        )
+        .extended_if(len > 0, s)
         .detail(Detail::Field {
             source: a,
             source_bits: 32,
@@ -304,39 +286,43 @@ pub(super) fn eval_szext<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     d
 }
 
-pub(super) fn eval_bmsk<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+/// `bmsk`, `.clamp` when `clamp`, else `.wrap`.
+pub(super) fn eval_bmsk<T: Tracer>(clamp: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & 0xffff_ffff;
     let b = v[1] & 0xffff_ffff;
-    let clamp = insn.form.mode != Some(ClampMode::Wrap);
     let (pos, width) = if clamp {
         (a.min(32) as u32, b.min(32) as u32)
     } else {
         ((a & 31) as u32, (b & 31) as u32)
     };
-    t.stage(|| {
-        Stage::new(
-            StageKind::Field,
-            if clamp {
-                "position and width limited to 32 (.clamp)"
-            } else {
-                "position and width taken modulo 32 (.wrap)"
-            },
-            rv("pos", 32, false, pos as u64),
-        )
-        .op(if clamp { "min(a, 32)" } else { "a & 31" })
-        .input(rv("a", 32, false, a))
-        .input(rv("b", 32, false, b))
-        .input(rv("width", 32, false, width as u64))
-        .flag_if(clamp && (a > 32 || b > 32), Flag::AmountClamped)
-        .flag_if(!clamp && (a > 31 || b > 31), Flag::AmountWrapped)
-    });
+    t.stage(
+        [
+            (clamp && (a > 32 || b > 32), Flag::AmountClamped),
+            (!clamp && (a > 31 || b > 31), Flag::AmountWrapped),
+        ],
+        || {
+            Stage::new(
+                StageKind::Field,
+                if clamp {
+                    "position and width limited to 32 (.clamp)"
+                } else {
+                    "position and width taken modulo 32 (.wrap)"
+                },
+                rv("pos", 32, false, pos as u64),
+            )
+            .op(if clamp { "min(a, 32)" } else { "a & 31" })
+            .input(rv("a", 32, false, a))
+            .input(rv("b", 32, false, b))
+            .input(rv("width", 32, false, width as u64))
+        },
+    );
     let top = (pos + width).min(32);
     let d = if pos >= 32 {
         0
     } else {
         mask64(top) & !mask64(pos)
     };
-    t.stage(|| {
+    t.stage([(pos + width > 32, Flag::AmountClamped)], || {
         Stage::new(
             StageKind::Field,
             if d == 0 {
@@ -349,7 +335,6 @@ pub(super) fn eval_bmsk<T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) 
         .op("ones(width) << pos")
         .input(rv("pos", 32, false, pos as u64))
         .input(rv("width", 32, false, width as u64))
-        .flag_if(pos + width > 32, Flag::AmountClamped)
         .detail(Detail::Field {
             source: d,
             source_bits: 32,

@@ -1,22 +1,13 @@
 //! `abs`, `neg`, `min` and `max`.
 
 use super::{ext, mask64, range, result, sign_word, wrap_to};
-use crate::ast::{Instruction, Type};
-use crate::isa::Opcode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
-pub(super) fn eval_abs_neg<T: Tracer>(
-    insn: &Instruction,
-    ty: Type,
-    v: &[u64; 4],
-    t: &mut T,
-) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
+/// `abs` (`abs` true) or `neg` of the low `n` bits of `a`, read signed when `s`.
+pub(super) fn eval_abs_neg<T: Tracer>(n: u32, s: bool, abs: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = ext(v[0], n, s);
-    let abs = insn.opcode == Opcode::Abs;
     let exact = if abs { a.abs() } else { -a };
-    t.stage(|| {
+    t.stage([(!abs || a < 0, Flag::Negated)], || {
         Stage::new(
             StageKind::Adjust,
             if abs { "absolute value" } else { "negated" },
@@ -24,7 +15,6 @@ pub(super) fn eval_abs_neg<T: Tracer>(
         )
         .op(if abs { "|a|" } else { "-a" })
         .input(Val::new("a", n, s, a))
-        .flag_if(!abs || a < 0, Flag::Negated)
     });
     let d = wrap_to(t, exact, n + 1, n, s, "tmp");
     result(t, n, s, d);
@@ -34,19 +24,19 @@ pub(super) fn eval_abs_neg<T: Tracer>(
 // ---------------------------------------------------------------------------------------------
 // min, max
 
+/// `min` (`is_min`) or `max` of `n`-bit numbers, signed when `s`, `.relu` when `relu`.
 pub(super) fn eval_min_max<T: Tracer>(
-    insn: &Instruction,
-    ty: Type,
+    n: u32,
+    s: bool,
+    is_min: bool,
+    relu: bool,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
-    let is_min = insn.opcode == Opcode::Min;
     let x = if is_min { a.min(b) } else { a.max(b) };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Compare,
             format!(
@@ -61,10 +51,9 @@ pub(super) fn eval_min_max<T: Tracer>(
         .input(Val::new("b", n, s, b))
     });
     let mut out = x;
-    if insn.form.relu {
+    if relu {
         out = if s { x.max(0) } else { x };
-        t.note_if(out != x, Flag::ClampedLow);
-        t.stage(|| {
+        t.stage([(out != x, Flag::ClampedLow)], || {
             Stage::new(
                 StageKind::Clamp,
                 "negative becomes 0 (.relu)",
@@ -72,7 +61,6 @@ pub(super) fn eval_min_max<T: Tracer>(
             )
             .op("max(tmp, 0)")
             .input(Val::new("tmp", n, s, x))
-            .flag_if(out != x, Flag::ClampedLow)
             .detail(Detail::Range {
                 min: 0,
                 max: range(n, s).1,

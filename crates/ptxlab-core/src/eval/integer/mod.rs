@@ -21,9 +21,9 @@
 
 use super::mask64;
 use super::semantics::Semantics;
-use crate::ast::{Instruction, Type};
+use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::bits::sext;
-use crate::isa::Opcode;
+use crate::isa::{IntOp, Operation};
 use crate::trace::{Flag, Saturation, Stage, StageKind, Tracer, Val};
 
 pub mod add_sub;
@@ -34,7 +34,7 @@ pub mod min_max;
 pub mod mul;
 pub mod search;
 
-use add_sub::{eval_add_sub, eval_x2};
+use add_sub::{eval_add_sub, eval_x2, X2Op};
 use div_rem::eval_div_rem;
 use dot::eval_dot;
 use fields::{eval_bfe, eval_bfi, eval_bmsk, eval_szext};
@@ -42,33 +42,121 @@ use min_max::{eval_abs_neg, eval_min_max};
 use mul::{eval_mul24, eval_mul_mad, eval_sad};
 use search::{eval_bfind, eval_brev, eval_clz, eval_fns, eval_popc};
 
-/// `fns`'s search over the window, at the path the plan kernel calls.
-pub(crate) use search::fns_search;
-
 /// Evaluate an integer instruction on source values already reduced to their widths.
+/// 0 for an instruction of another family.
 pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    let ty = insn.form.ty(0);
-    match insn.opcode {
-        Opcode::Add | Opcode::Sub if is_x2(ty) => eval_x2(insn, ty, v, t),
-        Opcode::Min | Opcode::Max if is_x2(ty) => eval_x2(insn, ty, v, t),
-        Opcode::Add | Opcode::Sub => eval_add_sub(insn, ty, v, t),
-        Opcode::Mul | Opcode::Mad => eval_mul_mad(insn, ty, v, t),
-        Opcode::Mul24 | Opcode::Mad24 => eval_mul24(insn, ty, v, t),
-        Opcode::Sad => eval_sad(ty, v, t),
-        Opcode::Div | Opcode::Rem => eval_div_rem(insn, ty, v, t),
-        Opcode::Abs | Opcode::Neg => eval_abs_neg(insn, ty, v, t),
-        Opcode::Min | Opcode::Max => eval_min_max(insn, ty, v, t),
-        Opcode::Popc => eval_popc(ty, v, t),
-        Opcode::Clz => eval_clz(ty, v, t),
-        Opcode::Bfind => eval_bfind(insn, ty, v, t),
-        Opcode::Fns => eval_fns::<S, _>(v, t),
-        Opcode::Brev => eval_brev(ty, v, t),
-        Opcode::Bfe => eval_bfe::<S, _>(ty, v, t),
-        Opcode::Bfi => eval_bfi::<S, _>(ty, v, t),
-        Opcode::Szext => eval_szext(insn, ty, v, t),
-        Opcode::Bmsk => eval_bmsk(insn, v, t),
-        Opcode::Dp4a | Opcode::Dp2a => eval_dot(insn, v, t),
-        _ => 0,
+    match insn.opcode.operation() {
+        Operation::Int(op) => eval_op::<S, T>(op, insn, v, t),
+        Operation::Scalar(_) | Operation::Vmad | Operation::Simd2(_) | Operation::Simd4(_) => 0,
+    }
+}
+
+/// [`eval`] of the operation `op`, as the family's dispatch reads it.
+pub(crate) fn eval_op<S: Semantics, T: Tracer>(
+    op: IntOp,
+    insn: &Instruction,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    IntForm::new(insn, op).run::<S, T>(v, t)
+}
+
+/// An integer instruction decoded once: its operation and what its form says. The evaluator
+/// decodes it per call, a plan once; both run it through the same step functions
+/// ([`IntForm::run`]), so each operation's arithmetic and flags are written once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IntForm {
+    /// The operation.
+    pub(crate) op: IntOp,
+    /// Width of the type (`dtype` for the dot products) in bits.
+    pub(crate) n: u32,
+    /// Whether the type is signed (`.s16x2` for the half-word pairs).
+    pub(crate) s: bool,
+    /// `.u16x2` / `.s16x2`: two half-words.
+    pub(crate) x2: bool,
+    /// `.sat`.
+    pub(crate) sat: bool,
+    /// `.relu`.
+    pub(crate) relu: bool,
+    /// `.lo` (also when none is written), `.hi` or `.wide`.
+    pub(crate) half: HalfMode,
+    /// `.clamp` (also when no mode is written), not `.wrap`.
+    pub(crate) clamp: bool,
+    /// `.shiftamt`.
+    pub(crate) shiftamt: bool,
+    /// The signs of `a` and `b` (`dp4a`/`dp2a` type them apart).
+    pub(crate) sa: bool,
+    pub(crate) sb: bool,
+}
+
+impl IntForm {
+    /// Decode `insn`, whose operation is `op`.
+    pub(crate) fn new(insn: &Instruction, op: IntOp) -> IntForm {
+        let f = &insn.form;
+        let ty = f.ty(0);
+        let sg = insn.signs();
+        IntForm {
+            op,
+            n: ty.bits().min(64),
+            s: ty.is_signed(),
+            x2: is_x2(ty),
+            sat: f.sat,
+            relu: f.relu,
+            half: f.half.unwrap_or(HalfMode::Lo),
+            clamp: f.mode != Some(ClampMode::Wrap),
+            shiftamt: f.shiftamt,
+            sa: sg & 2 != 0,
+            sb: sg & 4 != 0,
+        }
+    }
+
+    /// The value written to `d` (before the destination's mask), with the semantics `S`,
+    /// observed by `t`: one step function per operation.
+    #[inline(always)]
+    pub(crate) fn run<S: Semantics, T: Tracer>(&self, v: &[u64; 4], t: &mut T) -> u64 {
+        let IntForm {
+            op,
+            n,
+            s,
+            x2,
+            sat,
+            relu,
+            half,
+            clamp,
+            shiftamt,
+            sa,
+            sb,
+        } = *self;
+        match op {
+            IntOp::Add if x2 => eval_x2(X2Op::Add, s, relu, v, t),
+            IntOp::Sub if x2 => eval_x2(X2Op::Sub, s, relu, v, t),
+            IntOp::Min if x2 => eval_x2(X2Op::Min, s, relu, v, t),
+            IntOp::Max if x2 => eval_x2(X2Op::Max, s, relu, v, t),
+            IntOp::Add => eval_add_sub(n, s, false, sat, v, t),
+            IntOp::Sub => eval_add_sub(n, s, true, sat, v, t),
+            IntOp::Mul => eval_mul_mad(n, s, half, false, sat, v, t),
+            IntOp::Mad => eval_mul_mad(n, s, half, true, sat, v, t),
+            IntOp::Mul24 => eval_mul24(s, half == HalfMode::Hi, false, sat, v, t),
+            IntOp::Mad24 => eval_mul24(s, half == HalfMode::Hi, true, sat, v, t),
+            IntOp::Sad => eval_sad(n, s, v, t),
+            IntOp::Div => eval_div_rem(n, s, true, v, t),
+            IntOp::Rem => eval_div_rem(n, s, false, v, t),
+            IntOp::Abs => eval_abs_neg(n, s, true, v, t),
+            IntOp::Neg => eval_abs_neg(n, s, false, v, t),
+            IntOp::Min => eval_min_max(n, s, true, relu, v, t),
+            IntOp::Max => eval_min_max(n, s, false, relu, v, t),
+            IntOp::Popc => eval_popc(n, v, t),
+            IntOp::Clz => eval_clz(n, v, t),
+            IntOp::Bfind => eval_bfind(n, s, shiftamt, v, t),
+            IntOp::Fns => eval_fns::<S, _>(v, t),
+            IntOp::Brev => eval_brev(n, v, t),
+            IntOp::Bfe => eval_bfe::<S, _>(n, s, v, t),
+            IntOp::Bfi => eval_bfi::<S, _>(n, v, t),
+            IntOp::Szext => eval_szext(s, clamp, v, t),
+            IntOp::Bmsk => eval_bmsk(clamp, v, t),
+            IntOp::Dp4a => eval_dot(true, sa, sb, false, v, t),
+            IntOp::Dp2a => eval_dot(false, sa, sb, half == HalfMode::Hi, v, t),
+        }
     }
 }
 
@@ -107,7 +195,9 @@ fn rv(name: &str, bits: u32, signed: bool, raw: u64) -> Val {
 
 /// The final stage: what is written to `d`.
 fn result<T: Tracer>(t: &mut T, bits: u32, signed: bool, d: u64) {
-    t.stage(|| Stage::new(StageKind::Result, "written to d", rv("d", bits, signed, d)));
+    t.stage([], || {
+        Stage::new(StageKind::Result, "written to d", rv("d", bits, signed, d))
+    });
 }
 
 /// Reduce an exact value to `bits` bits (two's complement), tracing the wrap if it changed the
@@ -123,19 +213,15 @@ fn wrap_to<T: Tracer>(
     let d = (exact as u64) & mask64(bits);
     let (lo, hi) = range(bits, signed);
     let wrapped = exact < lo || exact > hi;
-    t.note_if(wrapped, Flag::Wrapped);
-    if T::ON {
-        t.stage(|| {
-            Stage::new(
-                StageKind::Truncate,
-                format!("low {bits} bits kept"),
-                rv("tmp", bits, signed, d),
-            )
-            .op(format!("{what} mod 2^{bits}"))
-            .input(Val::new(what, exact_bits, true, exact))
-            .flag_if(wrapped, Flag::Wrapped)
-        });
-    }
+    t.stage([(wrapped, Flag::Wrapped)], || {
+        Stage::new(
+            StageKind::Truncate,
+            format!("low {bits} bits kept"),
+            rv("tmp", bits, signed, d),
+        )
+        .op(format!("{what} mod 2^{bits}"))
+        .input(Val::new(what, exact_bits, true, exact))
+    });
     d
 }
 
@@ -150,21 +236,23 @@ fn saturate<T: Tracer>(
 ) -> u64 {
     let (lo, hi) = range(bits, signed);
     let c = exact.clamp(lo, hi);
-    t.note_if(exact > hi, Flag::ClampedHigh);
-    t.note_if(exact < lo, Flag::ClampedLow);
-    t.stage(|| {
-        Stage::new(
-            StageKind::Clamp,
-            format!("saturated to the {bits}-bit range"),
-            Val::new("tmp", bits, signed, c),
-        )
-        .saturate(
-            Saturation::Range { lo, hi },
-            Val::new(what, exact_bits, true, exact),
-        )
-        .flag_if(exact > hi, Flag::ClampedHigh)
-        .flag_if(exact < lo, Flag::ClampedLow)
-    });
+    t.stage(
+        [
+            (exact > hi, Flag::ClampedHigh),
+            (exact < lo, Flag::ClampedLow),
+        ],
+        || {
+            Stage::new(
+                StageKind::Clamp,
+                format!("saturated to the {bits}-bit range"),
+                Val::new("tmp", bits, signed, c),
+            )
+            .saturate(
+                Saturation::Range { lo, hi },
+                Val::new(what, exact_bits, true, exact),
+            )
+        },
+    );
     (c as u64) & mask64(bits)
 }
 

@@ -1,19 +1,20 @@
 //! `mul`, `mad`, `mul24`, `mad24` and `sad`: products, the half kept, and a sum with `c`.
 
 use super::{ext, mask64, result, rv, saturate, wrap_to};
-use crate::ast::{HalfMode, Instruction, Type};
-use crate::isa::Opcode;
+use crate::ast::HalfMode;
 use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
+/// `mul` (`mad` false) or `mad` of `n`-bit numbers, signed when `s`, keeping `half` of the
+/// product; `mad` saturated when `sat`.
 pub(super) fn eval_mul_mad<T: Tracer>(
-    insn: &Instruction,
-    ty: Type,
+    n: u32,
+    s: bool,
+    half: HalfMode,
+    mad: bool,
+    sat: bool,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    let n = ty.bits().min(64);
-    let s = ty.is_signed();
-    let half = insn.form.half.unwrap_or(HalfMode::Lo);
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
     let full_bits = 2 * n;
@@ -24,7 +25,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
         HalfMode::Hi => (n, n),
         HalfMode::Wide => (0, full_bits.min(64)),
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Product,
             format!("full {full_bits}-bit product"),
@@ -40,33 +41,34 @@ pub(super) fn eval_mul_mad<T: Tracer>(
         })
     });
     let part = ((p >> kept_lo) as u64) & mask64(kept_bits);
-    t.note_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped);
     if half != HalfMode::Wide {
-        t.stage(|| {
-            let label = match half {
-                HalfMode::Lo => format!("low half: bits {}..0", n - 1),
-                HalfMode::Hi => format!("high half: bits {}..{n}", full_bits - 1),
-                HalfMode::Wide => format!("all {full_bits} bits kept (.wide)"),
-            };
-            Stage::new(StageKind::Truncate, label, rv("tp", kept_bits, s, part))
-                .op(match half {
-                    HalfMode::Lo => format!("t<{}..0>", n - 1),
-                    HalfMode::Hi => format!("t<{}..{n}>", full_bits - 1),
-                    HalfMode::Wide => "t".to_string(),
-                })
-                .input(Val::new("t", full_bits, s, p))
+        t.stage(
+            [(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped)],
+            || {
+                let label = match half {
+                    HalfMode::Lo => format!("low half: bits {}..0", n - 1),
+                    HalfMode::Hi => format!("high half: bits {}..{n}", full_bits - 1),
+                    HalfMode::Wide => format!("all {full_bits} bits kept (.wide)"),
+                };
+                Stage::new(StageKind::Truncate, label, rv("tp", kept_bits, s, part))
+                    .op(match half {
+                        HalfMode::Lo => format!("t<{}..0>", n - 1),
+                        HalfMode::Hi => format!("t<{}..{n}>", full_bits - 1),
+                        HalfMode::Wide => "t".to_string(),
+                    })
+                    .input(Val::new("t", full_bits, s, p))
                 // The low half alone no longer equals the product.
-                .flag_if(half == HalfMode::Lo && ext(part, n, s) != p, Flag::Wrapped)
-        });
+            },
+        );
     }
-    if insn.opcode == Opcode::Mul {
+    if !mad {
         result(t, kept_bits, s, part);
         return part;
     }
     let c = ext(v[2], kept_bits, s);
     let tp = ext(part, kept_bits, s);
     let exact = tp + c;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "exact sum with c",
@@ -76,7 +78,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
         .input(Val::new("tp", kept_bits, s, tp))
         .input(Val::new("c", kept_bits, s, c))
     });
-    let d = if insn.form.sat {
+    let d = if sat {
         saturate(t, exact, kept_bits + 1, kept_bits, s, "tmp")
     } else {
         wrap_to(t, exact, kept_bits + 1, kept_bits, s, "tmp")
@@ -88,13 +90,20 @@ pub(super) fn eval_mul_mad<T: Tracer>(
 // ---------------------------------------------------------------------------------------------
 // mul24, mad24
 
-pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let s = ty.is_signed();
-    let hi = insn.form.half == Some(HalfMode::Hi);
+/// `mul24` (`mad` false) or `mad24`, signed when `s`, keeping bits 47..16 when `hi`; `mad24`
+/// saturated when `sat`.
+pub(super) fn eval_mul24<T: Tracer>(
+    s: bool,
+    hi: bool,
+    mad: bool,
+    sat: bool,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let a = ext(v[0], 24, s);
     let b = ext(v[1], 24, s);
     for (name, raw, x) in [("a", v[0], a), ("b", v[1], b)] {
-        t.stage(|| {
+        t.stage([], || {
             Stage::new(
                 StageKind::Extract,
                 format!(
@@ -104,11 +113,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
                 Val::new(format!("{name}24"), 24, s, x),
             )
             .input(rv(name, 32, s, raw))
-            .flag(if s {
-                Flag::SignExtended
-            } else {
-                Flag::ZeroExtended
-            })
+            .extended(s)
             .detail(Detail::Field {
                 source: raw,
                 source_bits: 32,
@@ -121,7 +126,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
     }
     let p = a * b;
     let kept_lo = if hi { 16 } else { 0 };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Product,
             "full 48-bit product",
@@ -137,7 +142,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         })
     });
     let part = ((p >> kept_lo) as u64) & 0xffff_ffff;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Truncate,
             if hi {
@@ -150,14 +155,14 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         .op(if hi { "t<47..16>" } else { "t<31..0>" })
         .input(Val::new("t", 48, s, p))
     });
-    if insn.opcode == Opcode::Mul24 {
+    if !mad {
         result(t, 32, s, part);
         return part;
     }
     let c = ext(v[2], 32, s);
     let tp = ext(part, 32, s);
     let exact = tp + c;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "exact sum with c",
@@ -167,7 +172,7 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         .input(Val::new("tp", 32, s, tp))
         .input(Val::new("c", 32, s, c))
     });
-    let d = if insn.form.sat {
+    let d = if sat {
         saturate(t, exact, 33, 32, s, "tmp")
     } else {
         wrap_to(t, exact, 33, 32, s, "tmp")
@@ -179,14 +184,12 @@ pub(super) fn eval_mul24<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
 // ---------------------------------------------------------------------------------------------
 // sad
 
-pub(super) fn eval_sad<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
+pub(super) fn eval_sad<T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u64 {
     let a = ext(v[0], n, s);
     let b = ext(v[1], n, s);
     let c = ext(v[2], n, s);
     let diff = (a - b).abs();
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "exact absolute difference",
@@ -197,7 +200,7 @@ pub(super) fn eval_sad<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
         .input(Val::new("b", n, s, b))
     });
     let exact = c + diff;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Operate,
             "plus c",

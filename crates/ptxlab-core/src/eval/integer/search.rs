@@ -1,17 +1,15 @@
 //! Bit searches: `popc`, `clz`, `bfind`, `fns` and `brev`.
 
 use super::{mask64, result, rv};
-use crate::ast::{Instruction, Type};
 use crate::bits::sext;
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
 use crate::trace::{Flag, Stage, StageKind, Tracer};
 
-pub(super) fn eval_popc<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
+pub(super) fn eval_popc<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     let d = a.count_ones() as u64;
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Search,
             "one bits counted",
@@ -24,12 +22,11 @@ pub(super) fn eval_popc<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
     d
 }
 
-pub(super) fn eval_clz<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
+pub(super) fn eval_clz<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     // Leading zeros within the n-bit operand; all n bits when a is zero.
     let d = (a.leading_zeros() - (64 - n)) as u64;
-    t.stage(|| {
+    t.stage([(a == 0, Flag::NotFound)], || {
         Stage::new(
             StageKind::Search,
             if a == 0 {
@@ -44,21 +41,25 @@ pub(super) fn eval_clz<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
         )
         .op("clz(a)")
         .input(rv("a", n, false, a))
-        .flag_if(a == 0, Flag::NotFound)
     });
     result(t, 32, false, d);
     d
 }
 
-pub(super) fn eval_bfind<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
-    let s = ty.is_signed();
+/// `bfind` of the low `n` bits of `a`, read signed when `s`; `.shiftamt` when `shiftamt`.
+pub(super) fn eval_bfind<T: Tracer>(
+    n: u32,
+    s: bool,
+    shiftamt: bool,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let m = mask64(n);
     let a = v[0] & m;
     let negative = s && (a >> (n - 1)) & 1 == 1;
     let x = if negative { !a & m } else { a };
     if negative {
-        t.stage(|| {
+        t.stage([(true, Flag::Negated)], || {
             Stage::new(
                 StageKind::Adjust,
                 "negative: bits inverted, so the highest 0 becomes the highest 1",
@@ -66,13 +67,12 @@ pub(super) fn eval_bfind<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
             )
             .op("~a")
             .input(rv("a", n, true, a))
-            .flag(Flag::Negated)
         });
     }
     let found = x != 0;
     let pos = if found { 63 - x.leading_zeros() } else { 0 };
     let pos_val = if found { pos as u64 } else { 0xffff_ffff };
-    t.stage(|| {
+    t.stage([(!found, Flag::NotFound)], || {
         let what = if s && negative {
             "highest 0 bit of a"
         } else {
@@ -89,11 +89,10 @@ pub(super) fn eval_bfind<T: Tracer>(insn: &Instruction, ty: Type, v: &[u64; 4], 
         )
         .op(if negative { "msb(~a)" } else { "msb(a)" })
         .input(rv(if negative { "x" } else { "a" }, n, false, x))
-        .flag_if(!found, Flag::NotFound)
     });
-    let d = if insn.form.shiftamt && found {
+    let d = if shiftamt && found {
         let sa = (n - 1 - pos) as u64;
-        t.stage(|| {
+        t.stage([], || {
             Stage::new(
                 StageKind::Adjust,
                 format!("shift that moves bit {pos} to bit {} (.shiftamt)", n - 1),
@@ -145,7 +144,7 @@ pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
         )
     };
     let count = i64::from(window.count_ones());
-    t.stage(|| {
+    t.stage([(!in_range, Flag::AmountClamped)], || {
         let label = if !in_range {
             "base is 32 or more: no bits to search".to_string()
         } else if offset == 0 {
@@ -165,10 +164,9 @@ pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
             })
             .input(rv("mask", 32, false, mask))
             .input(rv("base", 32, false, base))
-            .flag_if(!in_range, Flag::AmountClamped)
     });
     let d = fns_search(window, count, k, down);
-    t.stage(|| {
+    t.stage([(d == NOT_FOUND, Flag::NotFound)], || {
         let n = if S::TEXT {
             k.unsigned_abs()
         } else {
@@ -192,19 +190,16 @@ pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
             })
             .input(rv("bits", 32, false, window))
             .input(rv("offset", 32, true, offset as u32 as u64))
-            .flag_if(d == NOT_FOUND, Flag::NotFound)
             .differs_if(offset == i32::MIN, DiffId::FnsMinOffset)
     });
-    t.note_if(d == NOT_FOUND, Flag::NotFound);
     result(t, 32, false, d);
     d
 }
 
-pub(super) fn eval_brev<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
-    let n = ty.bits();
+pub(super) fn eval_brev<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
     let d = a.reverse_bits() >> (64 - n);
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Search,
             format!("bit order reversed: bit i moves to bit {}-i", n - 1),
@@ -220,8 +215,8 @@ pub(super) fn eval_brev<T: Tracer>(ty: Type, v: &[u64; 4], t: &mut T) -> u64 {
 /// `fns`'s search over the 32-bit window (as a u64): the position of the `k`th set bit counted
 /// from the base, downwards or upwards, or `0xffffffff` when the window holds fewer than `k`.
 /// A negative `k` means `|offset|` overflowed: the search passes every bit and stops at the far
-/// end. Shared by the evaluator and the plan kernel, so both search the same way.
-pub(crate) fn fns_search(window: u64, count: i64, k: i64, down: bool) -> u64 {
+/// end.
+fn fns_search(window: u64, count: i64, k: i64, down: bool) -> u64 {
     const NOT_FOUND: u64 = 0xffff_ffff;
     if count < k {
         NOT_FOUND

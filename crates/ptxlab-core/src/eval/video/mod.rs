@@ -21,7 +21,7 @@
 
 use crate::ast::{Instruction, SelKind, Selector};
 use crate::bits::{extend_field, int_range};
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
 
 const M32: u64 = 0xffff_ffff;
 const U32_MAX: i64 = 0xffff_ffff;
@@ -76,15 +76,15 @@ fn read_part<T: Tracer>(
 ) -> i64 {
     let p = Part::of(sel);
     let x = extend_field(raw, p.lo, p.width, signed);
-    t.stage(|| {
+    t.stage([], || {
         let what = match sel {
             Some(s) => format!("{name}{s}"),
             None => name.to_string(),
         };
-        let (how, f, flag) = if signed {
-            ("sign-extended", "sext", Flag::SignExtended)
+        let (how, f) = if signed {
+            ("sign-extended", "sext")
         } else {
-            ("zero-extended", "zext", Flag::ZeroExtended)
+            ("zero-extended", "zext")
         };
         Stage::new(
             StageKind::Extract,
@@ -93,7 +93,7 @@ fn read_part<T: Tracer>(
         )
         .op(format!("{f}({what})"))
         .input(Val::reg(name, 32, raw))
-        .flag(flag)
+        .extended(signed)
         .detail(Detail::Field {
             source: raw & M32,
             source_bits: 32,
@@ -111,13 +111,6 @@ fn read_part<T: Tracer>(
 fn outside(x: i64, bits: u32, signed: bool) -> bool {
     let (lo, hi) = int_range(bits, signed);
     x < lo || x > hi
-}
-
-/// Note a saturation that changed the value.
-#[inline(always)]
-fn note_clamp<T: Tracer>(t: &mut T, before: i64, after: i64) {
-    t.note_if(after < before, Flag::ClampedHigh);
-    t.note_if(after > before, Flag::ClampedLow);
 }
 
 pub mod scalar;

@@ -1,12 +1,12 @@
 //! The scalar video instructions: `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`, `vshr`
 //! and `vset`.
 
-use super::{note_clamp, outside, read_part, src_sel, Part, M32, S32_MAX, S32_MIN, U32_MAX};
+use super::{outside, read_part, src_sel, Part, M32, S32_MAX, S32_MIN, U32_MAX};
 use crate::ast::{ClampMode, Cmp, Instruction, SecOp, Selector};
 use crate::bits::{clamp_i64, field, int_range, sext};
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
-use crate::isa::Opcode;
+use crate::isa::{Operation, ScalarOp};
 use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Tracer, Val};
 
 /// The primary operation of a scalar instruction.
@@ -23,16 +23,17 @@ enum Prim {
 }
 
 impl Prim {
-    fn of(insn: &Instruction) -> Prim {
-        match insn.opcode {
-            Opcode::Vadd => Prim::Add,
-            Opcode::Vsub => Prim::Sub,
-            Opcode::Vabsdiff => Prim::Absdiff,
-            Opcode::Vmin => Prim::Min,
-            Opcode::Vmax => Prim::Max,
-            Opcode::Vshl => Prim::Shl,
-            Opcode::Vshr => Prim::Shr,
-            _ => Prim::Set(insn.form.cmp.unwrap_or(Cmp::Eq)),
+    fn of(op: ScalarOp, insn: &Instruction) -> Prim {
+        match op {
+            ScalarOp::Add => Prim::Add,
+            ScalarOp::Sub => Prim::Sub,
+            ScalarOp::Absdiff => Prim::Absdiff,
+            ScalarOp::Min => Prim::Min,
+            ScalarOp::Max => Prim::Max,
+            ScalarOp::Shl => Prim::Shl,
+            ScalarOp::Shr => Prim::Shr,
+            // A comparison written without its `.cmp` is invalid; read it as `.eq`.
+            ScalarOp::Set => Prim::Set(insn.form.cmp.unwrap_or(Cmp::Eq)),
         }
     }
     fn is_shift(self) -> bool {
@@ -70,22 +71,14 @@ fn shift_amount<T: Tracer>(raw: u64, sel: Option<&Selector>, mode: ClampMode, t:
         ClampMode::Clamp => b.min(32) as u32,
         ClampMode::Wrap => (b & 31) as u32,
     };
-    match mode {
-        ClampMode::Clamp => t.note_if(u64::from(n) != b, Flag::AmountClamped),
-        ClampMode::Wrap => t.note_if(u64::from(n) != b, Flag::AmountWrapped),
-    }
-    t.stage(|| {
-        let (label, op, flag) = match mode {
-            ClampMode::Clamp => (
-                "shift amount limited to 32 (.clamp)",
-                "min(tb, 32)",
-                Flag::AmountClamped,
-            ),
-            ClampMode::Wrap => (
-                "shift amount taken modulo 32 (.wrap)",
-                "tb & 0x1f",
-                Flag::AmountWrapped,
-            ),
+    let flag = match mode {
+        ClampMode::Clamp => Flag::AmountClamped,
+        ClampMode::Wrap => Flag::AmountWrapped,
+    };
+    t.stage([(u64::from(n) != b, flag)], || {
+        let (label, op) = match mode {
+            ClampMode::Clamp => ("shift amount limited to 32 (.clamp)", "min(tb, 32)"),
+            ClampMode::Wrap => ("shift amount taken modulo 32 (.wrap)", "tb & 0x1f"),
         };
         Stage::new(
             StageKind::Adjust,
@@ -94,7 +87,6 @@ fn shift_amount<T: Tracer>(raw: u64, sel: Option<&Selector>, mode: ClampMode, t:
         )
         .op(op)
         .input(Val::new("tb", 33, true, i128::from(b)))
-        .flag_if(u64::from(n) != b, flag)
     });
     n
 }
@@ -245,10 +237,23 @@ fn merge_text(x: u64, c: u64, part: Part) -> u64 {
     ((x & lane) << part.lo) | (c & !m & M32)
 }
 
-/// `vadd vsub vabsdiff vmin vmax vshl vshr vset`.
+/// `vadd vsub vabsdiff vmin vmax vshl vshr vset`; 0 for an instruction of another family.
 pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
+    match insn.opcode.operation() {
+        Operation::Scalar(op) => eval_op::<S, T>(op, insn, v, t),
+        Operation::Vmad | Operation::Simd2(_) | Operation::Simd4(_) | Operation::Int(_) => 0,
+    }
+}
+
+/// [`eval_scalar`] of the operation `op`, as the family's dispatch reads it.
+pub(crate) fn eval_op<S: Semantics, T: Tracer>(
+    op: ScalarOp,
+    insn: &Instruction,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
     let f = &insn.form;
-    let p = Prim::of(insn);
+    let p = Prim::of(op, insn);
     let set = matches!(p, Prim::Set(_));
     let shift = p.is_shift();
     // Signedness of the secondary operation (c's sign rule: dtype, or for vset, which has no
@@ -273,7 +278,7 @@ pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t:
     } else {
         primary(p, ta, tb)
     };
-    t.stage(|| {
+    t.stage([], || {
         let (kind, label) = match p {
             Prim::Set(_) => (StageKind::Compare, "comparison: 1 when true, 0 when false"),
             Prim::Shl if S::TEXT => (
@@ -314,14 +319,12 @@ pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t:
     } else {
         word_path::<S, _>(p, tmp, c, f.secop, sat, dsig, set, t)
     };
-    t.note_if(wrapped, Flag::Wrapped);
-    t.stage(|| {
+    t.stage([(wrapped, Flag::Wrapped)], || {
         Stage::new(
             StageKind::Result,
             "value written to d",
             Val::reg("d", 32, d),
         )
-        .flag_if(wrapped, Flag::Wrapped)
     });
     d
 }
@@ -354,7 +357,7 @@ fn word_path<S: Semantics, T: Tracer>(
     let r = if sat {
         if p.is_shift() && !S::TEXT {
             let w = sext(tmp as u64, 34);
-            t.stage(|| {
+            t.stage([(w != tmp, Flag::Wrapped)], || {
                 Stage::new(
                     StageKind::Truncate,
                     "shifted value wrapped to the 34-bit intermediate",
@@ -362,7 +365,6 @@ fn word_path<S: Semantics, T: Tracer>(
                 )
                 .op("tmp mod 2^34")
                 .input(Val::new("tmp", 64, true, i128::from(tmp)))
-                .flag_if(w != tmp, Flag::Wrapped)
             });
         }
         let x = if p.is_shift() {
@@ -375,52 +377,52 @@ fn word_path<S: Semantics, T: Tracer>(
         } else {
             saturate_word(p, tmp, dsig)
         };
-        note_clamp(t, x, r);
-        t.stage(|| {
-            let (sat, label) = if dsig {
-                (
-                    Saturation::Range {
-                        lo: S32_MIN.into(),
-                        hi: S32_MAX.into(),
-                    },
-                    "saturated to the s32 range",
+        t.stage(
+            [(r < x, Flag::ClampedHigh), (r > x, Flag::ClampedLow)],
+            || {
+                let (sat, label) = if dsig {
+                    (
+                        Saturation::Range {
+                            lo: S32_MIN.into(),
+                            hi: S32_MAX.into(),
+                        },
+                        "saturated to the s32 range",
+                    )
+                } else if p.is_shift() || S::TEXT {
+                    (
+                        Saturation::Range {
+                            lo: 0,
+                            hi: U32_MAX.into(),
+                        },
+                        "saturated to the u32 range",
+                    )
+                } else {
+                    (
+                        Saturation::Floor {
+                            lo: 0,
+                            shown_max: (1i128 << 33) - 1,
+                        },
+                        "unsigned saturation: negative values become 0, nothing is limited above",
+                    )
+                };
+                let (text, hw) = if S::TEXT {
+                    (r, saturate_word(p, x, dsig))
+                } else {
+                    (saturate_text(x, dsig, 32), r)
+                };
+                Stage::new(
+                    StageKind::Clamp,
+                    label,
+                    Val::new("tmp", 34, true, i128::from(r)),
                 )
-            } else if p.is_shift() || S::TEXT {
-                (
-                    Saturation::Range {
-                        lo: 0,
-                        hi: U32_MAX.into(),
-                    },
-                    "saturated to the u32 range",
-                )
-            } else {
-                (
-                    Saturation::Floor {
-                        lo: 0,
-                        shown_max: (1i128 << 33) - 1,
-                    },
-                    "unsigned saturation: negative values become 0, nothing is limited above",
-                )
-            };
-            let (text, hw) = if S::TEXT {
-                (r, saturate_word(p, x, dsig))
-            } else {
-                (saturate_text(x, dsig, 32), r)
-            };
-            Stage::new(
-                StageKind::Clamp,
-                label,
-                Val::new("tmp", 34, true, i128::from(r)),
-            )
-            .saturate(sat, Val::new("tmp", 34, true, i128::from(x)))
-            .flag_if(r < x, Flag::ClampedHigh)
-            .flag_if(r > x, Flag::ClampedLow)
-            .differs_if(text != hw, DiffId::UnsignedWordSaturation)
-        });
+                .saturate(sat, Val::new("tmp", 34, true, i128::from(x)))
+                .differs_if(text != hw, DiffId::UnsignedWordSaturation)
+            },
+        );
         r
     } else {
         if !set {
-            t.stage(|| {
+            t.stage([], || {
                 Stage::new(
                     StageKind::Clamp,
                     "no .sat: the intermediate is not saturated",
@@ -440,7 +442,7 @@ fn word_path<S: Semantics, T: Tracer>(
     let seen = if word_only && !S::TEXT {
         let w = sext(r as u64 & M32, 32);
         if op != SecOp::Add {
-            t.stage(|| {
+            t.stage([(w != r, Flag::Wrapped)], || {
                 Stage::new(
                     StageKind::Truncate,
                     "only the low 32 bits are kept, then sign-extended",
@@ -448,7 +450,6 @@ fn word_path<S: Semantics, T: Tracer>(
                 )
                 .op("sext(tmp & 0xffffffff)")
                 .input(Val::new("tmp", 34, true, i128::from(r)))
-                .flag_if(w != r, Flag::Wrapped)
             });
         }
         w
@@ -469,7 +470,7 @@ fn word_path<S: Semantics, T: Tracer>(
         SecOp::Add => outside(r.wrapping_add(cx), 32, dsig),
         _ => out == r as u64 & M32 && outside(r, 32, dsig),
     };
-    t.stage(|| {
+    t.stage([], || {
         // Each reading's step on this stage's own input, to flag where they part.
         let (text, hw, vshl_wide) = if S::TEXT {
             let hw_seen = if word_only {
@@ -610,9 +611,7 @@ fn merge_path<S: Semantics, T: Tracer>(
         };
         // Which end it was clamped to (the hardware sends negative values to the top).
         let (high, low) = (val != orig && val == hi, val != orig && val == lo);
-        t.note_if(high, Flag::ClampedHigh);
-        t.note_if(low, Flag::ClampedLow);
-        t.stage(|| {
+        t.stage([(high, Flag::ClampedHigh), (low, Flag::ClampedLow)], || {
             let (text, hw) = if S::TEXT {
                 (x, saturate_lane(p, tmp, dsig, part.width))
             } else {
@@ -629,13 +628,11 @@ fn merge_path<S: Semantics, T: Tracer>(
                 Val::new("tmp", 32, false, i128::from(x)),
             )
             .saturate(sat, Val::new("tmp", 34, true, i128::from(orig)))
-            .flag_if(high, Flag::ClampedHigh)
-            .flag_if(low, Flag::ClampedLow)
             .differs_if(text & lane != hw & lane, id)
         });
         x
     } else {
-        t.stage(|| {
+        t.stage([], || {
             Stage::new(
                 StageKind::Clamp,
                 "no .sat: the intermediate is not saturated",
@@ -651,7 +648,7 @@ fn merge_path<S: Semantics, T: Tracer>(
     } else {
         merge(x, c, part)
     };
-    t.stage(|| {
+    t.stage([], || {
         let lanes = 32 / part.width;
         let target = part.lo / part.width;
         let label = if part.width == 16 && part.lo == 16 && !S::TEXT {

@@ -1,6 +1,6 @@
 //! `vmad`: a product of two parts of registers plus `c`, with scaling and saturation.
 
-use super::{note_clamp, outside, read_part, src_neg, src_sel, M32, S32_MAX, S32_MIN, U32_MAX};
+use super::{outside, read_part, src_neg, src_sel, M32, S32_MAX, S32_MIN, U32_MAX};
 use crate::ast::{Instruction, Scale};
 use crate::bits::{clamp_i64, sext};
 use crate::differences::DiffId;
@@ -45,7 +45,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     let ma = sext(ta as u64, 32);
     let mb = sext(tb as u64, 32);
     let prod = ma.wrapping_mul(mb);
-    t.stage(|| {
+    t.stage([], || {
         let differs = ma != ta || mb != tb;
         // The extraction above shows the text's 33-bit value; the product reads each operand
         // again as a signed 32-bit word, which the formula says when it changes the value.
@@ -78,7 +78,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     // The product fits in 64 bits, and so does its complement.
     let p = p as i64;
     let cx = sext(cc, 32);
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Extract,
             "c sign-extended to 64 bits (even when the result is unsigned)",
@@ -86,7 +86,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
         )
         .op("sext(c)")
         .input(Val::reg("c", 32, cc))
-        .flag(Flag::SignExtended)
+        .extended(true)
         .differs_if(
             !signed_final && cx < 0 && final_differs && !words_signed,
             DiffId::VmadCSignExtended,
@@ -102,7 +102,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     });
 
     let sum = p.wrapping_add(cx).wrapping_add(lsb);
-    t.stage(|| {
+    t.stage([], || {
         let op = if lsb == 1 { "p + c + 1" } else { "p + c" };
         Stage::new(
             StageKind::Operate,
@@ -126,7 +126,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
             } else {
                 ((sum as u64) >> k) as i64
             };
-            t.stage(|| {
+            t.stage([], || {
                 let (label, op) = if signed_final {
                     (
                         "scaled: arithmetic right shift (signed result)",
@@ -170,31 +170,34 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
             (0, U32_MAX)
         };
         let r = clamp_i64(scaled, lo, hi);
-        note_clamp(t, scaled, r);
-        t.stage(|| {
-            let label = if signed_final {
-                "saturated to the s32 range (signed result)"
-            } else {
-                "saturated to the u32 range (unsigned result)"
-            };
-            Stage::new(
-                StageKind::Clamp,
-                label,
-                Val::new("tmp", 33, true, i128::from(r)),
-            )
-            .saturate(
-                Saturation::Range {
-                    lo: lo.into(),
-                    hi: hi.into(),
-                },
-                Val::new("tmp", 64, true, i128::from(scaled)),
-            )
-            .flag_if(r < scaled, Flag::ClampedHigh)
-            .flag_if(r > scaled, Flag::ClampedLow)
-        });
+        t.stage(
+            [
+                (r < scaled, Flag::ClampedHigh),
+                (r > scaled, Flag::ClampedLow),
+            ],
+            || {
+                let label = if signed_final {
+                    "saturated to the s32 range (signed result)"
+                } else {
+                    "saturated to the u32 range (unsigned result)"
+                };
+                Stage::new(
+                    StageKind::Clamp,
+                    label,
+                    Val::new("tmp", 33, true, i128::from(r)),
+                )
+                .saturate(
+                    Saturation::Range {
+                        lo: lo.into(),
+                        hi: hi.into(),
+                    },
+                    Val::new("tmp", 64, true, i128::from(scaled)),
+                )
+            },
+        );
         r as u64 & M32
     } else {
-        t.stage(|| {
+        t.stage([(outside(scaled, 32, signed_final), Flag::Wrapped)], || {
             Stage::new(
                 StageKind::Truncate,
                 "no .sat: the low 32 bits are kept",
@@ -202,12 +205,10 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
             )
             .op("tmp & 0xffffffff")
             .input(Val::new("tmp", 64, true, i128::from(scaled)))
-            .flag_if(outside(scaled, 32, signed_final), Flag::Wrapped)
         });
-        t.note_if(outside(scaled, 32, signed_final), Flag::Wrapped);
         scaled as u64 & M32
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Result,
             "value written to d",
@@ -232,18 +233,17 @@ fn vmad_adjust<T: Tracer>(
     t: &mut T,
 ) -> (i128, u64, i64) {
     if po {
-        t.stage(|| {
+        t.stage([(true, Flag::PlusOne)], || {
             Stage::new(
                 StageKind::Adjust,
                 ".po: one is added to the sum",
                 Val::new("lsb", 1, false, 1),
             )
-            .flag(Flag::PlusOne)
         });
         (prod, c, 1)
     } else if negp {
         let p = !prod;
-        t.stage(|| {
+        t.stage([(true, Flag::Negated), (true, Flag::PlusOne)], || {
             Stage::new(
                 StageKind::Adjust,
                 "product negated: complemented here, one added to the sum",
@@ -251,13 +251,11 @@ fn vmad_adjust<T: Tracer>(
             )
             .op(format!("~{name}"))
             .input(Val::new(name, bits, true, prod))
-            .flag(Flag::Negated)
-            .flag(Flag::PlusOne)
         });
         (p, c, 1)
     } else if nc {
         let cc = !c & M32;
-        t.stage(|| {
+        t.stage([(true, Flag::Negated), (true, Flag::PlusOne)], || {
             Stage::new(
                 StageKind::Adjust,
                 "c negated: complemented here, one added to the sum",
@@ -265,8 +263,6 @@ fn vmad_adjust<T: Tracer>(
             )
             .op("~c")
             .input(Val::reg("c", 32, c))
-            .flag(Flag::Negated)
-            .flag(Flag::PlusOne)
         });
         (prod, cc, 1)
     } else {
@@ -285,7 +281,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
     let negp = na ^ nb;
     let signed_final = asig || bsig || negp || nc;
     let prod = i128::from(ta) * i128::from(tb);
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Product,
             "full product of the extended a and b, in 128 bits",
@@ -306,27 +302,19 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
     } else {
         i128::from(cc)
     };
-    t.stage(|| {
-        let (label, f, flag) = if signed_final {
-            (
-                "c sign-extended (signed result)",
-                "sext(c)",
-                Flag::SignExtended,
-            )
+    t.stage([], || {
+        let (label, f) = if signed_final {
+            ("c sign-extended (signed result)", "sext(c)")
         } else {
-            (
-                "c zero-extended (unsigned result)",
-                "zext(c)",
-                Flag::ZeroExtended,
-            )
+            ("c zero-extended (unsigned result)", "zext(c)")
         };
         Stage::new(StageKind::Extract, label, Val::new("c", 128, true, c128))
             .op(f)
             .input(Val::reg("c", 32, cc))
-            .flag(flag)
+            .extended(signed_final)
     });
     let sum = tmp.wrapping_add(c128).wrapping_add(i128::from(lsb));
-    t.stage(|| {
+    t.stage([], || {
         let op = if lsb == 1 { "tmp + c + 1" } else { "tmp + c" };
         Stage::new(
             StageKind::Operate,
@@ -343,7 +331,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
         Some(Scale::Shr15) => 15,
     };
     let result = ((sum as u128) >> k) as u64;
-    t.stage(|| {
+    t.stage([], || {
         let label = if k == 0 {
             "low 64 bits of the sum"
         } else {
@@ -379,33 +367,31 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             i128::from(result)
         };
         let r = x.clamp(i128::from(lo), i128::from(hi));
-        t.note_if(r < x, Flag::ClampedHigh);
-        t.note_if(r > x, Flag::ClampedLow);
-        t.stage(|| {
-            Stage::new(
-                StageKind::Clamp,
-                if signed_final {
-                    "saturated to the s32 range (signed result)"
-                } else {
-                    "saturated to the u32 range (unsigned result)"
-                },
-                Val::new("result", 33, true, r),
-            )
-            .saturate(
-                Saturation::Range {
-                    lo: lo.into(),
-                    hi: hi.into(),
-                },
-                Val::new("result", 64, signed_final, x),
-            )
-            .flag_if(r < x, Flag::ClampedHigh)
-            .flag_if(r > x, Flag::ClampedLow)
-        });
+        t.stage(
+            [(r < x, Flag::ClampedHigh), (r > x, Flag::ClampedLow)],
+            || {
+                Stage::new(
+                    StageKind::Clamp,
+                    if signed_final {
+                        "saturated to the s32 range (signed result)"
+                    } else {
+                        "saturated to the u32 range (unsigned result)"
+                    },
+                    Val::new("result", 33, true, r),
+                )
+                .saturate(
+                    Saturation::Range {
+                        lo: lo.into(),
+                        hi: hi.into(),
+                    },
+                    Val::new("result", 64, signed_final, x),
+                )
+            },
+        );
         r as u64 & M32
     } else {
         let wrapped = outside(result as i64, 32, signed_final) || (!signed_final && result > M32);
-        t.note_if(wrapped, Flag::Wrapped);
-        t.stage(|| {
+        t.stage([(wrapped, Flag::Wrapped)], || {
             Stage::new(
                 StageKind::Truncate,
                 "no .sat: the low 32 bits are kept",
@@ -413,11 +399,10 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             )
             .op("result & 0xffffffff")
             .input(Val::new("result", 64, false, i128::from(result)))
-            .flag_if(wrapped, Flag::Wrapped)
         });
         result & M32
     };
-    t.stage(|| {
+    t.stage([], || {
         Stage::new(
             StageKind::Result,
             "value written to d",

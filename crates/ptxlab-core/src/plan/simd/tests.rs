@@ -13,11 +13,13 @@ fn baseline_one_case_entries_equal_the_evaluator() {
         let Ok(insn) = crate::check(&text) else {
             continue;
         };
-        if !matches!(insn.opcode.family(), Family::Simd2 | Family::Simd4) {
-            continue;
-        }
+        let (op, n) = match insn.opcode.operation() {
+            crate::isa::Operation::Simd2(op) => (op, 2),
+            crate::isa::Operation::Simd4(op) => (op, 4),
+            _ => continue,
+        };
         forms += 1;
-        let s = Simd::new(&insn);
+        let s = Simd::new(&insn, op, n);
         let fns = s.pick_portable();
         let (k, ops) = (Kernel::Simd(s), Operands::of(&insn));
         for _ in 0..16 {

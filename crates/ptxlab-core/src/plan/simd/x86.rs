@@ -15,6 +15,7 @@ use std::arch::x86_64::*;
 
 use super::{Simd, ABSDIFF, ADD, AVRG, MAX, MIN, SET, SUB};
 use crate::eval::Inputs;
+use crate::isa::SimdOp;
 use crate::plan::{Kernel, OneFn, Operands};
 
 /// The constants of a form's one case, 16 bytes each, aligned for 128-bit loads. The lanes of a
@@ -82,22 +83,21 @@ impl Vectors {
 /// The one-case entry for `s`, where this CPU can run one.
 pub(super) fn pick(s: &Simd) -> Option<OneFn> {
     macro_rules! arms {
-        ($f:ident; $($o:ident)*) => {
-            match (s.op, s.sat, s.add) {
+        ($f:ident; $($k:ident $o:ident)*) => {
+            match (s.kind, s.sat, s.add) {
                 $(
-                    ($o, false, false) => $f::<$o, false, false>,
-                    ($o, false, true) => $f::<$o, false, true>,
-                    ($o, true, false) => $f::<$o, true, false>,
-                    ($o, true, true) => $f::<$o, true, true>,
+                    (SimdOp::$k, false, false) => $f::<$o, false, false>,
+                    (SimdOp::$k, false, true) => $f::<$o, false, true>,
+                    (SimdOp::$k, true, false) => $f::<$o, true, false>,
+                    (SimdOp::$k, true, true) => $f::<$o, true, true>,
                 )*
-                _ => $f::<SET, false, false>,
             }
         };
     }
     if s.lanes == 4 && is_x86_feature_detected!("ssse3") {
-        Some(arms!(bytes_one; ADD SUB AVRG ABSDIFF MIN MAX SET))
+        Some(arms!(bytes_one; Add ADD Sub SUB Avrg AVRG Absdiff ABSDIFF Min MIN Max MAX Set SET))
     } else if s.lanes == 2 && is_x86_feature_detected!("sse4.1") {
-        Some(arms!(halves_one; ADD SUB AVRG ABSDIFF MIN MAX SET))
+        Some(arms!(halves_one; Add ADD Sub SUB Avrg AVRG Absdiff ABSDIFF Min MIN Max MAX Set SET))
     } else {
         None
     }
