@@ -4,7 +4,7 @@
 //! destination's range and a secondary operation or merge. Measured results follow that outline
 //! but differ from a literal reading in several stages (see `docs/hardware-vs-spec.md`); each such
 //! stage is a small function in [`scalar`] or [`vmad`], and the trace flags it with
-//! [`Flag::HardwareDiffersFromText`] when the literal reading would give another value.
+//! [`Flag::HardwareDiffersFromText`](crate::trace::Flag::HardwareDiffersFromText) when the literal reading would give another value.
 //!
 //! The hardware keeps the intermediate as a 64-bit value. Where the text and the hardware agree
 //! that value is the exact mathematical result (it always fits in 34 bits, except for `vshl`).
