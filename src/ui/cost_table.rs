@@ -45,25 +45,13 @@ pub fn generation(arch: &str) -> &'static str {
 }
 
 /// The rows with the fewest and the most computing instructions among those available; both
-/// empty when every count is the same.
+/// empty when every count is the same (the core's rule, `atlas::extremes`).
 fn extremes(rows: &[CostRow]) -> (Vec<usize>, Vec<usize>) {
-    let counts: Vec<(usize, usize)> = rows
+    let counts: Vec<Option<usize>> = rows
         .iter()
-        .enumerate()
-        .filter(|(_, r)| r.available)
-        .map(|(k, r)| (k, r.core.len()))
+        .map(|r| r.available.then_some(r.core.len()))
         .collect();
-    let (Some(min), Some(max)) = (
-        counts.iter().map(|x| x.1).min(),
-        counts.iter().map(|x| x.1).max(),
-    ) else {
-        return (Vec::new(), Vec::new());
-    };
-    if min == max {
-        return (Vec::new(), Vec::new());
-    }
-    let pick = |v: usize| counts.iter().filter(|x| x.1 == v).map(|x| x.0).collect();
-    (pick(min), pick(max))
+    ptxlab_core::atlas::extremes(&counts)
 }
 
 #[derive(Properties, PartialEq)]

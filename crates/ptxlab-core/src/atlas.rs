@@ -441,25 +441,35 @@ impl Atlas {
     /// The cheapest and the dearest available architectures of form `index` by core count
     /// (indices into [`Atlas::archs`]); both empty when the counts are all the same.
     pub fn extremes(&self, index: usize) -> (Vec<usize>, Vec<usize>) {
-        let costs = self.costs(index);
-        let counts: Vec<(usize, usize)> = costs
+        let counts: Vec<Option<usize>> = self
+            .costs(index)
             .iter()
-            .enumerate()
-            .filter(|(_, c)| c.available)
-            .map(|(k, c)| (k, c.core.len()))
+            .map(|c| c.available.then_some(c.core.len()))
             .collect();
-        let (Some(min), Some(max)) = (
-            counts.iter().map(|x| x.1).min(),
-            counts.iter().map(|x| x.1).max(),
-        ) else {
-            return (Vec::new(), Vec::new());
-        };
-        if min == max {
-            return (Vec::new(), Vec::new());
-        }
-        let pick = |v: usize| counts.iter().filter(|x| x.1 == v).map(|x| x.0).collect();
-        (pick(min), pick(max))
+        extremes(&counts)
     }
+}
+
+/// The places of the fewest and of the most computing instructions among `counts` (`None`:
+/// not available there); both empty when every count is the same. The atlas's rows and the
+/// intrinsic view's read it.
+pub fn extremes(counts: &[Option<usize>]) -> (Vec<usize>, Vec<usize>) {
+    let counts: Vec<(usize, usize)> = counts
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| c.map(|c| (k, c)))
+        .collect();
+    let (Some(min), Some(max)) = (
+        counts.iter().map(|x| x.1).min(),
+        counts.iter().map(|x| x.1).max(),
+    ) else {
+        return (Vec::new(), Vec::new());
+    };
+    if min == max {
+        return (Vec::new(), Vec::new());
+    }
+    let pick = |v: usize| counts.iter().filter(|x| x.1 == v).map(|x| x.0).collect();
+    (pick(min), pick(max))
 }
 
 /// Words of a canonical instruction, for likeness.
