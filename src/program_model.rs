@@ -244,11 +244,7 @@ impl Prog {
 
     /// The memory's starting bytes read from `mem`: the items, or the first problem.
     fn fills(&self) -> Result<Vec<Bytes>, String> {
-        self.mem
-            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-            .filter(|t| !t.is_empty())
-            .map(|t| memory::parse_fill(t).map_err(|e| format!("{}: {e}", query::excerpt(t, 24))))
-            .collect()
+        memory::parse_fills(&self.mem).map_err(|(t, e)| format!("{}: {e}", query::excerpt(t, 24)))
     }
 
     /// The memory written and read so far, each run of bytes with those the last step touched.
@@ -481,7 +477,6 @@ impl Prog {
         let mut did = Vec::new();
         if st.executed && st.trace.is_none() {
             for a in &st.memory {
-                let bytes: Vec<String> = a.bytes.iter().map(|b| format!("{b:02x}")).collect();
                 did.push(format!(
                     "{} {} byte{} at {} 0x{:x}: {}",
                     if a.store { "wrote" } else { "read" },
@@ -489,7 +484,7 @@ impl Prog {
                     if a.bytes.len() == 1 { "" } else { "s" },
                     a.space,
                     a.address,
-                    bytes.join(" ")
+                    memory::spaced_hex(&a.bytes)
                 ));
             }
             if let Some(t) = st.taken {

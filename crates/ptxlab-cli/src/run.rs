@@ -148,11 +148,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
             memory::Space::Global => String::new(),
             s => format!("{s} "),
         };
-        let bytes: Vec<String> = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
         out.push_str(&format!(
             "mem {space}0x{:x} = {}\n",
             b.address,
-            bytes.join(" ")
+            memory::spaced_hex(&b.bytes)
         ));
     }
     Ok(out)
@@ -176,13 +175,12 @@ pub fn render_steps(m: &Machine) -> String {
             }
         }
         for a in &step.memory {
-            let bytes: Vec<String> = a.bytes.iter().map(|x| format!("{x:02x}")).collect();
             out.push_str(&format!(
                 "  {} {} 0x{:x}: {}\n",
                 if a.store { "wrote" } else { "read" },
                 a.space,
                 a.address,
-                bytes.join(" ")
+                memory::spaced_hex(&a.bytes)
             ));
         }
         match step.taken {

@@ -234,17 +234,8 @@ fn loads_extend_by_the_type_and_vectors_split_by_element() {
 /// subtractions, and a subtraction's carry is "no borrow".
 #[test]
 fn the_carry_of_a_subtraction_is_no_borrow() {
-    let doc = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/hardware-vs-spec.md"
-    ))
-    .unwrap();
-    let sec = &doc[doc
-        .find("## The carry chain: one carry bit")
-        .expect("the section")..];
-    let code = &sec[sec.find("```\n").unwrap() + 4..];
-    let code = &code[..code.find("```").unwrap()];
-    let p = parse_program(code).unwrap();
+    let code = doc_example("## The carry chain: one carry bit");
+    let p = parse_program(&code).unwrap();
     let mut m = Machine::new(p, &[]).unwrap();
     m.run();
     assert_eq!(m.value("%r1"), Some(3));
@@ -290,18 +281,24 @@ fn variables_are_addresses_with_their_initial_bytes() {
 /// The example of `docs/hardware-vs-spec.md` ("16-bit `madc.hi`").
 #[test]
 fn sixteen_bit_madc_hi_keeps_the_high_word_of_a_32_bit_product() {
+    let code = doc_example("## 16-bit `madc.hi` keeps bits 32..47");
+    let mut m = Machine::new(parse_program(&code).unwrap(), &[]).unwrap();
+    m.run();
+    assert_eq!(m.value("%rs1"), Some(6));
+    assert_eq!(m.value("%rs2"), Some(0));
+}
+
+/// The first code block of the section of `docs/hardware-vs-spec.md` whose heading starts with
+/// `heading`.
+fn doc_example(heading: &str) -> String {
     let doc = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../docs/hardware-vs-spec.md"
     ))
     .unwrap();
     let sec = &doc[doc
-        .find("## 16-bit `madc.hi` keeps bits 32..47")
-        .expect("the section")..];
-    let code = &sec[sec.find("```\n").unwrap() + 4..];
-    let code = &code[..code.find("```").unwrap()];
-    let mut m = Machine::new(parse_program(code).unwrap(), &[]).unwrap();
-    m.run();
-    assert_eq!(m.value("%rs1"), Some(6));
-    assert_eq!(m.value("%rs2"), Some(0));
+        .find(heading)
+        .unwrap_or_else(|| panic!("no section {heading}"))..];
+    let code = &sec[sec.find("```\n").expect("a code block") + 4..];
+    code[..code.find("```").expect("its end")].to_string()
 }

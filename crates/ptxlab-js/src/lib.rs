@@ -228,14 +228,8 @@ pub fn run(
         let items = memory
             .as_string()
             .ok_or_else(|| error("memory must be a string of ADDR=HEXBYTES items"))?;
-        let fills = items
-            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                ptxlab_core::program::memory::parse_fill(t)
-                    .map_err(|e| error(&format!("memory {t}: {e}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let fills = ptxlab_core::program::memory::parse_fills(&items)
+            .map_err(|(t, e)| error(&format!("memory {t}: {e}")))?;
         m.set_memory(fills);
     }
     if let Some(n) = max_steps.as_f64() {

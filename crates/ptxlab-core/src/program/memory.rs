@@ -127,6 +127,22 @@ pub fn parse_fill(text: &str) -> Result<Bytes, String> {
     })
 }
 
+/// Read several `[SPACE:]ADDR=HEXBYTES` items separated by spaces, commas, semicolons or line
+/// breaks (the Program view's *Memory* field, the JS module's `memory`): every item, or the
+/// first item that does not read with its problem.
+pub fn parse_fills(text: &str) -> Result<Vec<Bytes>, (&str, String)> {
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|t| !t.is_empty())
+        .map(|t| parse_fill(t).map_err(|e| (t, e)))
+        .collect()
+}
+
+/// Bytes as two hex digits each, separated by spaces, lowest address first (`04 03 02 01`).
+pub fn spaced_hex(bytes: &[u8]) -> String {
+    let v: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    v.join(" ")
+}
+
 /// One byte of memory and what happened to it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct Cell {
@@ -694,5 +710,9 @@ mod tests {
             .unwrap_err()
             .contains("state space"));
         assert_eq!(parse_fill("shared:16=ff").unwrap().space, Space::Shared);
+        let all = parse_fills("0x10=0102, shared:4=ff\n").unwrap();
+        assert_eq!((all.len(), all[1].space), (2, Space::Shared));
+        assert_eq!(parse_fills("0x10=01 0x20=0g").unwrap_err().0, "0x20=0g");
+        assert_eq!(spaced_hex(&all[0].bytes), "01 02");
     }
 }

@@ -345,13 +345,11 @@ impl Carry {
             "written to d",
             Val::reg("d", n, d),
         ));
-        let anchor = match (self.op, self.carry_in) {
-            (CarryOp::Add, false) => "add-cc",
-            (CarryOp::Add, true) => "addc",
-            (CarryOp::Sub, false) => "sub-cc",
-            (CarryOp::Sub, true) => "subc",
-            (CarryOp::Mad, false) => "mad-cc",
-            (CarryOp::Mad, true) => "madc",
+        // The documentation's sections: `add-cc` for `add.cc`, `addc` for `addc`...
+        let anchor = if self.carry_in {
+            self.opcode().to_string()
+        } else {
+            format!("{}-cc", self.opcode())
         };
         Trace {
             instruction: text.to_string(),
@@ -1658,16 +1656,7 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
         *g = to(g);
     }
     match &mut s.body {
-        Body::Table(insn) => {
-            if let Some(g) = &mut insn.guard {
-                g.pred = to(&g.pred);
-            }
-            for o in std::iter::once(&mut insn.dst).chain(insn.srcs.iter_mut()) {
-                if let OperandKind::Reg(r) = &mut o.kind {
-                    *r = to(r);
-                }
-            }
-        }
+        Body::Table(insn) => rename_table(insn, &to),
         Body::Op(insn) => {
             for d in &mut insn.dsts {
                 if let ops::Dst::Reg(r) = d {
@@ -1696,15 +1685,33 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
                 *r = to(r);
             }
         }
-        Body::Carry(c) => {
-            let insn = &mut c.base;
-            for o in std::iter::once(&mut insn.dst).chain(insn.srcs.iter_mut()) {
-                if let OperandKind::Reg(r) = &mut o.kind {
-                    *r = to(r);
-                }
-            }
-        }
+        Body::Carry(c) => rename_table(&mut c.base, &to),
         Body::Branch { .. } | Body::End => {}
+    }
+}
+
+/// [`rename`] for an instruction of the table (alone, or the base of a carry link).
+fn rename_table(insn: &mut Instruction, to: &impl Fn(&str) -> String) {
+    if let Some(g) = &mut insn.guard {
+        g.pred = to(&g.pred);
+    }
+    for o in std::iter::once(&mut insn.dst).chain(insn.srcs.iter_mut()) {
+        if let OperandKind::Reg(r) = &mut o.kind {
+            *r = to(r);
+        }
+    }
+}
+
+/// [`uses`] for an instruction of the table: its destination, then its sources.
+fn table_uses(insn: &Instruction, out: &mut Vec<(String, u32, bool)>) {
+    let w = widths(insn);
+    if let OperandKind::Reg(r) = &insn.dst.kind {
+        out.push((r.clone(), w.dst, true));
+    }
+    for (i, o) in insn.srcs.iter().enumerate().take(4) {
+        if let OperandKind::Reg(r) = &o.kind {
+            out.push((r.clone(), w.src[i], false));
+        }
     }
 }
 
@@ -1713,17 +1720,7 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
 fn uses(s: &Statement) -> Vec<(String, u32, bool)> {
     let mut out = Vec::new();
     match &s.body {
-        Body::Table(insn) => {
-            let w = widths(insn);
-            if let OperandKind::Reg(r) = &insn.dst.kind {
-                out.push((r.clone(), w.dst, true));
-            }
-            for (i, o) in insn.srcs.iter().enumerate().take(4) {
-                if let OperandKind::Reg(r) = &o.kind {
-                    out.push((r.clone(), w.src[i], false));
-                }
-            }
-        }
+        Body::Table(insn) => table_uses(insn, &mut out),
         Body::Op(insn) => {
             let written: Vec<&str> = insn
                 .dsts
@@ -1760,16 +1757,7 @@ fn uses(s: &Statement) -> Vec<(String, u32, bool)> {
             }
         }
         Body::Carry(c) => {
-            let insn = &c.base;
-            let w = widths(insn);
-            if let OperandKind::Reg(r) = &insn.dst.kind {
-                out.push((r.clone(), w.dst, true));
-            }
-            for (i, o) in insn.srcs.iter().enumerate().take(4) {
-                if let OperandKind::Reg(r) = &o.kind {
-                    out.push((r.clone(), w.src[i], false));
-                }
-            }
+            table_uses(&c.base, &mut out);
             if c.carry_in {
                 out.push((CARRY_FLAG.to_string(), 1, false));
             }
@@ -2336,31 +2324,15 @@ impl Machine {
         let mut taken = None;
         let mut memory = Vec::new();
         let mut ended = false;
-        // What to do, borrowed from the statement where nothing is changed, copied where the
-        // memory or registers change under it (an arithmetic step clones nothing).
-        enum Act {
-            Arith,
-            Access(Access),
-            Cvta(Cvta),
-            Branch(usize),
-            End,
-            Nothing,
-        }
-        let act = match &self.program.statements[i].body {
-            Body::Table(_) | Body::Op(_) | Body::Carry(_) => Act::Arith,
-            Body::Access(a) if holds => Act::Access((**a).clone()),
-            Body::Cvta(c) if holds => Act::Cvta((**c).clone()),
-            Body::Branch { target, .. } => Act::Branch(*target),
-            Body::End if holds => Act::End,
-            Body::Access(_) | Body::Cvta(_) | Body::End => Act::Nothing,
-        };
-        match &act {
-            Act::Arith => {
+        // The statement is borrowed from `self.program` while the memory (`self.mem`, another
+        // field) changes: nothing is copied.
+        match &self.program.statements[i].body {
+            Body::Table(_) | Body::Op(_) | Body::Carry(_) => {
                 if let Some(src) = self.sources(&self.values, i) {
                     (out, trace) = self.execute(i, &src, self.keep_traces);
                 }
             }
-            Act::Access(a) => {
+            Body::Access(a) if holds => {
                 let addr = self.address(a);
                 let n = a.bits / 8;
                 for (k, slot) in a.slots.iter().enumerate() {
@@ -2394,7 +2366,7 @@ impl Machine {
                     }
                 }
             }
-            Act::Cvta(c) => {
+            Body::Cvta(c) if holds => {
                 let v = match &c.src {
                     Slot::Reg(r) => self.read(&self.values, r, c.bits),
                     Slot::Imm(v) => *v & mask(c.bits),
@@ -2402,17 +2374,17 @@ impl Machine {
                 };
                 out.push((self.index[&c.dst], v, c.bits, false));
             }
-            Act::Branch(target) => {
+            Body::Branch { target, .. } => {
                 taken = Some(holds);
                 if holds {
                     next = *target;
                 }
             }
-            Act::End => {
+            Body::End if holds => {
                 ended = true;
                 next = self.program.statements.len();
             }
-            Act::Nothing => {}
+            Body::Access(_) | Body::Cvta(_) | Body::End => {}
         }
         let mut step = Step {
             index: i,
