@@ -109,6 +109,13 @@ def decls(ptx):
     elif op in ("shl", "shr"):
         for i, o in enumerate(ops):
             put(o, "u32" if i == 2 else t)
+    elif op == "slct":
+        ct = types[-1] if len(types) > 1 else "s32"
+        for i, o in enumerate(ops):
+            put(o, types[0] if types and i < 3 else ct)
+    elif op == "cvt" and "pack" in mods:
+        for i, o in enumerate(ops):
+            put(o, "s32" if i in (1, 2) else "b32")
     elif op == "cvt":
         dt = types[0] if types else "u32"
         at = types[1] if len(types) > 1 else dt
@@ -390,6 +397,95 @@ def forms():
     add("and.pred d, a, 2;")
     add("not.pred d, 2;")
     add("and.pred d, a, -1;")
+    # slct: every d type with an s32 or f32 selector; .ftz; immediates; stray modifiers.
+    slct_types = ["b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64"]
+    for t in slct_types + ["u8", "s8", "b8", "pred", "f16"]:
+        for ct in ("s32", "f32"):
+            add(f"slct.{t}.{ct} d, a, b, c;")
+        add(f"slct.ftz.{t}.f32 d, a, b, c;")
+    for ct in ("u32", "b32", "s16", "s64", "f64", "u16", "f16"):
+        add(f"slct.b32.{ct} d, a, b, c;")
+    for ct in ("s32", "f32"):
+        add(f"slct.b32.{ct} d, 1, b, c;")
+        add(f"slct.b32.{ct} d, a, 2, c;")
+        add(f"slct.b32.{ct} d, a, b, -3;")
+        add(f"slct.b32.{ct} d, a, b, 0f3f800000;")
+        add(f"slct.b32.{ct} d, a, b, 0fbf800000;")
+        add(f"slct.b32.{ct} d, a, b;")
+        add(f"slct.b32.{ct} d, a, b, c, c;")
+        add(f"slct.b32.{ct} d, a, b, !c;")
+        add(f"slct.b32.{ct} d, a, b, -c;")
+        add(f"slct.b32.{ct} d, a.b0, b, c;")
+        add(f"slct.b32.{ct} _, a, b, c;")
+        add(f"slct.sat.b32.{ct} d, a, b, c;")
+        add(f"slct.b32.{ct}.ftz d, a, b, c;")
+        add(f"slct.ftz.ftz.b32.{ct} d, a, b, c;")
+    add("slct.ftz.s32.s32 d, a, b, c;")
+    add("slct.f32.f32 d, 0f3f800000, b, c;")
+    add("slct.f64.s32 d, 0d3ff0000000000000, b, c;")
+    add("slct.b32 d, a, b, c;")
+    add("slct d, a, b, c;")
+    add("slct.b16.s32 d, 0x10000, b, c;")
+    # cvt.pack: the 16-bit pair and the narrow forms that keep c's bits; what they refuse.
+    for ct in ("u16", "s16"):
+        add(f"cvt.pack.sat.{ct}.s32 d, a, b;")
+        add(f"cvt.pack.{ct}.s32 d, a, b;")
+        add(f"cvt.pack.sat.{ct}.s32.b32 d, a, b, c;")
+        add(f"cvt.pack.sat.{ct}.u32 d, a, b;")
+        add(f"cvt.pack.sat.{ct}.s32 d, 5, b;")
+        add(f"cvt.pack.sat.{ct}.s32 d, a, -7;")
+        add(f"cvt.pack.sat.{ct}.s32 d, a;")
+    for ct in ("u8", "s8", "u4", "s4", "u2", "s2"):
+        add(f"cvt.pack.sat.{ct}.s32.b32 d, a, b, c;")
+        add(f"cvt.pack.{ct}.s32.b32 d, a, b, c;")
+        add(f"cvt.pack.sat.{ct}.s32 d, a, b;")
+        add(f"cvt.pack.sat.{ct}.s32.u32 d, a, b, c;")
+        add(f"cvt.pack.sat.{ct}.s32.b16 d, a, b, c;")
+        add(f"cvt.pack.sat.{ct}.u32.b32 d, a, b, c;")
+        add(f"cvt.pack.sat.{ct}.s32.b32 d, a, b, 0x1234;")
+        add(f"cvt.pack.sat.{ct}.s32.b32 d, 300, b, c;")
+        add(f"cvt.pack.sat.{ct}.s32.b32 d, a, b, c, c;")
+        add(f"cvt.pack.sat.{ct}.s32.b32 d, -a, b, c;")
+        add(f"cvt.pack.sat.rn.{ct}.s32.b32 d, a, b, c;")
+    add("cvt.pack.sat.u8.s32.b32 _, a, b, c;")
+    add("cvt.pack.sat.s32.s32 d, a, b;")
+    add("cvt.pack.sat.u32.s32.b32 d, a, b, c;")
+    add("cvt.pack.sat.b8.s32.b32 d, a, b, c;")
+    add("cvt.sat.pack.u8.s32.b32 d, a, b, c;")
+    add("cvt.pack.sat.pack.u8.s32.b32 d, a, b, c;")
+    # The carry chain: every type of each link, what the .cc and c forms refuse.
+    for t in ("u16", "s16", "u32", "s32", "u64", "s64", "b32", "u8"):
+        for op in ("add", "sub"):
+            add(f"{op}.cc.{t} d, a, b;")
+            add(f"{op}c.{t} d, a, b;")
+            add(f"{op}c.cc.{t} d, a, b;")
+        for h in ("lo", "hi"):
+            add(f"mad.{h}.cc.{t} d, a, b, c;")
+            add(f"madc.{h}.{t} d, a, b, c;")
+            add(f"madc.{h}.cc.{t} d, a, b, c;")
+    for t in ("u32", "s64"):
+        add(f"add.cc.{t} d, a, 5;")
+        add(f"addc.cc.{t} d, 5, b;")
+        add(f"sub.cc.{t} d, a, -1;")
+        add(f"subc.{t} d, a, 0x80;")
+        add(f"mad.lo.cc.{t} d, a, 3, c;")
+        add(f"madc.hi.{t} d, a, b, 7;")
+        add(f"add.cc.sat.{t} d, a, b;")
+        add(f"addc.sat.{t} d, a, b;")
+        add(f"sub.cc.{t} d, a;")
+        add(f"addc.{t} d, a, b, c;")
+        add(f"madc.{t} d, a, b, c;")
+        add(f"mad.cc.{t} d, a, b, c;")
+        add(f"mad.wide.cc.{t} d, a, b, c;")
+        add(f"madc.lo.{t} d, a, b;")
+        add(f"add.cc.{t} _, a, b;")
+        add(f"addc.cc.{t} d, -a, b;")
+        add(f"addc.cc.{t} d, a.b0, b;")
+        add(f"add.cc.cc.{t} d, a, b;")
+        add(f"addc.{t}.cc d, a, b;")
+        add(f"mad.cc.lo.{t} d, a, b, c;")
+    add("addc.cc d, a, b;")
+    add("subc d, a, b;")
     seen, out = set(), []
     for t in f:
         if t not in seen:

@@ -342,10 +342,14 @@ pub fn render_trace(t: &ptxlab_core::Trace) -> String {
 }
 
 /// One destination as `ptxlab eval` prints it: `d = 0x0000ff25  (unsigned 65317, signed
-/// 65317, 32 bits)`; a predicate `p = 1  (true, predicate)`; a sink `d1 = _  (dropped)`.
+/// 65317, 32 bits)`; a predicate `p = 1  (true, predicate)`; the carry flag `CC.CF = 1  (the
+/// carry flag)`; a sink `d1 = _  (dropped)`.
 pub fn written_line(w: &ptxlab_core::insn::Written) -> String {
     match w.value {
         None => format!("{} = _  (dropped)", w.name),
+        Some(v) if w.name == ptxlab_core::ops::CARRY_FLAG => {
+            format!("{} = {v}  (the carry flag)", w.name)
+        }
         Some(v) if w.bits == 1 => format!("{} = {v}  ({}, predicate)", w.name, v != 0),
         Some(v) => {
             let views = ptxlab_core::trace::Views::of(v, w.bits);

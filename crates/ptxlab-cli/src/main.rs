@@ -15,12 +15,14 @@ use ptxlab_core::{
 
 const USAGE: &str = "\
 usage:
-  ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [--trace] [--json]
+  ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [CC.CF=V] [--trace] [--json]
              [--reading hardware|text] [--compare]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
       sources bind by position (the first source reads a, the second b ...); mov, and, or,
-      xor, not, cnot, lop3, shf, shl, shr, prmt, setp, selp and cvt print every destination
-      (setp: p and q); --json gives {values, trace} for every instruction
+      xor, not, cnot, lop3, shf, shl, shr, prmt, setp, selp, slct, cvt, cvt.pack and the
+      carry chain print every destination (setp: p and q; add.cc, addc.cc ...: d and CC.CF);
+      CC.CF=V: the carry flag that addc, subc and madc read (else the position after their
+      sources); --json gives {values, trace} for every instruction
       --reading text: follow the ISA text literally where the H100 departs from it
       --compare: both readings, and where they part (docs/hardware-vs-spec.md)
   ptxlab explain 'INSTRUCTION'         what it and each of its modifiers do (the Learn
@@ -124,6 +126,7 @@ fn cmd_explain(args: &[String]) -> Result<bool, String> {
 fn cmd_eval(args: &[String]) -> Result<bool, String> {
     let mut text = None;
     let mut inputs = Inputs::default();
+    let mut carry = None;
     let (mut trace, mut json, mut compare) = (false, false, false);
     let mut reading = Reading::Hardware;
     let mut it = args.iter();
@@ -152,8 +155,11 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
                         "b" => inputs.b = val,
                         "c" => inputs.c = val,
                         "e" => inputs.e = val,
+                        "CC.CF" | "cf" => carry = Some(val),
                         _ => {
-                            return Err(format!("unknown operand '{k}': sources are a, b, c and e"))
+                            return Err(format!(
+                                "unknown operand '{k}': sources are a, b, c and e, and CC.CF for the carry flag"
+                            ))
                         }
                     }
                 } else if text.is_none() {
@@ -165,7 +171,11 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
         }
     }
     let text = text.ok_or_else(|| format!("eval needs an instruction\n{USAGE}"))?;
-    let insn = match ptxlab_core::insn::check(&text).map_err(|d| d.render(&text))? {
+    let checked = ptxlab_core::insn::check(&text).map_err(|d| d.render(&text))?;
+    if let Some(cf) = carry {
+        checked.set_carry(&mut inputs, cf)?;
+    }
+    let insn = match checked {
         Insn::Table(insn) => insn,
         op => return eval_op(&op, &inputs, trace, json, compare),
     };

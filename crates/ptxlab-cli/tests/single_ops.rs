@@ -279,3 +279,116 @@ fn explain_prints_the_notes_with_computed_examples() {
     let (code, _, err) = ptxlab(&["explain", "vadd.u99 d, a;"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn the_carry_chain_prints_d_and_the_carry_flag() {
+    // 0xffffffff + 0 + CC.CF 1 overflows: d 0, carry out 1.
+    let (rc, out, err) = ptxlab(&[
+        "eval",
+        "addc.cc.u32 d, a, b;",
+        "a=0xffffffff",
+        "b=0",
+        "CC.CF=1",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(
+        out,
+        "d = 0x00000000  (unsigned 0, signed 0, 32 bits)\nCC.CF = 1  (the carry flag)\n"
+    );
+    // Without the flag set, the same sum does not overflow.
+    let (_, out, _) = ptxlab(&["eval", "addc.cc.u32 d, a, b;", "a=0xffffffff", "b=0"]);
+    assert!(out.ends_with("CC.CF = 0  (the carry flag)\n"), "{out}");
+    // sub.cc's carry is "no borrow": 5 - 7 borrows, so CC.CF is 0.
+    let (_, out, _) = ptxlab(&["eval", "sub.cc.u32 d, a, b;", "a=5", "b=7"]);
+    assert_eq!(
+        out,
+        "d = 0xfffffffe  (unsigned 4294967294, signed -2, 32 bits)\nCC.CF = 0  (the carry flag)\n"
+    );
+    // madc reads the flag after its three sources; the trace shows the product's half.
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "madc.hi.u32 d, a, b, c;",
+        "a=0x80000000",
+        "b=4",
+        "c=10",
+        "CC.CF=1",
+        "--trace",
+    ]);
+    assert!(out.contains("its high half"), "{out}");
+    assert!(out.contains("d = 0x0000000d"), "{out}");
+    // An instruction that reads no carry says so.
+    let (rc, _, err) = ptxlab(&["eval", "add.u32 d, a, b;", "CC.CF=1"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("reads no carry flag"), "{err}");
+}
+
+#[test]
+fn slct_and_cvt_pack() {
+    // c = -1 (negative) takes b; an f32 c of -0.0 counts as >= 0 and takes a.
+    let (_, out, _) = ptxlab(&["eval", "slct.u32.s32 d, a, b, c;", "a=1", "b=2", "c=-1"]);
+    assert!(out.starts_with("d = 0x00000002"), "{out}");
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "slct.u32.f32 d, a, b, c;",
+        "a=1",
+        "b=2",
+        "c=0x80000000",
+    ]);
+    assert!(out.starts_with("d = 0x00000001"), "{out}");
+    // A NaN c is not >= 0.
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "slct.u32.f32 d, a, b, c;",
+        "a=1",
+        "b=2",
+        "c=0x7fc00000",
+    ]);
+    assert!(out.starts_with("d = 0x00000002"), "{out}");
+    // 300 and -5 clamp to 255 and 0 as .u8; c's low 16 bits fill the top.
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
+        "a=300",
+        "b=-5",
+        "c=0xabcd",
+    ]);
+    assert!(out.starts_with("d = 0xabcdff00"), "{out}");
+    let (rc, _, err) = ptxlab(&["eval", "cvt.pack.u16.s32 d, a, b;"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("cvt.pack.sat"), "{err}");
+}
+
+#[test]
+fn batch_reads_and_writes_the_carry_flag() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
+        .args(["batch", "addc.cc.u32 d, a, b;", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a,b,CC.CF\n0xffffffff,0,1\n5,7,0\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    // The carry read is the column CC.CF, the carry written CC.CF_out.
+    assert_eq!(
+        lines[0],
+        "line,a,b,CC.CF,d,d_unsigned,d_signed,CC.CF_out,flags,text_d,error"
+    );
+    assert_eq!(
+        lines[1],
+        "2,0xffffffff,0x00000000,0x1,0x00000000,0,0,0x1,,,"
+    );
+    assert_eq!(
+        lines[2],
+        "3,0x00000005,0x00000007,0x0,0x0000000c,12,12,0x0,,,"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -127,18 +127,23 @@ type Columns = Vec<Option<usize>>;
 
 /// A header line: every field an operand name. `Ok(None)` when the line is not a header.
 fn header(fs: &[&str], regs: &[Reg], dsts: &[String], n: usize) -> Option<Result<Columns, String>> {
-    let is_name = |f: &str| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic() || c == '_');
+    // Letters and '_' (d_unsigned), and '.' for the carry flag's column, CC.CF.
+    let is_name = |f: &str| {
+        !f.is_empty()
+            && f.chars()
+                .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '.')
+    };
     if fs.is_empty() || !fs.iter().all(|f| is_name(f)) {
         return None;
     }
     let mut cols = Vec::new();
     for f in fs {
         let name = f.to_ascii_lowercase();
-        if dsts.contains(&name) {
+        if dsts.iter().any(|d| d.eq_ignore_ascii_case(&name)) {
             cols.push(None);
             continue;
         }
-        match regs.iter().position(|r| r.1 == name) {
+        match regs.iter().position(|r| r.1.eq_ignore_ascii_case(&name)) {
             Some(k) if cols.contains(&Some(k)) => {
                 return Some(Err(format!("line {n}: column {name} is named twice")))
             }
@@ -176,7 +181,7 @@ pub fn parse_batch_insn(text: &str, insn: &Insn) -> Vec<BatchLine> {
     match insn {
         Insn::Table(i) => parse_batch(text, i),
         Insn::Op { op, .. } => {
-            let dsts: Vec<String> = (0..op.dsts.len()).map(|k| op.dst_name(k)).collect();
+            let dsts: Vec<String> = (0..op.dsts.len()).map(|k| dst_column(op, k)).collect();
             parse_for(text, &insn.register_sources(), &dsts)
         }
     }
@@ -253,10 +258,10 @@ fn parse_line(
                 ));
             };
             let key = k.trim().to_ascii_lowercase();
-            if dsts.contains(&key) {
+            if dsts.iter().any(|d| d.eq_ignore_ascii_case(&key)) {
                 continue;
             }
-            let Some(pos) = regs.iter().position(|r| r.1 == key) else {
+            let Some(pos) = regs.iter().position(|r| r.1.eq_ignore_ascii_case(&key)) else {
                 return Err(format!(
                     "line {n}: unknown operand '{}': this instruction's register sources are {}",
                     k.trim(),
@@ -378,6 +383,17 @@ pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
         .collect()
 }
 
+/// The column of a program instruction's destination `k`: its role (`d`, `q`, `d1`), and for
+/// the carry flag a link of the carry chain writes, `CC.CF_out` (`CC.CF` is the column of the
+/// carry it reads).
+fn dst_column(op: &crate::ops::OpInsn, k: usize) -> String {
+    if op.writes_carry(k) {
+        format!("{}_out", op.dst_name(k))
+    } else {
+        op.dst_name(k)
+    }
+}
+
 /// [`batch_csv`] for an instruction of either kind: a program instruction's first
 /// destination is named by its role (`d`, `p`, `d0`), and each further one gets a column of
 /// its own (`q`, `d1`...).
@@ -396,7 +412,7 @@ pub fn batch_csv_insn(insn: &Insn, rows: &[BatchRow]) -> String {
         format!("{first}_unsigned"),
         format!("{first}_signed"),
     ]);
-    head.extend((1..op.dsts.len()).map(|k| op.dst_name(k)));
+    head.extend((1..op.dsts.len()).map(|k| dst_column(op, k)));
     head.extend(["flags".into(), "text_d".into(), "error".into()]);
     let mut s = head.join(",");
     s.push('\n');

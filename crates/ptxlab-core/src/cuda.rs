@@ -109,15 +109,33 @@ pub fn op_declarations(insn: &OpInsn) -> String {
     let mut parts = Vec::new();
     for (i, d) in insn.dsts.iter().enumerate() {
         if *d != Dst::Sink {
-            parts.push(format!("{} {};", ty(insn.dst_bits(i)), insn.dst_name(i)));
+            parts.push(format!("{} {};", ty(insn.dst_bits(i)), c_dst_name(insn, i)));
         }
     }
     for (i, x) in insn.srcs.iter().enumerate() {
         if matches!(x, Src::Reg { .. }) {
-            parts.push(format!("{} {};", ty(insn.src_bits(i)), insn.src_name(i)));
+            parts.push(format!("{} {};", ty(insn.src_bits(i)), c_src_name(insn, i)));
         }
     }
     parts.join(" ")
+}
+
+/// The C variable of destination `i`: its role, and `cf_out` for the carry flag written.
+fn c_dst_name(insn: &OpInsn, i: usize) -> String {
+    if insn.writes_carry(i) {
+        "cf_out".to_string()
+    } else {
+        insn.dst_name(i)
+    }
+}
+
+/// The C variable of source `i`: its role, and `cf` for the carry flag read.
+fn c_src_name(insn: &OpInsn, i: usize) -> String {
+    if insn.reads_carry(i) {
+        "cf".to_string()
+    } else {
+        insn.src_name(i)
+    }
 }
 
 /// The declarations for an instruction of either kind ([`declarations`] or
@@ -132,11 +150,16 @@ pub fn insn_declarations(insn: &Insn) -> String {
 /// A CUDA inline-assembly statement that runs the instruction, with C variables named as
 /// the roles (`d`, `a`, `b`, `c`, and `p`, `q` for setp's results; `d0`, `d1`... and
 /// `a0`, `a1`... for the parts of a vector). Predicates cannot be asm operands, so each
-/// lives in a `.reg .pred` of its own scope, set from or read into an integer (0 or 1).
+/// lives in a `.reg .pred` of its own scope, set from or read into an integer (0 or 1). The
+/// carry flag is no operand either: the carry read comes from the integer `cf` through an
+/// `add.cc` just before the instruction (the carry of `cf + 0xffffffff` is `cf != 0`), and the
+/// carry written goes to `cf_out` through an `addc` just after it (inside one asm statement, so
+/// the compiler puts nothing between them).
 pub fn op_asm_statement(insn: &OpInsn) -> String {
     let mut outs: Vec<String> = Vec::new();
     let mut ins: Vec<String> = Vec::new();
     let mut preds: Vec<String> = Vec::new();
+    let mut temps: Vec<String> = Vec::new();
     let mut pre = String::new();
     let mut post = String::new();
     // Operand numbers: outputs first, then inputs; fixed after both lists are known.
@@ -150,7 +173,10 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
         }
         let k = outs.len();
         let bits = insn.dst_bits(i);
-        if bits == 1 {
+        if insn.writes_carry(i) {
+            post.push_str(&format!(" addc.u32 %{k}, 0, 0;"));
+            outs.push(format!("\"=r\"({})", c_dst_name(insn, i)));
+        } else if bits == 1 {
             let p = format!("p{i}");
             preds.push(p.clone());
             post.push_str(&format!(" selp.u32 %{k}, 1, 0, {p};"));
@@ -168,7 +194,11 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
             Src::Reg { not, .. } => {
                 let k = n_out + ins.len();
                 let bits = insn.src_bits(i);
-                if bits == 1 {
+                if insn.reads_carry(i) {
+                    temps.push("t".into());
+                    pre.push_str(&format!(" add.cc.u32 t, %{k}, 0xffffffff;"));
+                    ins.push(format!("\"r\"({})", c_src_name(insn, i)));
+                } else if bits == 1 {
                     let p = format!("c{i}");
                     preds.push(p.clone());
                     pre.push_str(&format!(" setp.ne.u32 {p}, %{k}, 0;"));
@@ -197,10 +227,17 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
         src_text.join(", ")
     };
     let body = format!("{head} {d}, {a};");
-    let text = if preds.is_empty() {
+    let mut decls = String::new();
+    if !preds.is_empty() {
+        decls.push_str(&format!(" .reg .pred {};", preds.join(", ")));
+    }
+    if !temps.is_empty() {
+        decls.push_str(&format!(" .reg .u32 {};", temps.join(", ")));
+    }
+    let text = if decls.is_empty() && pre.is_empty() && post.is_empty() {
         body
     } else {
-        format!("{{ .reg .pred {};{pre} {body}{post} }}", preds.join(", "))
+        format!("{{{decls}{pre} {body}{post} }}")
     };
     format!(
         "asm(\"{text}\" : {} : {});",
@@ -255,6 +292,19 @@ mod tests {
         assert_eq!(
             decl("mov.b32 {lo, hi}, a;"),
             "unsigned short d0; unsigned short d1; unsigned int a;"
+        );
+        // The carry flag: set from cf before, stored to cf_out after, in one statement.
+        assert_eq!(
+            s("addc.cc.u32 d, a, b;"),
+            r#"asm("{ .reg .u32 t; add.cc.u32 t, %4, 0xffffffff; addc.cc.u32 %0, %2, %3; addc.u32 %1, 0, 0; }" : "=r"(d), "=r"(cf_out) : "r"(a), "r"(b), "r"(cf));"#
+        );
+        assert_eq!(
+            decl("madc.hi.u64 d, a, b, c;"),
+            "unsigned long long d; unsigned long long a; unsigned long long b; unsigned long long c; unsigned int cf;"
+        );
+        assert_eq!(
+            s("sub.cc.u32 d, a, b;"),
+            r#"asm("{ sub.cc.u32 %0, %2, %3; addc.u32 %1, 0, 0; }" : "=r"(d), "=r"(cf_out) : "r"(a), "r"(b));"#
         );
         assert_eq!(
             s("selp.b64 d, a, 5, c;"),

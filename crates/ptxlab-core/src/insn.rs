@@ -1,6 +1,6 @@
 //! Any one instruction the playground and the `ptxlab` tool evaluate on its own: one of the 47
 //! video and integer arithmetic opcodes of [`crate::isa::OPCODES`] ([`Insn::Table`]), or one of
-//! the 14 logic, shift, move, compare and convert instructions of [`crate::isa::OP_ROWS`]
+//! the 22 logic, shift, move, compare, convert and carry-chain instructions of [`crate::isa::OP_ROWS`]
 //! ([`Insn::Op`]). [`check`] reads either with its own parser and validator (there is one per
 //! form); [`Insn::evaluate`] gives every destination's value and the stage [`Trace`].
 //!
@@ -43,7 +43,7 @@ use crate::trace::Trace;
 pub enum Insn {
     /// One of the 47 video and integer arithmetic instructions.
     Table(Instruction),
-    /// One of the 14 program instructions (`mov`, `prmt`, `setp`, ...).
+    /// One of the 22 program instructions (`mov`, `prmt`, `setp`, `addc`, ...).
     Op {
         /// `@p` or `@!p` before it, if written (shown, not evaluated: it always executes).
         guard: Option<Guard>,
@@ -100,7 +100,7 @@ pub fn check(text: &str) -> Result<Insn, Diagnostic> {
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    if POp::from_name(&word).is_none() {
+    if !crate::ops::claims(body) {
         return crate::check(text).map(Insn::Table).map_err(|mut d| {
             if crate::isa::Opcode::from_name(&word).is_none()
                 && d.message.starts_with("unknown opcode")
@@ -147,6 +147,36 @@ pub fn check(text: &str) -> Result<Insn, Diagnostic> {
 }
 
 impl Insn {
+    /// Set the carry flag's value (`CC.CF`) where the instruction reads it: the source
+    /// position after its written sources (`c` for `addc` and `subc`, `e` for `madc`). An
+    /// error when it reads no carry flag.
+    ///
+    /// ```
+    /// use ptxlab_core::insn::check;
+    /// use ptxlab_core::Inputs;
+    ///
+    /// let addc = check("addc.cc.u32 d, a, b;").unwrap();
+    /// let mut inputs = Inputs::new(0xffff_ffff, 0, 0, 0);
+    /// addc.set_carry(&mut inputs, 1).unwrap();
+    /// let out = addc.evaluate(&inputs);
+    /// assert_eq!((out.values[0].value, out.values[1].value), (Some(0), Some(1)));
+    /// assert!(check("add.u32 d, a, b;").unwrap().set_carry(&mut inputs, 1).is_err());
+    /// ```
+    pub fn set_carry(&self, inputs: &mut Inputs, cf: u64) -> Result<(), String> {
+        let at = self
+            .op()
+            .and_then(|o| (0..o.srcs.len()).find(|&k| o.reads_carry(k)))
+            .ok_or_else(|| {
+                format!(
+                    "CC.CF: {} reads no carry flag (addc, subc and madc do)",
+                    self.canonical()
+                )
+            })?;
+        let mut v = inputs.as_array();
+        v[at.min(3)] = cf;
+        *inputs = Inputs::new(v[0], v[1], v[2], v[3]);
+        Ok(())
+    }
     /// The opcode's name as written: `vadd`, `prmt`.
     pub fn name(&self) -> &'static str {
         match self {
@@ -195,7 +225,7 @@ impl Insn {
         }
     }
     /// Whether its results were measured on sm_90 hardware: the 47 table opcodes on an H100
-    /// (`shared/conformance/h100-cases.jsonl.gz`), the 14 program instructions on an H200
+    /// (`shared/conformance/h100-cases.jsonl.gz`), the 22 program instructions on an H200
     /// (`tests/data/gpu-programs.jsonl.gz`).
     pub fn measured(&self) -> bool {
         match self {

@@ -235,6 +235,7 @@ enum M {
     Cc,
     Relu,
     Round,
+    Pack,
 }
 
 fn modifier(s: &str) -> Option<M> {
@@ -258,6 +259,7 @@ fn modifier(s: &str) -> Option<M> {
         "sat" => M::Sat,
         "ftz" => M::Ftz,
         "cc" => M::Cc,
+        "pack" => M::Pack,
         "relu" => M::Relu,
         "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna" | "rs" => M::Round,
         _ => return None,
@@ -390,6 +392,54 @@ pub struct OpInsn {
     pub unpack: bool,
     /// `mov` with braces on the right: the parts are packed into `d`.
     pub pack: bool,
+    /// `mad.cc`, `madc`: `.hi` (true) or `.lo`, the half of the product added.
+    #[serde(default)]
+    pub hi: bool,
+    /// The carry chain: writes the carry flag (`add.cc`, `sub.cc`, `mad.cc`, and `addc`,
+    /// `subc`, `madc` with `.cc`). The flag is the last destination, [`CARRY_FLAG`].
+    #[serde(default)]
+    pub cc: bool,
+}
+
+/// The carry flag's name as a register: the carry chain reads and writes it like one.
+pub const CARRY_FLAG: &str = "CC.CF";
+
+impl POp {
+    /// The program instruction a statement names, from its opcode word and the modifiers
+    /// after it: `add`, `sub` and `mad` with `.cc` are links of the carry chain, and `cvt`
+    /// with `.pack` right after it is `cvt.pack`. None for any other opcode word.
+    pub fn of_statement(word: &str, mods: &[&str]) -> Option<POp> {
+        let cc = mods.contains(&"cc");
+        match word {
+            "add" if cc => Some(POp::AddCc),
+            "sub" if cc => Some(POp::SubCc),
+            "mad" if cc => Some(POp::MadCc),
+            "cvt" if mods.first() == Some(&"pack") => Some(POp::CvtPack),
+            _ => POp::from_name(word),
+        }
+    }
+    /// A link of the carry chain.
+    pub fn is_carry(self) -> bool {
+        matches!(
+            self,
+            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc
+        )
+    }
+    /// Reads the carry flag: `addc`, `subc`, `madc`.
+    pub fn carry_in(self) -> bool {
+        matches!(self, POp::Addc | POp::Subc | POp::Madc)
+    }
+    /// The opcode word as written before the modifiers: `add` for `add.cc`, `cvt` for
+    /// `cvt.pack`.
+    pub fn word(self) -> &'static str {
+        match self {
+            POp::AddCc => "add",
+            POp::SubCc => "sub",
+            POp::MadCc => "mad",
+            POp::CvtPack => "cvt",
+            _ => self.name(),
+        }
+    }
 }
 
 fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
@@ -589,6 +639,20 @@ pub fn is_op_name(name: &str) -> bool {
     POp::from_name(name).is_some()
 }
 
+/// Whether a statement (without its guard) is an instruction of this module: its opcode
+/// word, or with its modifiers (`add.cc`, `cvt.pack`).
+pub fn claims(text: &str) -> bool {
+    let head = text
+        .trim_start()
+        .split(char::is_whitespace)
+        .next()
+        .unwrap_or("");
+    let mut words = head.trim_end_matches(';').split('.');
+    let word = words.next().unwrap_or("");
+    let mods: Vec<&str> = words.collect();
+    POp::of_statement(word, &mods).is_some()
+}
+
 /// Parse and validate one statement (an optional guard is not part of it; see
 /// [`crate::program`]). Errors point into `text`.
 pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
@@ -597,13 +661,7 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
     let op_start = p.i;
     let name = p.word();
     let op_span = op_start..p.i;
-    let op = POp::from_name(name).ok_or_else(|| {
-        err(
-            op_span.clone(),
-            format!("'{name}' is not one of {}", names_list()),
-        )
-    })?;
-    let mut mods: Vec<(M, Span, &str)> = Vec::new();
+    let mut written: Vec<(Span, &str)> = Vec::new();
     while p.peek() == Some('.') {
         let st = p.i;
         p.bump();
@@ -615,10 +673,24 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
                 format!("'.' after '{name}' must be followed by a modifier"),
             ));
         }
+        written.push((sp, w));
+    }
+    let words: Vec<&str> = written.iter().map(|m| m.1).collect();
+    let op = POp::of_statement(name, &words).ok_or_else(|| {
+        err(
+            op_span.clone(),
+            format!("'{name}' is not one of {}", names_list()),
+        )
+    })?;
+    // `.pack` belongs to the opcode: cvt.pack.
+    let skip = usize::from(op == POp::CvtPack);
+    let mut mods: Vec<(M, Span, &str)> = Vec::new();
+    for (sp, w) in written.into_iter().skip(skip) {
         let m = modifier(w)
             .ok_or_else(|| err(sp.clone(), format!("unknown modifier '.{w}' on '{name}'")))?;
         mods.push((m, sp, w));
     }
+    let name = op.name();
     if p.peek().is_some_and(|c| !c.is_whitespace() && c != ';') {
         let sp = p.here();
         return Err(err(
@@ -701,6 +773,8 @@ impl Validator<'_> {
         let mut dir: Option<bool> = None;
         let mut mode = None;
         let (mut sat, mut ftz) = (false, false);
+        let (mut half, mut cc) = (None, op.is_carry() && !op.carry_in());
+        let mad = matches!(op, POp::MadCc | POp::Madc);
         for (k, (m, sp, w)) in self.mods.iter().enumerate() {
             let dup = |what: &str| {
                 err(
@@ -752,8 +826,28 @@ impl Validator<'_> {
                     }
                 }
                 // ptxas reads a repeated .sat as one.
-                M::Sat if op == POp::Cvt => sat = true,
+                M::Sat if matches!(op, POp::Cvt | POp::CvtPack) => sat = true,
                 M::Ftz if op == POp::Setp => ftz = true,
+                M::Ftz if op == POp::Slct => {
+                    if ftz {
+                        return Err(dup(".ftz"));
+                    }
+                    ftz = true;
+                }
+                // ptxas reads a repeated .cc as one, and takes it anywhere after .lo/.hi.
+                M::Cc if op.is_carry() => cc = true,
+                M::Cmp(c @ (CmpOp::Lo | CmpOp::Hi)) if mad => {
+                    if k != 0 || half.is_some() {
+                        return Err(err(
+                            sp.clone(),
+                            format!(
+                                "{0}'s half comes first and once: {0}.lo or {0}.hi, then .cc and the type",
+                                op.word()
+                            ),
+                        ));
+                    }
+                    half = Some(c == CmpOp::Hi);
+                }
                 M::Round if op == POp::Cvt => {
                     return Err(refuse(": conversions between integer types take no rounding modifier"))
                 }
@@ -775,6 +869,25 @@ impl Validator<'_> {
                 .allowed(["wrap", "clamp"]));
             }
         }
+        if mad && half.is_none() {
+            return Err(err(
+                self.op_span.clone(),
+                format!(
+                    "{} needs the half of the product it adds: {}.lo or {}.hi",
+                    op.word(),
+                    op.word(),
+                    op.word()
+                ),
+            )
+            .allowed(["lo", "hi"]));
+        }
+        if op == POp::CvtPack && !sat {
+            return Err(err(
+                self.op_span.clone(),
+                "cvt.pack always saturates and says so: cvt.pack.sat",
+            )
+            .allowed(["sat"]));
+        }
         if op == POp::Setp && cmp.is_none() {
             return Err(err(
                 self.op_span.clone(),
@@ -784,30 +897,80 @@ impl Validator<'_> {
         }
         // Types.
         let allowed = op.types();
-        let want_types = if op == POp::Cvt { 2 } else { 1 };
+        // cvt.pack's narrow types (8 bits and fewer) name c's type too: .b32.
+        let narrow_pack = op == POp::CvtPack && types.first().is_some_and(|t| t.0.bits() < 16);
+        let want_types = match op {
+            POp::Cvt | POp::Slct => 2,
+            POp::CvtPack if narrow_pack => 3,
+            POp::CvtPack => 2,
+            _ => 1,
+        };
         if types.len() != want_types {
             let sp = types
                 .get(want_types)
                 .map_or(self.op_span.clone(), |t| t.1.clone());
-            let what = if op == POp::Cvt {
-                "a destination and a source type, e.g. cvt.u32.u16".to_string()
-            } else {
-                format!("one type, e.g. {name}.{}", allowed[0].name())
+            let what = match op {
+                POp::Cvt => "a destination and a source type, e.g. cvt.u32.u16".to_string(),
+                POp::Slct => "the type of d, a and b, then c's: .s32 or .f32, e.g. slct.u32.s32".to_string(),
+                POp::CvtPack if narrow_pack => format!(
+                    "three types for .{}: the packed type, .s32 for a and b, and .b32 for c, e.g. cvt.pack.sat.{}.s32.b32",
+                    types[0].0.name(),
+                    types[0].0.name()
+                ),
+                POp::CvtPack => "the packed type and .s32 (the type of a and b); the 16-bit types take no c, e.g. cvt.pack.sat.u16.s32".to_string(),
+                _ => format!("one type, e.g. {name}.{}", allowed[0].name()),
             };
             return Err(
                 err(sp, format!("'{name}' takes {what}")).allowed(allowed.iter().map(|t| t.name()))
             );
         }
-        for (t, sp) in &types {
-            if !allowed.contains(t) {
-                return Err(
-                    err(sp.clone(), format!("'{name}' does not take .{}", t.name()))
-                        .allowed(allowed.iter().map(|t| t.name())),
-                );
+        for (k, (t, sp)) in types.iter().enumerate() {
+            let choices = match (op, k) {
+                (POp::Slct | POp::CvtPack, 1) => op.row().src_types,
+                (POp::CvtPack, 2) => &[PType::B32][..],
+                _ => allowed,
+            };
+            if !choices.contains(t) {
+                let why = match (op, k) {
+                    (POp::Slct, 1) => ": c is .s32 or .f32",
+                    (POp::CvtPack, 1) => ": a and b are .s32",
+                    (POp::CvtPack, 2) => ": c is .b32",
+                    _ => "",
+                };
+                return Err(err(
+                    sp.clone(),
+                    format!("'{name}' does not take .{}{why}", t.name()),
+                )
+                .allowed(choices.iter().map(|t| t.name())));
             }
         }
         let ty = types[0].0;
-        let src_ty = (op == POp::Cvt).then(|| types[1].0);
+        let src_ty = matches!(op, POp::Cvt | POp::Slct | POp::CvtPack).then(|| types[1].0);
+        if ftz && op == POp::Slct && src_ty != Some(PType::F32) {
+            let sp = self
+                .mods
+                .iter()
+                .find(|m| m.0 == M::Ftz)
+                .map_or(self.op_span.clone(), |m| m.1.clone());
+            return Err(err(
+                sp,
+                "slct's .ftz reads a subnormal f32 c as zero: it needs an .f32 c (slct.ftz.TYPE.f32)",
+            ));
+        }
+        if cc && op.carry_in() && ty.bits() == 16 {
+            let sp = self
+                .mods
+                .iter()
+                .find(|m| m.0 == M::Cc)
+                .map_or(self.op_span.clone(), |m| m.1.clone());
+            return Err(err(
+                sp,
+                format!(
+                    "{name}.cc takes 32- and 64-bit types; the 16-bit {name} reads the carry but writes none"
+                ),
+            )
+            .allowed(["u32", "s32", "u64", "s64"]));
+        }
         if let (Some(c), POp::Setp) = (cmp, op) {
             if !CmpOp::allowed_for(ty).contains(&c) {
                 let sp = self
@@ -828,7 +991,7 @@ impl Validator<'_> {
                     .allowed(CmpOp::allowed_for(ty).iter().map(|c| c.name())));
             }
         }
-        if ftz && !ty.is_float() {
+        if ftz && op == POp::Setp && !ty.is_float() {
             let sp = self
                 .mods
                 .iter()
@@ -839,7 +1002,7 @@ impl Validator<'_> {
                 ".ftz applies only to floating-point comparisons (.f32)",
             ));
         }
-        if sat {
+        if sat && op == POp::Cvt {
             let (s, d) = (range(src_ty.unwrap_or(ty)), range(ty));
             if s.0 >= d.0 && s.1 <= d.1 {
                 let sp = self
@@ -874,6 +1037,8 @@ impl Validator<'_> {
             srcs: Vec::new(),
             unpack: false,
             pack: false,
+            hi: half.unwrap_or(false),
+            cc,
         };
         self.operands(&mut insn)?;
         Ok(insn)
@@ -1131,6 +1296,45 @@ impl Validator<'_> {
                 insn.dsts.push(self.dst(&ops[0], false, false)?);
                 insn.srcs.push(self.src(&ops[1], false, false, true, 0)?);
             }
+            POp::Slct => {
+                self.count(4, "d, a, b, c")?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                for a in &ops[1..3] {
+                    insn.srcs.push(self.src(a, false, float, true, bw)?);
+                }
+                let c_float = insn.src_ty == Some(PType::F32);
+                insn.srcs.push(self.src(&ops[3], false, c_float, true, 0)?);
+            }
+            POp::CvtPack => {
+                let n = if ty.bits() < 16 { 4 } else { 3 };
+                self.count(n, if n == 4 { "d, a, b, c" } else { "d, a, b" })?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                for a in &ops[1..] {
+                    insn.srcs.push(self.src(a, false, false, true, 0)?);
+                }
+            }
+            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc => {
+                let mad = matches!(self.op, POp::MadCc | POp::Madc);
+                if mad {
+                    self.count(4, "d, a, b, c")?;
+                } else {
+                    self.count(3, "d, a, b")?;
+                }
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                for a in &ops[1..] {
+                    insn.srcs.push(self.src(a, false, false, true, 0)?);
+                }
+                // The carry flag: read after the sources, written after d.
+                if self.op.carry_in() {
+                    insn.srcs.push(Src::Reg {
+                        name: CARRY_FLAG.to_string(),
+                        not: false,
+                    });
+                }
+                if insn.cc {
+                    insn.dsts.push(Dst::Reg(CARRY_FLAG.to_string()));
+                }
+            }
             POp::Mov => self.mov(insn)?,
         }
         Ok(())
@@ -1254,17 +1458,27 @@ pub struct Outcome {
 
 impl OpInsn {
     /// Width in bits of destination `i` as the instruction writes it.
-    pub fn dst_bits(&self, _i: usize) -> u32 {
+    pub fn dst_bits(&self, i: usize) -> u32 {
         match self.op {
             POp::Setp => 1,
+            _ if self.writes_carry(i) => 1,
+            POp::CvtPack => 32,
             POp::Mov if self.unpack => self.ty.bits() / self.dsts.len().max(1) as u32,
             _ => self.ty.bits(),
         }
     }
     /// Whether destination `i` is written as a signed value (extended by sign into a wider
     /// register).
-    pub fn dst_signed(&self, _i: usize) -> bool {
-        self.op != POp::Setp && self.ty.signed()
+    pub fn dst_signed(&self, i: usize) -> bool {
+        !matches!(self.op, POp::Setp | POp::CvtPack) && !self.writes_carry(i) && self.ty.signed()
+    }
+    /// Whether destination `i` is the carry flag.
+    pub fn writes_carry(&self, i: usize) -> bool {
+        self.cc && i + 1 == self.dsts.len()
+    }
+    /// Whether source `i` is the carry flag.
+    pub fn reads_carry(&self, i: usize) -> bool {
+        self.op.carry_in() && i + 1 == self.srcs.len()
     }
     /// Width in bits of source `i` as the instruction reads it.
     pub fn src_bits(&self, i: usize) -> u32 {
@@ -1274,6 +1488,9 @@ impl OpInsn {
             POp::Selp if i == 2 => 1,
             POp::Lop3 if i == 3 => 8,
             POp::Cvt => self.src_ty.unwrap_or(self.ty).bits(),
+            POp::Slct if i == 2 => 32,
+            POp::CvtPack => 32,
+            _ if self.reads_carry(i) => 1,
             POp::Mov if self.pack => self.ty.bits() / self.srcs.len().max(1) as u32,
             _ => self.ty.bits(),
         }
@@ -1283,6 +1500,8 @@ impl OpInsn {
     pub fn dst_name(&self, i: usize) -> String {
         match (self.op, self.dsts.len()) {
             (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
+            _ if self.writes_carry(i) => CARRY_FLAG.to_string(),
+            _ if self.cc => "d".to_string(),
             (_, 1) => "d".to_string(),
             _ => format!("d{i}"),
         }
@@ -1351,7 +1570,77 @@ impl OpInsn {
                 format!("{} bits, no sign", t.bits())
             }
         };
-        if let Some(src) = self.src_ty {
+        if self.op == POp::CvtPack {
+            let (lo, hi) = range(t);
+            let n = t.bits();
+            out.push(format!(
+                ".{}: a and b (32-bit signed integers) are each clamped to {lo}..{hi} and kept as {n} bits: b in bits {}..0, a in bits {}..{}",
+                t.name(),
+                n - 1,
+                2 * n - 1,
+                n
+            ));
+            out.push(if n < 16 {
+                format!(
+                    ".b32: c fills the rest of d: bits 31..{} are c's low {} bits",
+                    2 * n,
+                    32 - 2 * n
+                )
+            } else {
+                "the pair fills all 32 bits of d; there is no c".to_string()
+            });
+            out.push(".sat: required; values past the range become its minimum or maximum".into());
+        } else if let (POp::Slct, Some(ct)) = (self.op, self.src_ty) {
+            out.push(format!(".{}: a, b and d are {}", t.name(), kind(t)));
+            out.push(if ct == PType::F32 {
+                ".f32: c is read as an f32: -0 counts as >= 0 and takes a; NaN is not >= 0 and takes b".to_string()
+            } else {
+                ".s32: c is read as a signed 32-bit integer: 0 and up take a, negative values take b".to_string()
+            });
+            if self.ftz {
+                out.push(
+                    ".ftz: a subnormal c is read as zero, so it takes a whatever its sign".into(),
+                );
+            }
+        } else if self.op.is_carry() {
+            let sign = if matches!(self.op, POp::MadCc | POp::Madc) {
+                "the sum is exact, one bit wider, so the sign changes only the high half of the product"
+            } else {
+                "the sum is exact, one bit wider, so .u and .s give the same d and carry"
+            };
+            out.push(format!(
+                ".{}: the operands are {}; {sign}",
+                t.name(),
+                kind(t)
+            ));
+            if matches!(self.op, POp::MadCc | POp::Madc) {
+                out.push(if self.hi {
+                    if t.bits() == 16 {
+                        ".hi (16 bits): the product of a and b widened to 32 bits, bits 32..47 of it, which are all 0 for .u16 and copies of the sign for .s16".to_string()
+                    } else {
+                        format!(".hi: the upper {} bits of the {}-bit product a * b are added", t.bits(), 2 * t.bits())
+                    }
+                } else {
+                    format!(".lo: the lower {} bits of the product a * b are added", t.bits())
+                });
+            }
+            if self.op.carry_in() {
+                out.push(if matches!(self.op, POp::Subc) {
+                    "subc reads the carry flag CC.CF as 'no borrow': d = a + ~b + CC.CF, so a - b when CC.CF is 1 and a - b - 1 when it is 0".into()
+                } else {
+                    "the carry flag CC.CF, written by an earlier .cc, is added as a third term".into()
+                });
+            }
+            if self.cc {
+                out.push(if matches!(self.op, POp::SubCc | POp::Subc) {
+                    ".cc: bit n of a + ~b + carry in goes to CC.CF: 1 when nothing was borrowed"
+                        .into()
+                } else {
+                    ".cc: the carry out of the top bit (bit n of the exact sum) goes to CC.CF"
+                        .into()
+                });
+            }
+        } else if let Some(src) = self.src_ty {
             out.push(format!(
                 ".{}.{}: a is read as {}, d is written as {}",
                 t.name(),
@@ -1400,7 +1689,7 @@ impl OpInsn {
                 b.name()
             ));
         }
-        if self.sat {
+        if self.sat && self.op == POp::Cvt {
             out.push(format!(
                 ".sat: values outside .{}'s range become its minimum or maximum instead of losing their upper bits",
                 t.name()
@@ -1449,6 +1738,10 @@ impl OpInsn {
         match self.op {
             POp::Cvt => self.src_ty.is_some_and(PType::signed),
             POp::Setp | POp::Selp | POp::Mov => i < 2 && self.ty.signed(),
+            POp::Slct => (i < 2 && self.ty.signed()) || (i == 2 && self.src_ty == Some(PType::S32)),
+            POp::CvtPack => i < 2,
+            _ if self.reads_carry(i) => false,
+            _ if self.op.is_carry() => self.ty.signed(),
             POp::Shr => i == 0 && self.ty.signed(),
             _ => false,
         }
@@ -1458,6 +1751,7 @@ impl OpInsn {
         match self.op {
             POp::Mov if self.pack => format!("a{i}"),
             POp::Lop3 if i == 3 => "immLut".into(),
+            _ if self.reads_carry(i) => CARRY_FLAG.into(),
             _ => ["a", "b", "c", "e"]
                 .get(i)
                 .copied()
@@ -1468,7 +1762,16 @@ impl OpInsn {
 
     /// Canonical text: modifiers in a fixed order, single spaces.
     pub fn canonical(&self) -> String {
-        let mut s = self.op.name().to_string();
+        let mut s = self.op.word().to_string();
+        if self.op == POp::CvtPack {
+            s.push_str(".pack");
+        }
+        if matches!(self.op, POp::MadCc | POp::Madc) {
+            s.push_str(if self.hi { ".hi" } else { ".lo" });
+        }
+        if self.cc {
+            s.push_str(".cc");
+        }
         if self.op == POp::Shf {
             s.push_str(if self.left { ".l" } else { ".r" });
             if let Some(m) = self.mode {
@@ -1499,6 +1802,9 @@ impl OpInsn {
             s.push('.');
             s.push_str(t.name());
         }
+        if self.op == POp::CvtPack && self.ty.bits() < 16 {
+            s.push_str(".b32");
+        }
         if let Some(m) = self.prmt {
             s.push('.');
             s.push_str(m.name());
@@ -1515,8 +1821,21 @@ impl OpInsn {
             Src::Float(f) => f.text(),
             Src::Sink => "_".into(),
         };
-        let ds: Vec<String> = self.dsts.iter().map(dst).collect();
-        let ss: Vec<String> = self.srcs.iter().map(src).collect();
+        // The carry flag is read and written without being named.
+        let ds: Vec<String> = self
+            .dsts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.writes_carry(*i))
+            .map(|(_, d)| dst(d))
+            .collect();
+        let ss: Vec<String> = self
+            .srcs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.reads_carry(*i))
+            .map(|(_, x)| src(x))
+            .collect();
         let d = if self.unpack {
             format!("{{{}}}", ds.join(", "))
         } else {
@@ -1533,7 +1852,12 @@ impl OpInsn {
     /// The value an immediate source has as the instruction reads it.
     /// Whether source `i` is read as a floating-point value.
     pub fn src_is_float(&self, i: usize) -> bool {
-        self.ty.is_float() && matches!((self.op, i), (POp::Setp | POp::Selp, 0 | 1) | (POp::Mov, 0))
+        (self.ty.is_float()
+            && matches!(
+                (self.op, i),
+                (POp::Setp | POp::Selp | POp::Slct, 0 | 1) | (POp::Mov, 0)
+            ))
+            || (self.op == POp::Slct && i == 2 && self.src_ty == Some(PType::F32))
     }
 
     /// The value immediate `v` has as source `i` reads it (non-zero is true for a predicate).
@@ -1737,6 +2061,11 @@ impl OpInsn {
                 r
             }
             POp::Cvt => self.cvt(v, st),
+            POp::Slct => self.slct(v, st),
+            POp::CvtPack => self.cvt_pack(v, st),
+            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc => {
+                return self.carry(v, st, out)
+            }
             POp::Mov => return self.mov_eval(v, st, out),
         };
         if let Some(o) = out.first_mut() {
@@ -2105,6 +2434,245 @@ impl OpInsn {
             CmpOp::Hi => a > b,
             CmpOp::Hs => a >= b,
             _ => false,
+        }
+    }
+
+    fn slct<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
+        let w = self.ty.bits();
+        let c = v[2] as u32;
+        let float = self.src_ty == Some(PType::F32);
+        // A float c: its sign decides, except that NaN is not >= 0, and -0 is; with .ftz a
+        // subnormal counts as zero (of either sign), so it takes a.
+        let subnormal = float && c & 0x7f80_0000 == 0 && c & 0x007f_ffff != 0;
+        let nan = float && c & 0x7f80_0000 == 0x7f80_0000 && c & 0x007f_ffff != 0;
+        let take_a = if float {
+            !nan && (c >> 31 == 0 || c & 0x7fff_ffff == 0 || (self.ftz && subnormal))
+        } else {
+            c as i32 >= 0
+        };
+        let r = if take_a { v[0] } else { v[1] };
+        st.stage([], || {
+            let why = if !float {
+                format!(
+                    "c = {} is {}",
+                    c as i32,
+                    if take_a { ">= 0" } else { "< 0" }
+                )
+            } else if nan {
+                "c is NaN, which is not >= 0".to_string()
+            } else if self.ftz && subnormal {
+                format!(
+                    "c = {:e} is subnormal, read as 0 (.ftz), which is >= 0",
+                    f32::from_bits(c)
+                )
+            } else {
+                format!(
+                    "c = {:?} is {}",
+                    f32::from_bits(c),
+                    if take_a { ">= 0" } else { "< 0" }
+                )
+            };
+            Stage::new(
+                StageKind::Compare,
+                format!("{why}, so {} is taken", if take_a { "a" } else { "b" }),
+                Val::reg("d", w, r),
+            )
+            .op("c >= 0 ? a : b")
+            .inputs([
+                Val::reg("a", w, v[0]),
+                Val::reg("b", w, v[1]),
+                Val::new(
+                    "c",
+                    32,
+                    !float,
+                    if float { c as i128 } else { c as i32 as i128 },
+                ),
+            ])
+        });
+        r
+    }
+
+    fn cvt_pack<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
+        let t = self.ty;
+        let n = t.bits();
+        let (lo, hi) = range(t);
+        let mut packed = 0u64;
+        for (i, name) in [(0usize, "a"), (1, "b")] {
+            let x = sext(v[i], 32) as i128;
+            let y = x.clamp(lo, hi);
+            st.stage(
+                [(x > hi, Flag::ClampedHigh), (x < lo, Flag::ClampedLow)],
+                || {
+                    Stage::new(
+                        StageKind::Clamp,
+                        format!("{name} clamped to the range of .{}", t.name()),
+                        Val::new(format!("{name}'"), n, t.signed(), y),
+                    )
+                    .saturate(Saturation::Range { lo, hi }, Val::new(name, 32, true, x))
+                },
+            );
+            // b in the lowest n bits, a just above.
+            let at = if i == 0 { n } else { 0 };
+            packed |= (y as u64 & mask64(n)) << at;
+        }
+        st.stage([], || {
+            Stage::new(
+                StageKind::Merge,
+                format!("a' in bits {}..{}, b' in bits {}..0", 2 * n - 1, n, n - 1),
+                Val::reg("pair", 2 * n, packed),
+            )
+            .op(format!("a' << {n} | b'"))
+        });
+        if n >= 16 {
+            return packed;
+        }
+        let d = (packed | v[2] << (2 * n)) & 0xffff_ffff;
+        st.stage([], || {
+            Stage::new(
+                StageKind::Merge,
+                format!("bits 31..{} from the low {} bits of c", 2 * n, 32 - 2 * n),
+                Val::reg("d", 32, d),
+            )
+            .op(format!("c << {} | pair", 2 * n))
+            .inputs([Val::reg("pair", 2 * n, packed), Val::reg("c", 32, v[2])])
+        });
+        d
+    }
+
+    /// A link of the carry chain. Measured on an H200 (`tests/data/gpu-programs.jsonl.gz`,
+    /// with the raw carry bit set before and read after): with `n` the width,
+    /// `sum = x + y + carry_in` exactly, `d = sum mod 2^n` and `carry_out = sum >> n`, where
+    /// `x, y` are `a, b` (`add`), `a, ~b` (`sub`) or the product's half and `c` (`mad`), and
+    /// the carry in is `CC.CF` (`addc`, `subc`, `madc`), else 0 (`add`, `mad`) or 1 (`sub`):
+    /// the carry of `sub` is "no borrow", as on ARM; a signed type changes nothing but `.hi`'s
+    /// product. 16-bit `madc.hi` keeps bits 32..47 of the product of the operands widened to
+    /// 32 bits (see "16-bit `madc.hi`" in docs/hardware-vs-spec.md).
+    fn carry<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
+        let ty = self.ty;
+        let n = ty.bits();
+        let m = u128::from(mask64(n));
+        let (a, b) = (v[0], v[1]);
+        let c = if matches!(self.op, POp::MadCc | POp::Madc) {
+            v[2]
+        } else {
+            0
+        };
+        let sub = matches!(self.op, POp::SubCc | POp::Subc);
+        let cf = if self.op.carry_in() {
+            v[self.srcs.len() - 1] & 1
+        } else {
+            0
+        };
+        let cin = if self.op.carry_in() {
+            u128::from(cf)
+        } else {
+            u128::from(sub)
+        };
+        let plus_cf = if self.op.carry_in() { " + CC.CF" } else { "" };
+        let (x, y, formula) = match self.op {
+            POp::AddCc | POp::Addc => (
+                u128::from(a) & m,
+                u128::from(b) & m,
+                format!("a + b{plus_cf}"),
+            ),
+            POp::SubCc | POp::Subc => {
+                let nb = !u128::from(b) & m;
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Adjust,
+                        "b complemented: a - b is a + ~b + 1",
+                        Val::new("~b", n, false, nb as i128),
+                    )
+                    .op("~b")
+                    .input(Val::reg("b", n, b))
+                });
+                let one = if self.op.carry_in() { CARRY_FLAG } else { "1" };
+                (u128::from(a) & m, nb, format!("a + ~b + {one}"))
+            }
+            _ => {
+                let product: i128 = if ty.signed() {
+                    sext(a, n) as i128 * sext(b, n) as i128
+                } else {
+                    (u128::from(a) & m) as i128 * (u128::from(b) & m) as i128
+                };
+                // 16-bit operands multiply as 32-bit words: .hi keeps bits 32..47.
+                let shift = if n == 16 { 32 } else { n };
+                let h = if self.hi {
+                    (product as u128) >> shift
+                } else {
+                    product as u128
+                } & m;
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Product,
+                        "the full product",
+                        Val::new(
+                            "a*b",
+                            if n == 16 { 64 } else { 2 * n },
+                            ty.signed(),
+                            product,
+                        ),
+                    )
+                    .op("a * b")
+                    .inputs([Val::reg("a", n, a), Val::reg("b", n, b)])
+                });
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Truncate,
+                        match (self.hi, n) {
+                            (true, 16) => "bits 32..47: the high word of the product of the 32-bit widened operands",
+                            (true, _) => "its high half",
+                            _ => "its low half",
+                        },
+                        Val::new("h", n, false, h as i128),
+                    )
+                    .op(if self.hi {
+                        format!("(a * b) >> {shift}")
+                    } else {
+                        format!("(a * b) mod 2^{n}")
+                    })
+                });
+                (h, u128::from(c) & m, format!("h + c{plus_cf}"))
+            }
+        };
+        let sum = x + y + cin;
+        let d = (sum & m) as u64;
+        let carry = (sum >> n) as u64 & 1;
+        let sum_val = Val::new("sum", n + 1, false, sum as i128);
+        st.stage([], || {
+            Stage::new(
+                StageKind::Operate,
+                "the exact sum, one bit wider",
+                sum_val.clone(),
+            )
+            .op(formula.clone())
+        });
+        st.stage([], || {
+            Stage::new(
+                StageKind::Truncate,
+                format!("d: the low {n} bits of the sum"),
+                Val::reg("d", n, d),
+            )
+            .op(format!("sum mod 2^{n}"))
+            .input(sum_val.clone())
+        });
+        if let Some(o) = out.first_mut() {
+            *o = Some(d);
+        }
+        if self.cc {
+            st.stage([], || {
+                let borrow = if sub { " (1: nothing borrowed)" } else { "" };
+                Stage::new(
+                    StageKind::Truncate,
+                    format!("carry out: bit {n} of the sum, written to {CARRY_FLAG}{borrow}"),
+                    Val::reg(CARRY_FLAG, 1, carry),
+                )
+                .op(format!("sum >> {n}"))
+                .input(sum_val.clone())
+            });
+            if let Some(o) = out.get_mut(1) {
+                *o = Some(carry);
+            }
         }
     }
 

@@ -122,7 +122,7 @@ impl<'a> Parser<'a> {
                 return Diagnostic::new(
                     op_span.clone(),
                     format!(
-                        "'{name}' is a logic, move, compare or convert instruction; only the video and integer arithmetic opcodes are read here"
+                        "'{name}' is a logic, move, compare, convert or carry-chain instruction; only the video and integer arithmetic opcodes are read here"
                     ),
                 )
                 .allowed(OPCODES.iter().map(|o| o.name));

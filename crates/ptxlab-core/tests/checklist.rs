@@ -12,7 +12,7 @@ use std::io::Read;
 
 use ptxlab_core::gen::{instruction, Rng};
 use ptxlab_core::insn::check;
-use ptxlab_core::isa::{OPCODES, OP_ROWS};
+use ptxlab_core::isa::{POp, OPCODES, OP_ROWS};
 use ptxlab_core::plan::Plan;
 use ptxlab_core::{evaluate, evaluate_traced, Inputs};
 
@@ -31,11 +31,21 @@ fn opcode(text: &str) -> &str {
         .unwrap_or("")
 }
 
-/// The opcodes named by the `"ptx"` field of every line of a JSON-lines text.
+/// The row an instruction text names: its opcode word, or for a program instruction the row
+/// its modifiers choose (`add.cc` of `add.cc.u32 d, a, b;`, `cvt.pack` of `cvt.pack.sat...`).
+fn row_name(text: &str) -> String {
+    let word = opcode(text);
+    let t = text.trim_start();
+    let head = t.split(char::is_whitespace).next().unwrap_or("");
+    let mods: Vec<&str> = head.split('.').skip(1).collect();
+    POp::of_statement(word, &mods).map_or(word.to_string(), |p| p.name().to_string())
+}
+
+/// The rows named by the `"ptx"` field of every line of a JSON-lines text.
 fn opcodes_in(text: &str) -> BTreeSet<String> {
     text.lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v["ptx"].as_str().map(|p| opcode(p).to_string()))
+        .filter_map(|v| v["ptx"].as_str().map(row_name))
         .collect()
 }
 
@@ -58,7 +68,7 @@ fn atlas_opcodes() -> BTreeSet<String> {
     read("crates/ptxlab-cli/src/atlas.txt")
         .lines()
         .filter_map(|l| l.strip_prefix("F "))
-        .map(|l| opcode(l.split('\t').next().unwrap_or("")).to_string())
+        .map(|l| row_name(l.split('\t').next().unwrap_or("")))
         .collect()
 }
 

@@ -2,49 +2,25 @@
 //! `tests/data/gpu-programs.jsonl.gz` (made by `scripts/gpu_programs.py` on an H200, sm_90;
 //! see `tests/data/README.md`), compared one destination at a time.
 //!
-//! The file also holds forms of instructions ptxlab does not evaluate yet (the carry chain,
-//! `slct`, `cvt.pack`). Those are not skipped silently:
-//! [`not_yet`] says why each is refused, the test fails if ptxlab refuses any other form, and
-//! it fails too when one of them starts to be accepted, so that its cases get compared. The
-//! carry-out of `add.cc`, `sub.cc` and `mad.*.cc`, which ptxlab accepts as one instruction
-//! without keeping the carry, is the one result not compared there ([`CARRY_OUT_NOT_KEPT`]); it
-//! is counted and reported. In a program the carry flag is a register, and
-//! [`every_gpu_case_of_the_carry_chain_in_a_program`] compares every carry case, `CC.CF` too.
+//! That includes `slct`, `cvt.pack` and the carry chain, whose carry flag is a destination
+//! (`CC.CF`, the data's `CF`) and a source like any other; in a program it is part of the
+//! register file, and [`every_gpu_case_of_the_carry_chain_in_a_program`] runs every carry case
+//! as a one-line program as well.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 
 use ptxlab_core::insn::{check, Insn};
-use ptxlab_core::ops::{Dst, Src};
+use ptxlab_core::ops::{Dst, Src, CARRY_FLAG};
 use ptxlab_core::Inputs;
 
-/// Instructions of the data that ptxlab refuses today, by the opcode (and modifiers) they
-/// start with.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "addc",
-        "the carry chain: the carry flag CC.CF is not modelled yet",
-    ),
-    (
-        "subc",
-        "the carry chain: the carry flag CC.CF is not modelled yet",
-    ),
-    (
-        "madc",
-        "the carry chain: the carry flag CC.CF is not modelled yet",
-    ),
-    ("slct", "slct is not an instruction of ptxlab yet"),
-    ("cvt.pack", "cvt.pack is not an instruction of ptxlab yet"),
-];
-
-/// Forms ptxlab accepts and computes `d` for, but whose carry-out it does not keep yet: their
-/// `CF` is the one result not compared.
-const CARRY_OUT_NOT_KEPT: &[&str] = &["add.cc.", "sub.cc.", "mad.lo.cc.", "mad.hi.cc."];
-
-/// Why ptxlab refuses a form the GPU ran, when that is known and expected; `None` otherwise.
-fn not_yet(ptx: &str) -> Option<&'static str> {
-    let word = |p: &str| ptx.starts_with(p) && ptx[p.len()..].starts_with(['.', ' ']);
-    NOT_YET.iter().find(|(p, _)| word(p)).map(|(_, why)| *why)
+/// The data's name for a register: the carry flag is `CF` there.
+fn data_name(name: &str) -> &str {
+    if name == CARRY_FLAG {
+        "CF"
+    } else {
+        name
+    }
 }
 
 struct Case {
@@ -97,7 +73,7 @@ fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
             let mut v = [0u64; 4];
             for (k, s) in op.srcs.iter().enumerate().take(4) {
                 if let Src::Reg { name, .. } = s {
-                    v[k] = *c.regs.get(name).unwrap_or_else(|| {
+                    v[k] = *c.regs.get(data_name(name)).unwrap_or_else(|| {
                         panic!("{}: no value for source {name}", c.ptx);
                     });
                 }
@@ -107,7 +83,10 @@ fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
                 .iter()
                 .zip(&e.values)
                 .filter_map(|(d, w)| match d {
-                    Dst::Reg(n) => Some((n.clone(), w.value.expect("a written register"))),
+                    Dst::Reg(n) => Some((
+                        data_name(n).to_string(),
+                        w.value.expect("a written register"),
+                    )),
                     Dst::Sink => None,
                 })
                 .collect()
@@ -128,7 +107,7 @@ fn every_gpu_case_of_the_program_instructions() {
     let mut forms = BTreeSet::new();
     let mut refused: BTreeMap<String, String> = BTreeMap::new();
     let mut wrong = Vec::new();
-    let (mut compared, mut carry_unmodelled) = (0usize, 0usize);
+    let (mut compared, mut carries) = (0usize, 0usize);
     let mut checked: BTreeMap<String, Result<Insn, String>> = BTreeMap::new();
     for c in &cases {
         forms.insert(c.ptx.clone());
@@ -144,11 +123,8 @@ fn every_gpu_case_of_the_program_instructions() {
         };
         let got = ours(insn, c);
         for (name, want) in &c.out {
-            if name == "CF" && CARRY_OUT_NOT_KEPT.iter().any(|p| c.ptx.starts_with(p)) {
-                carry_unmodelled += 1;
-                continue;
-            }
             compared += 1;
+            carries += usize::from(name == "CF");
             match got.get(name) {
                 Some(v) if v == want => {}
                 other => wrong.push(format!(
@@ -164,32 +140,32 @@ fn every_gpu_case_of_the_program_instructions() {
         wrong.len(),
         wrong[..wrong.len().min(30)].join("\n")
     );
-    // Refused: exactly the forms of instructions and syntax not read yet.
-    let unexpected: Vec<_> = refused
-        .iter()
-        .filter(|(p, _)| not_yet(p).is_none())
-        .map(|(p, e)| format!("{p}: {e}"))
-        .collect();
+    // Every form the GPU ran is read.
+    let refused: Vec<_> = refused.iter().map(|(p, e)| format!("{p}: {e}")).collect();
     assert!(
-        unexpected.is_empty(),
+        refused.is_empty(),
         "ptxlab refuses forms the GPU ran:\n{}",
-        unexpected.join("\n")
+        refused.join("\n")
     );
-    let now_accepted: Vec<_> = forms
-        .iter()
-        .filter(|p| not_yet(p).is_some() && !refused.contains_key(*p))
-        .collect();
-    assert!(
-        now_accepted.is_empty(),
-        "these forms are accepted now: take them out of NOT_YET so that every destination \
-         (CF too) is compared: {now_accepted:?}"
-    );
+    for op in [
+        "slct.",
+        "cvt.pack.",
+        "addc.",
+        "subc.",
+        "madc.",
+        "add.cc.",
+        "mad.hi.cc.",
+    ] {
+        assert!(
+            forms.iter().any(|p| p.starts_with(op)),
+            "no GPU form of {op} compared"
+        );
+    }
+    assert!(carries >= 32 * 48, "{carries} carries out compared");
     assert!(compared > 100_000, "{compared} destinations compared");
     eprintln!(
-        "{} forms, {compared} destinations equal to the GPU's; {} forms not read yet; \
-         {carry_unmodelled} carry-flag results not compared (carry not modelled)",
-        forms.len(),
-        refused.len()
+        "{} forms, {compared} destinations equal to the GPU's ({carries} carries out)",
+        forms.len()
     );
 }
 

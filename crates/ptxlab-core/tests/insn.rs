@@ -1,5 +1,5 @@
 //! One instruction of either kind behind `insn::check` and `Insn::evaluate`: the 47 table
-//! opcodes read as before, the 14 program instructions read by their own parser, their sources
+//! opcodes read as before, the 22 program instructions read by their own parser, their sources
 //! bound by position, and no text or value panics.
 
 use proptest::prelude::*;
@@ -105,12 +105,28 @@ fn errors_point_at_the_text() {
     let e = check("lop4.b32 d, a, b, c, 1;").unwrap_err();
     assert_eq!(e.allowed, ["lop3"]);
     assert!(check("vadd4.u32.u32.u32 d, a, b, c;").is_ok());
-    for name in POp::all().map(|o| o.name()) {
-        // The table parser names the program instructions' family instead of calling
-        // them unknown.
+    // The table parser names the program instructions' family instead of calling them
+    // unknown (those named by their opcode word alone: add.cc is add's word).
+    for name in POp::all()
+        .filter(|o| o.word() == o.name())
+        .map(|o| o.name())
+    {
         let e = ptxlab_core::check(&format!("{name}.b32 d, a;")).unwrap_err();
-        assert!(e.message.contains("logic, move, compare or convert"), "{e}");
+        assert!(
+            e.message
+                .contains("logic, move, compare, convert or carry-chain"),
+            "{e}"
+        );
     }
+    // add.cc, cvt.pack: rows of their own, found from the word and its modifiers.
+    assert_eq!(check("add.cc.u32 d, a, b;").unwrap().name(), "add.cc");
+    assert_eq!(check("mad.hi.cc.s64 d, a, b, c;").unwrap().name(), "mad.cc");
+    assert_eq!(
+        check("cvt.pack.sat.s4.s32.b32 d, a, b, c;").unwrap().name(),
+        "cvt.pack"
+    );
+    let e = check("mad.cc.lo.u32 d, a, b, c;").unwrap_err();
+    assert!(e.message.contains("comes first"), "{e}");
 }
 
 proptest! {

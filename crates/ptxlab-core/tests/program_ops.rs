@@ -423,3 +423,72 @@ fn sources_read_once_agree_on_every_accepted_form() {
     }
     assert!(forms > 1500, "only {forms} accepted forms checked");
 }
+
+/// Every destination of a statement, with the carry flag (when it reads one) after `src`.
+fn all(text: &str, src: &[u64]) -> Vec<u64> {
+    eval(text, src)
+        .into_iter()
+        .map(|v| v.expect("written"))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn slct_against_the_model(a in value(), b in value(), c in prop_oneof![
+        any::<u32>(),
+        Just(0u32), Just(0x8000_0000), Just(0x7fc0_0000), Just(0xffc0_0001),
+        Just(0x0000_0001), Just(0x8000_0001), Just(0x007f_ffff), Just(0x807f_ffff),
+        Just(0x7f80_0000), Just(0xff80_0000),
+    ]) {
+        for (t, w) in [("b16", 16), ("u32", 32), ("s64", 64)] {
+            let m = isa::mask(w);
+            let s = one(&format!("slct.{t}.s32 d, a, b, c;"), &[a, b, c as u64]);
+            prop_assert_eq!(s, isa::slct_s32(a & m, b & m, c));
+            for ftz in [false, true] {
+                let f = if ftz { ".ftz" } else { "" };
+                let got = one(&format!("slct{f}.{t}.f32 d, a, b, c;"), &[a, b, c as u64]);
+                prop_assert_eq!(got, isa::slct_f32(ftz, a & m, b & m, c), "c = {:#x} ftz {}", c, ftz);
+            }
+        }
+    }
+
+    #[test]
+    fn cvt_pack_against_the_model(a in value(), b in value(), c in any::<u32>()) {
+        let (a, b) = (a as u32, b as u32);
+        for (t, w, s) in [("u16", 16, false), ("s16", 16, true)] {
+            let got = one(&format!("cvt.pack.sat.{t}.s32 d, a, b;"), &[a as u64, b as u64]);
+            prop_assert_eq!(got, isa::cvt_pack(w, s, a, b, 0) as u64, "{}", t);
+        }
+        for (t, w, s) in [("u8", 8, false), ("s8", 8, true), ("u4", 4, false), ("s4", 4, true), ("u2", 2, false), ("s2", 2, true)] {
+            let got = one(&format!("cvt.pack.sat.{t}.s32.b32 d, a, b, c;"), &[a as u64, b as u64, c as u64]);
+            prop_assert_eq!(got, isa::cvt_pack(w, s, a, b, c) as u64, "{}", t);
+        }
+    }
+
+    #[test]
+    fn carry_chain_against_the_model(a in value(), b in value(), c in value(), cf in any::<bool>()) {
+        for (t, w, s) in [("u32", 32, false), ("s32", 32, true), ("u64", 64, false), ("s64", 64, true)] {
+            for op in ["add", "sub"] {
+                let (d, co) = isa::carry(op, w, s, false, a, b, 0, None);
+                prop_assert_eq!(all(&format!("{op}.cc.{t} d, a, b;"), &[a, b]), vec![d, co]);
+                let (d, co) = isa::carry(op, w, s, false, a, b, 0, Some(cf));
+                prop_assert_eq!(all(&format!("{op}c.cc.{t} d, a, b;"), &[a, b, cf as u64]), vec![d, co]);
+                prop_assert_eq!(all(&format!("{op}c.{t} d, a, b;"), &[a, b, cf as u64]), vec![d]);
+            }
+            for (h, hi) in [("lo", false), ("hi", true)] {
+                let (d, co) = isa::carry("mad", w, s, hi, a, b, c, None);
+                prop_assert_eq!(all(&format!("mad.{h}.cc.{t} d, a, b, c;"), &[a, b, c]), vec![d, co]);
+                let (d, co) = isa::carry("mad", w, s, hi, a, b, c, Some(cf));
+                prop_assert_eq!(all(&format!("madc.{h}.cc.{t} d, a, b, c;"), &[a, b, c, cf as u64]), vec![d, co]);
+            }
+        }
+        for (t, s) in [("u16", false), ("s16", true)] {
+            let (d, _) = isa::carry("add", 16, s, false, a, b, 0, Some(cf));
+            prop_assert_eq!(all(&format!("addc.{t} d, a, b;"), &[a, b, cf as u64]), vec![d]);
+            let (d, _) = isa::carry("mad", 16, s, true, a, b, c, Some(cf));
+            prop_assert_eq!(all(&format!("madc.hi.{t} d, a, b, c;"), &[a, b, c, cf as u64]), vec![d]);
+        }
+    }
+}

@@ -81,6 +81,15 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
             POp::Cvt => format!("cvt.{t}.s32 d, a;"),
             POp::Mov => format!("mov.{t} d, a;"),
             POp::Shf => format!("shf.l.wrap.{t} d, a, b, c;"),
+            // The narrow types read a c of type .b32; the 16-bit ones none.
+            POp::CvtPack if PType::from_name(t).is_some_and(|x| x.bits() < 16) => {
+                format!("cvt.pack.sat.{t}.s32.b32 d, a, b, c;")
+            }
+            POp::CvtPack => format!("cvt.pack.sat.{t}.s32 d, a, b;"),
+            // Without .cc, which the 16-bit types do not take.
+            POp::Addc => format!("addc.{t} d, a, b;"),
+            POp::Subc => format!("subc.{t} d, a, b;"),
+            POp::Madc => format!("madc.hi.{t} d, a, b, c;"),
             _ => row
                 .example
                 .replacen(&format!(".{}", insn.ty.name()), &format!(".{t}"), 1),
@@ -94,9 +103,16 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
                 parse_op(&text).err()
             );
         }
-        if row.op == POp::Cvt {
+        // The second type: cvt's source, slct's selector, cvt.pack's a and b.
+        let second = match row.op {
+            POp::Cvt => Some("cvt.s32.{} d, a;"),
+            POp::Slct => Some("slct.u32.{} d, a, b, c;"),
+            POp::CvtPack => Some("cvt.pack.sat.s16.{} d, a, b;"),
+            _ => None,
+        };
+        if let Some(second) = second {
             for t in PType::ALL {
-                let text = format!("cvt.s32.{} d, a;", t.name());
+                let text = second.replace("{}", t.name());
                 assert_eq!(
                     parse_op(&text).is_ok(),
                     row.src_types.contains(&t),

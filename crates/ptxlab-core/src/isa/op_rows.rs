@@ -32,19 +32,27 @@ pub enum OpFamily {
     Logic,
     /// `mov prmt cvt`.
     Movement,
-    /// `setp selp`.
+    /// `setp selp slct`.
     Comparison,
+    /// The carry chain: `add.cc addc sub.cc subc mad.cc madc`.
+    Extended,
 }
 
 impl OpFamily {
     /// Every family, in the order the pickers list them.
-    pub const ALL: [OpFamily; 3] = [OpFamily::Logic, OpFamily::Movement, OpFamily::Comparison];
+    pub const ALL: [OpFamily; 4] = [
+        OpFamily::Logic,
+        OpFamily::Movement,
+        OpFamily::Comparison,
+        OpFamily::Extended,
+    ];
     /// The family's name in words.
     pub fn describe(self) -> &'static str {
         match self {
             OpFamily::Logic => "logic and shift",
             OpFamily::Movement => "data movement and conversion",
             OpFamily::Comparison => "comparison and selection",
+            OpFamily::Extended => "extended precision (the carry chain)",
         }
     }
 }
@@ -73,11 +81,15 @@ pub enum PType {
     U16x2,
     S16x2,
     B128,
+    U4,
+    S4,
+    U2,
+    S2,
 }
 
 impl PType {
     /// Every type name the parser knows.
-    pub const ALL: [PType; 19] = [
+    pub const ALL: [PType; 23] = [
         PType::B8,
         PType::B16,
         PType::B32,
@@ -97,6 +109,10 @@ impl PType {
         PType::U16x2,
         PType::S16x2,
         PType::B128,
+        PType::U4,
+        PType::S4,
+        PType::U2,
+        PType::S2,
     ];
     /// The type as written, without the dot.
     pub fn name(self) -> &'static str {
@@ -120,6 +136,10 @@ impl PType {
             PType::U16x2 => "u16x2",
             PType::S16x2 => "s16x2",
             PType::B128 => "b128",
+            PType::U4 => "u4",
+            PType::S4 => "s4",
+            PType::U2 => "u2",
+            PType::S2 => "s2",
         }
     }
     /// The type named `s`.
@@ -135,11 +155,16 @@ impl PType {
             PType::B32 | PType::U32 | PType::S32 | PType::F32 | PType::U16x2 | PType::S16x2 => 32,
             PType::B64 | PType::U64 | PType::S64 | PType::F64 => 64,
             PType::B128 => 128,
+            PType::U4 | PType::S4 => 4,
+            PType::U2 | PType::S2 => 2,
         }
     }
     /// A signed integer type (`.s8` ... `.s64`).
     pub fn signed(self) -> bool {
-        matches!(self, PType::S8 | PType::S16 | PType::S32 | PType::S64)
+        matches!(
+            self,
+            PType::S2 | PType::S4 | PType::S8 | PType::S16 | PType::S32 | PType::S64
+        )
     }
     /// A bit type (`.b8` ... `.b64`).
     pub fn is_bits(self) -> bool {
@@ -147,7 +172,10 @@ impl PType {
     }
     /// An unsigned integer type (`.u8` ... `.u64`).
     pub fn is_unsigned(self) -> bool {
-        matches!(self, PType::U8 | PType::U16 | PType::U32 | PType::U64)
+        matches!(
+            self,
+            PType::U2 | PType::U4 | PType::U8 | PType::U16 | PType::U32 | PType::U64
+        )
     }
     /// A floating-point type.
     pub fn is_float(self) -> bool {
@@ -168,7 +196,8 @@ pub struct OpRow {
     pub doc_anchor: &'static str,
     /// The instruction types ptxas accepts (for `cvt`, the destination type).
     pub types: &'static [PType],
-    /// `cvt`'s source types; empty for the others.
+    /// The second type's choices: `cvt`'s source type, `cvt.pack`'s `a`/`b` type, `slct`'s
+    /// selector type; empty for the others.
     pub src_types: &'static [PType],
     /// The modifiers besides the types, as written without the dot, in groups of which at
     /// most one is written (`shf`: direction, then mode; `setp`: comparison, then Boolean
@@ -227,7 +256,7 @@ macro_rules! op_rows {
     (@opt $v:literal) => { Some($v) };
 }
 
-use PType::{Pred, B16, B32, B64, F32, F64, S16, S32, S64, S8, U16, U32, U64, U8};
+use PType::{Pred, B16, B32, B64, F32, F64, S16, S2, S32, S4, S64, S8, U16, U2, U32, U4, U64, U8};
 
 const LOGIC_TYPES: &[PType] = &[B16, B32, B64, Pred];
 const BITS3: &[PType] = &[B16, B32, B64];
@@ -237,6 +266,12 @@ const CMP_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, 
 const MOV_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64];
 const CVT_TYPES: &[PType] = &[U8, U16, U32, U64, S8, S16, S32, S64];
 const NONE: &[PType] = &[];
+const SLCT_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
+const SLCT_SELECTOR: &[PType] = &[S32, F32];
+const PACK_TYPES: &[PType] = &[U16, S16, U8, S8, U4, S4, U2, S2];
+const S32_ONLY: &[PType] = &[S32];
+const CARRY_TYPES: &[PType] = &[U32, S32, U64, S64];
+const CARRY_IN_TYPES: &[PType] = &[U16, S16, U32, S32, U64, S64];
 
 const NO_MODS: &[&[&str]] = &[];
 const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
@@ -250,6 +285,11 @@ const SETP_MODS: &[&[&str]] = &[
     &["ftz"],
 ];
 const CVT_MODS: &[&[&str]] = &[&["sat"]];
+const SLCT_MODS: &[&[&str]] = &[&["ftz"]];
+const PACK_MODS: &[&[&str]] = &[&["!", "sat"]];
+const CC: &[&[&str]] = &[&["cc"]];
+const HALF: &[&[&str]] = &[&["!", "lo", "hi"]];
+const HALF_CC: &[&[&str]] = &[&["!", "lo", "hi"], &["cc"]];
 
 op_rows! {
     Mov "mov" Movement "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
@@ -295,6 +335,30 @@ op_rows! {
     Cvt "cvt" Movement "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
         CVT_MODS, "d, a", "cvt.sat.s8.s32 d, a;",
         "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.";
+    CvtPack "cvt.pack" Movement "data-movement-and-conversion-instructions-cvt-pack", PACK_TYPES,
+        S32_ONLY, PACK_MODS, "d, a, b  |  d, a, b, c", "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
+        "Clamps a and b to a narrow type and packs them side by side, b in the lowest bits and a just above; the 16-bit types fill d, the narrower ones take the rest of d from the low bits of c.";
+    Slct "slct" Comparison "comparison-and-selection-instructions-slct", SLCT_TYPES,
+        SLCT_SELECTOR, SLCT_MODS, "d, a, b, c", "slct.s32.s32 d, a, b, c;",
+        "a when c is zero or positive, b when c is negative; c is a signed 32-bit integer or an f32.";
+    AddCc "add.cc" Extended "extended-precision-arithmetic-instructions-add-cc", CARRY_TYPES,
+        NONE, NO_MODS, "d, a, b", "add.cc.u32 d, a, b;",
+        "a + b, and the carry out of the top bit written to the carry flag CC.CF: the first link of a multi-word addition.";
+    Addc "addc" Extended "extended-precision-arithmetic-instructions-addc", CARRY_IN_TYPES,
+        NONE, CC, "d, a, b", "addc.cc.u32 d, a, b;",
+        "a + b + CC.CF; with .cc it writes its own carry out, so the chain goes on.";
+    SubCc "sub.cc" Extended "extended-precision-arithmetic-instructions-sub-cc", CARRY_TYPES,
+        NONE, NO_MODS, "d, a, b", "sub.cc.u32 d, a, b;",
+        "a - b, computed as a + ~b + 1, with the carry out (1 when nothing was borrowed) written to CC.CF.";
+    Subc "subc" Extended "extended-precision-arithmetic-instructions-subc", CARRY_IN_TYPES,
+        NONE, CC, "d, a, b", "subc.cc.u32 d, a, b;",
+        "a + ~b + CC.CF: a - b less one when the previous link borrowed; with .cc it writes its own carry.";
+    MadCc "mad.cc" Extended "extended-precision-arithmetic-instructions-mad-cc", CARRY_TYPES,
+        NONE, HALF, "d, a, b, c", "mad.lo.cc.u32 d, a, b, c;",
+        "The low or high half of a * b, plus c, with the carry out of the addition written to CC.CF.";
+    Madc "madc" Extended "extended-precision-arithmetic-instructions-madc", CARRY_IN_TYPES,
+        NONE, HALF_CC, "d, a, b, c", "madc.hi.cc.u32 d, a, b, c;",
+        "The low or high half of a * b, plus c and CC.CF; with .cc it writes its own carry.";
 }
 
 impl POp {

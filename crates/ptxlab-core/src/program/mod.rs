@@ -119,325 +119,11 @@ pub enum Body {
     },
     /// `ret` or `exit`: the thread ends.
     End,
-    /// A link of the carry chain (`add.cc`, `addc`, `sub.cc`, `subc`, `mad.lo.cc`, `madc`...):
-    /// reads or writes the carry flag `CC.CF` as well.
-    Carry(Box<Carry>),
 }
 
-/// The name of the carry flag in the register file.
-pub const CARRY_FLAG: &str = "CC.CF";
-
-/// What a link of the carry chain adds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CarryOp {
-    /// `a + b`.
-    Add,
-    /// `a - b`, computed as `a + ~b + 1` (or `+ CC.CF` for `subc`): the carry out is 1 when
-    /// nothing was borrowed.
-    Sub,
-    /// `.lo` or `.hi` half of `a * b`, plus `c`.
-    Mad,
-}
-
-/// A link of the carry chain. Measured on an H200 (`tests/data/gpu-programs.jsonl.gz`, with the
-/// raw carry bit set before and read after): `add.cc`, `addc`, `sub.cc`, `subc`, `mad.lo.cc`,
-/// `mad.hi.cc` and `madc` in u32, s32, u64 and s64 compute, with `n` the width,
-/// `sum = x + y + carry_in` exactly, `d = sum mod 2^n` and `carry_out = sum >> n`, where for
-/// `sub` `y = ~b` and the carry in is 1 (`sub.cc`) or `CC.CF` (`subc`): the carry of `sub` is
-/// "no borrow", as on ARM, and a signed type changes nothing but `.hi`'s product.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Carry {
-    /// What it adds.
-    pub op: CarryOp,
-    /// Reads `CC.CF` (`addc`, `subc`, `madc`).
-    pub carry_in: bool,
-    /// Writes `CC.CF` (`.cc`).
-    pub carry_out: bool,
-    /// The instruction without the carry (`add.u32 d, a, b` for `addc.cc.u32 d, a, b`): its
-    /// operands, type and `.lo`/`.hi`.
-    pub base: Instruction,
-}
-
-impl Carry {
-    /// Read a link of the carry chain: None when `body` is not one.
-    fn parse(body: &str) -> Option<Result<Carry, String>> {
-        let word = body.split(char::is_whitespace).next()?;
-        let mut parts = word.split('.');
-        let (op, carry_in) = match parts.next()? {
-            "add" => (CarryOp::Add, false),
-            "sub" => (CarryOp::Sub, false),
-            "mad" => (CarryOp::Mad, false),
-            "addc" => (CarryOp::Add, true),
-            "subc" => (CarryOp::Sub, true),
-            "madc" => (CarryOp::Mad, true),
-            _ => return None,
-        };
-        let mods: Vec<&str> = parts.collect();
-        let carry_out = mods.contains(&"cc");
-        if !carry_in && !carry_out {
-            return None;
-        }
-        let base_mods: Vec<&str> = mods.iter().copied().filter(|m| *m != "cc").collect();
-        let name = match op {
-            CarryOp::Add => "add",
-            CarryOp::Sub => "sub",
-            CarryOp::Mad => "mad",
-        };
-        // ptxas 13.5 also takes 16-bit addc, subc and madc without .cc (measured on the H200
-        // like the others).
-        let narrow = carry_in && !carry_out;
-        let allowed: &[&str] = if narrow {
-            &["u16", "s16", "u32", "s32", "u64", "s64"]
-        } else {
-            &["u32", "s32", "u64", "s64"]
-        };
-        let ty = base_mods.iter().find(|m| allowed.contains(m));
-        let extra = base_mods
-            .iter()
-            .find(|m| !(allowed.contains(m) || op == CarryOp::Mad && matches!(**m, "lo" | "hi")));
-        if let Some(x) = extra {
-            return Some(Err(format!(
-                "'.{x}' is not a modifier of {word}: the carry chain takes {}.u32 .s32 .u64 .s64",
-                if op == CarryOp::Mad {
-                    ".lo or .hi, then "
-                } else {
-                    ""
-                }
-            )));
-        }
-        if ty.is_none() || base_mods.iter().filter(|m| allowed.contains(m)).count() != 1 {
-            return Some(Err(format!(
-                "{word} names one type: .u32, .s32, .u64 or .s64"
-            )));
-        }
-        if op == CarryOp::Mad && !base_mods.iter().any(|m| matches!(*m, "lo" | "hi")) {
-            return Some(Err(format!("{word} names .lo or .hi")));
-        }
-        let text = format!("{name}.{}{};", base_mods.join("."), &body[word.len()..]);
-        Some(
-            crate::check(&text)
-                .map(|base| Carry {
-                    op,
-                    carry_in,
-                    carry_out,
-                    base,
-                })
-                .map_err(|d| d.to_string()),
-        )
-    }
-
-    /// The opcode as written (`addc`, `mad`...).
-    fn opcode(&self) -> &'static str {
-        match (self.op, self.carry_in) {
-            (CarryOp::Add, false) => "add",
-            (CarryOp::Add, true) => "addc",
-            (CarryOp::Sub, false) => "sub",
-            (CarryOp::Sub, true) => "subc",
-            (CarryOp::Mad, false) => "mad",
-            (CarryOp::Mad, true) => "madc",
-        }
-    }
-
-    /// The stages of one evaluation (`text` the instruction as written): the sources and the
-    /// carry in as read, the product's half for `mad`, `~b` for a subtraction, the exact sum,
-    /// `d` and the carry out. The values come from [`Carry::eval`]'s rule, step by step.
-    pub fn trace(&self, text: &str, a: u64, b: u64, c: u64, cf: bool) -> Trace {
-        use crate::trace::{Stage, StageKind, Val, Views};
-        let p = self.parts(a, b, c, cf);
-        let n = p.n;
-        let mut sources = vec![Val::reg("a", n, a), Val::reg("b", n, b)];
-        if self.op == CarryOp::Mad {
-            sources.push(Val::reg("c", n, c));
-        }
-        if self.carry_in {
-            sources.push(Val::reg(CARRY_FLAG, 1, u64::from(cf)));
-        }
-        let mut stages: Vec<Stage> = sources
-            .iter()
-            .map(|v| Stage::new(StageKind::Read, format!("{} as read", v.name), v.clone()))
-            .collect();
-        let plus_cf = if self.carry_in { " + CC.CF" } else { "" };
-        let formula = match self.op {
-            CarryOp::Add => format!("a + b{plus_cf}"),
-            CarryOp::Sub => {
-                stages.push(
-                    Stage::new(
-                        StageKind::Adjust,
-                        "b complemented: a - b is a + ~b + 1",
-                        Val::new("~b", n, false, p.y as i128),
-                    )
-                    .op("~b")
-                    .input(Val::reg("b", n, b)),
-                );
-                format!("a + ~b + {}", if self.carry_in { CARRY_FLAG } else { "1" })
-            }
-            CarryOp::Mad => {
-                let hi = self.base.form.half == Some(crate::ast::HalfMode::Hi);
-                let signed = self.base.form.ty(0).is_signed();
-                let product = p.product.unwrap_or(0);
-                stages.push(
-                    Stage::new(
-                        StageKind::Product,
-                        "the full product",
-                        // 16-bit operands multiply as 32-bit words (see `parts`).
-                        Val::new("a*b", if n == 16 { 64 } else { 2 * n }, signed, product),
-                    )
-                    .op("a * b")
-                    .inputs([Val::reg("a", n, a), Val::reg("b", n, b)]),
-                );
-                stages.push(
-                    Stage::new(
-                        StageKind::Truncate,
-                        match (hi, n) {
-                            (true, 16) => "bits 32..47: the high word of the product of the 32-bit widened operands",
-                            (true, _) => "its high half",
-                            _ => "its low half",
-                        },
-                        Val::new("h", n, false, p.x as i128),
-                    )
-                    .op(if hi {
-                        format!("(a * b) >> {}", if n == 16 { 32 } else { n })
-                    } else {
-                        format!("(a * b) mod 2^{n}")
-                    }),
-                );
-                format!("h + c{plus_cf}")
-            }
-        };
-        let sum = Val::new("sum", n + 1, false, p.sum as i128);
-        stages.push(
-            Stage::new(
-                StageKind::Operate,
-                "the exact sum, one bit wider",
-                sum.clone(),
-            )
-            .op(formula),
-        );
-        let d = p.d();
-        stages.push(
-            Stage::new(
-                StageKind::Truncate,
-                format!("d: the low {n} bits of the sum"),
-                Val::reg("d", n, d),
-            )
-            .op(format!("sum mod 2^{n}"))
-            .input(sum.clone()),
-        );
-        if self.carry_out {
-            let borrow = if self.op == CarryOp::Sub {
-                " (1: nothing borrowed)"
-            } else {
-                ""
-            };
-            stages.push(
-                Stage::new(
-                    StageKind::Truncate,
-                    format!("carry out: bit {n} of the sum, written to CC.CF{borrow}"),
-                    Val::reg(CARRY_FLAG, 1, u64::from(p.carry())),
-                )
-                .op(format!("sum >> {n}"))
-                .input(sum),
-            );
-        }
-        stages.push(Stage::new(
-            StageKind::Result,
-            "written to d",
-            Val::reg("d", n, d),
-        ));
-        // The documentation's sections: `add-cc` for `add.cc`, `addc` for `addc`...
-        let anchor = if self.carry_in {
-            self.opcode().to_string()
-        } else {
-            format!("{}-cc", self.opcode())
-        };
-        Trace {
-            instruction: text.to_string(),
-            opcode: self.opcode().to_string(),
-            family: crate::isa::Family::Integer,
-            sources,
-            stages,
-            result: Val::reg("d", n, d),
-            views: Views::of(d, n),
-            doc_url: format!(
-                "{}#extended-precision-arithmetic-instructions-{anchor}",
-                crate::isa::PTX_DOC_BASE
-            ),
-            reading: Default::default(),
-        }
-    }
-
-    /// `d` and the carry out, from the sources as read and the carry in.
-    pub fn eval(&self, a: u64, b: u64, c: u64, cf: bool) -> (u64, bool) {
-        let p = self.parts(a, b, c, cf);
-        (p.d(), p.carry())
-    }
-
-    /// The one computation of a link, which [`Carry::eval`] and [`Carry::trace`] both read:
-    /// the two addends, the carry in, the product of `mad`, and the exact sum.
-    fn parts(&self, a: u64, b: u64, c: u64, cf: bool) -> Parts {
-        let ty = self.base.form.ty(0);
-        let n = ty.bits();
-        let m = mask(n) as u128;
-        let (ua, ub, uc) = (a as u128 & m, b as u128 & m, c as u128 & m);
-        let cin = if self.carry_in {
-            u128::from(cf)
-        } else {
-            u128::from(self.op == CarryOp::Sub)
-        };
-        let (x, y, product) = match self.op {
-            CarryOp::Add => (ua, ub, None),
-            CarryOp::Sub => (ua, !ub & m, None),
-            CarryOp::Mad => {
-                let hi = self.base.form.half == Some(crate::ast::HalfMode::Hi);
-                let product: i128 = if ty.is_signed() {
-                    crate::bits::sext(a, n) as i128 * crate::bits::sext(b, n) as i128
-                } else {
-                    (ua * ub) as i128
-                };
-                // 16-bit madc.hi keeps bits 32..47 of the product, not 16..31: the H200 widens
-                // the operands to 32 bits and keeps the high word (so madc.hi.u16 adds only
-                // c and the carry); see "16-bit madc.hi" in docs/hardware-vs-spec.md.
-                let shift = if n == 16 { 32 } else { n };
-                let half = if hi {
-                    (product as u128) >> shift
-                } else {
-                    product as u128
-                } & m;
-                (half, uc, Some(product))
-            }
-        };
-        Parts {
-            n,
-            x,
-            y,
-            product,
-            sum: x + y + cin,
-        }
-    }
-}
-
-/// The values of one evaluation of a link of the carry chain.
-struct Parts {
-    n: u32,
-    /// `a`, or the kept half of `a * b`.
-    x: u128,
-    /// `b`, `~b` or `c`.
-    y: u128,
-    /// `a * b` for `mad`, exact.
-    product: Option<i128>,
-    /// `x + y + carry in`, exact (`n + 1` bits).
-    sum: u128,
-}
-
-impl Parts {
-    fn d(&self) -> u64 {
-        (self.sum & mask(self.n) as u128) as u64
-    }
-    fn carry(&self) -> bool {
-        (self.sum >> self.n) & 1 == 1
-    }
-}
+/// The name of the carry flag in the register file: the carry chain reads and writes it as a
+/// register.
+pub use crate::ops::CARRY_FLAG;
 
 /// One instruction of a program.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -528,7 +214,7 @@ impl Program {
     pub fn straight(&self) -> bool {
         self.statements
             .iter()
-            .all(|s| matches!(s.body, Body::Table(_) | Body::Op(_) | Body::Carry(_)))
+            .all(|s| matches!(s.body, Body::Table(_) | Body::Op(_)))
     }
     /// The parameter of this name.
     pub fn param(&self, name: &str) -> Option<&Param> {
@@ -1536,10 +1222,7 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
                 | "full"
         )
     });
-    let stmt = if let Some(c) = Carry::parse(body) {
-        let c = c.map_err(|e| shown(&e))?;
-        body_of(Body::Carry(Box::new(c)))
-    } else if matches!(opname, "ld" | "ldu" | "st") {
+    let stmt = if matches!(opname, "ld" | "ldu" | "st") {
         let vars: Vec<(&str, Space)> = cx.vars.iter().map(|v| (v.name.as_str(), v.space)).collect();
         let names = memory::Names {
             params: cx.params,
@@ -1570,14 +1253,14 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         }
         body_of(Body::End)
     } else if float
-        && (ops::is_op_name(opname) || crate::isa::Opcode::from_name(opname).is_some())
+        && (ops::claims(body) || crate::isa::Opcode::from_name(opname).is_some())
         && !matches!(opname, "mov" | "cvt" | "setp" | "selp" | "slct")
     {
         return Err(perr(
             line,
             format!("'{full_word}': floating point is not modelled; programs compute with integer and bit types"),
         ));
-    } else if ops::is_op_name(opname) {
+    } else if ops::claims(body) {
         let insn = parse_op(&with_semicolon).map_err(|d| shown(&d))?;
         body_of(Body::Op(Box::new(insn)))
     } else if crate::isa::Opcode::from_name(opname).is_some() {
@@ -1685,7 +1368,6 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
                 *r = to(r);
             }
         }
-        Body::Carry(c) => rename_table(&mut c.base, &to),
         Body::Branch { .. } | Body::End => {}
     }
 }
@@ -1754,15 +1436,6 @@ fn uses(s: &Statement) -> Vec<(String, u32, bool)> {
             out.push((c.dst.clone(), c.bits, true));
             if let Slot::Reg(r) = &c.src {
                 out.push((r.clone(), c.bits, false));
-            }
-        }
-        Body::Carry(c) => {
-            table_uses(&c.base, &mut out);
-            if c.carry_in {
-                out.push((CARRY_FLAG.to_string(), 1, false));
-            }
-            if c.carry_out {
-                out.push((CARRY_FLAG.to_string(), 1, true));
             }
         }
         Body::Branch { .. } | Body::End => {}
@@ -2173,18 +1846,6 @@ impl Machine {
         }
         Some(match &self.program.statements[i].body {
             Body::Table(insn) => self.table_sources(values, insn),
-            Body::Carry(c) => {
-                // The immediates too, and the carry flag last.
-                let w = widths(&c.base);
-                let mut v = self.table_sources(values, &c.base);
-                for (k, o) in c.base.srcs.iter().enumerate().take(4) {
-                    if let OperandKind::Imm(x) = o.kind {
-                        v[k] = x as u64 & mask(w.src[k]);
-                    }
-                }
-                v.push(self.read(values, CARRY_FLAG, 1));
-                v
-            }
             Body::Op(insn) => insn
                 .srcs
                 .iter()
@@ -2257,25 +1918,6 @@ impl Machine {
                     }
                 }
             }
-            Body::Carry(c) => {
-                let (d, carry) = c.eval(src[0], src[1], src[2], src[4] != 0);
-                if traced {
-                    let t = c.trace(
-                        &self.program.statements[i].text,
-                        src[0],
-                        src[1],
-                        src[2],
-                        src[4] != 0,
-                    );
-                    trace = Some(t);
-                }
-                if let OperandKind::Reg(r) = &c.base.dst.kind {
-                    out.push((self.index[r], d, widths(&c.base).dst, false));
-                }
-                if c.carry_out {
-                    out.push((self.index[CARRY_FLAG], u64::from(carry), 1, false));
-                }
-            }
             Body::Access(_) | Body::Cvta(_) | Body::Branch { .. } | Body::End => {}
         }
         (out, trace)
@@ -2327,7 +1969,7 @@ impl Machine {
         // The statement is borrowed from `self.program` while the memory (`self.mem`, another
         // field) changes: nothing is copied.
         match &self.program.statements[i].body {
-            Body::Table(_) | Body::Op(_) | Body::Carry(_) => {
+            Body::Table(_) | Body::Op(_) => {
                 if let Some(src) = self.sources(&self.values, i) {
                     (out, trace) = self.execute(i, &src, self.keep_traces);
                 }

@@ -1,6 +1,8 @@
 //! An independent model of the program instructions, written from the ISA text
 //! (`../shared/spec/ptx-isa-programs.md`) and nothing else: no code is shared with the crate.
-//! Values are raw bit patterns in `u64`; `w` is the operand width in bits.
+//! Values are raw bit patterns in `u64`; `w` is the operand width in bits. The one departure,
+//! marked at [`carry`], is the carry chain's, where the H200's measurements decide (see "The
+//! carry chain" in `docs/hardware-vs-spec.md`).
 
 #![allow(dead_code)]
 
@@ -212,4 +214,87 @@ pub fn pack(ew: u32, elems: &[u64]) -> u64 {
 /// `mov {e0, e1, ...}, a`.
 pub fn unpack(ew: u32, n: u32, a: u64) -> Vec<u64> {
     (0..n).map(|i| a >> (ew * i) & mask(ew)).collect()
+}
+
+/// `slct` with a signed 32-bit selector: `a` when `c >= 0`, else `b`.
+pub fn slct_s32(a: u64, b: u64, c: u32) -> u64 {
+    if (c as i32) >= 0 {
+        a
+    } else {
+        b
+    }
+}
+
+/// `slct` with an f32 selector: `a` when `c >= 0.0` as a float comparison (so -0.0 counts, NaN
+/// does not); with `ftz` a subnormal `c` is read as zero first.
+pub fn slct_f32(ftz: bool, a: u64, b: u64, c: u32) -> u64 {
+    let mut x = f32::from_bits(c);
+    if ftz && x.is_subnormal() {
+        x = 0.0;
+    }
+    if x >= 0.0 {
+        a
+    } else {
+        b
+    }
+}
+
+/// `cvt.pack.sat`: `a` and `b` (signed 32-bit) each clamped to the `w`-bit type's range, `b`
+/// in the low `w` bits and `a` above it; for `w < 16`, `c`'s low bits fill the rest of `d`.
+pub fn cvt_pack(w: u32, is_signed: bool, a: u32, b: u32, c: u32) -> u32 {
+    let (lo, hi): (i64, i64) = if is_signed {
+        (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+    } else {
+        (0, (1 << w) - 1)
+    };
+    let clamp = |x: u32| ((x as i32 as i64).clamp(lo, hi) as u64 & mask(w)) as u32;
+    let pair = (clamp(a) << w) | clamp(b);
+    if w >= 16 {
+        pair
+    } else {
+        pair | (c << (2 * w))
+    }
+}
+
+/// A link of the carry chain, from the text's definitions with one carry bit that a
+/// subtraction reads and writes as "no borrow": `(d, carry out)`. `op` is `add`, `sub` or
+/// `mad` (`hi`: the upper half of the `2w`-bit product); `cin` the carry in (`None`: the
+/// `.cc` form, whose carry in is 0 for `add` and `mad` and 1 for `sub`). The "no borrow" carry
+/// and 16-bit `.hi` are the H200's, not the text's.
+// The operands and the form's switches, as the text lists them: a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
+pub fn carry(
+    op: &str,
+    w: u32,
+    is_signed: bool,
+    hi: bool,
+    a: u64,
+    b: u64,
+    c: u64,
+    cin: Option<bool>,
+) -> (u64, u64) {
+    let m = mask(w) as u128;
+    let (a, b, c) = (a as u128 & m, b as u128 & m, c as u128 & m);
+    let cin = match (op, cin) {
+        (_, Some(x)) => x as u128,
+        ("sub", None) => 1,
+        _ => 0,
+    };
+    let (x, y) = match op {
+        "add" => (a, b),
+        "sub" => (a, !b & m),
+        _ => {
+            let p: i128 = if is_signed {
+                signed(a as u64, w) * signed(b as u64, w)
+            } else {
+                (a * b) as i128
+            };
+            // 16-bit operands are widened to 32 bits first, so .hi is bits 32..47.
+            let shift = if w == 16 { 32 } else { w };
+            let half = if hi { (p as u128) >> shift } else { p as u128 };
+            (half & m, c)
+        }
+    };
+    let sum = x + y + cin;
+    ((sum & m) as u64, (sum >> w) as u64 & 1)
 }
