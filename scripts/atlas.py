@@ -14,7 +14,9 @@ plus a few selector variants per video opcode) and the register forms of the pro
 instructions in tests/data/gpu-forms.jsonl and tests/data/ptxas-programs.jsonl. Each form goes
 alone in a kernel (one .entry per form, many per .ptx file) that loads each source from global
 memory at its own width (a predicate: a byte, compared with 0), runs the form, and stores each
-destination at its width (a predicate: selp to a byte). `ptxas -O3 -arch=sm_XX`, then
+destination at its width (a predicate: selp to a byte). A link of the carry chain reads or writes
+the carry flag, which is no register of PTX: an `add.cc` of a loaded word sets it before the form,
+an `addc` stores it after, and their machine instructions are part of the listing. `ptxas -O3 -arch=sm_XX`, then
 `cuobjdump -sass`; the listing kept is the kernel's, without addresses, encodings, `.reuse`
 and the trailing branch-to-self and NOP padding. A form ptxas refuses for an architecture gets
 ptxas's message instead (found by assembling the refused batch's forms one by one).
@@ -58,7 +60,8 @@ def reg_type(bits):
 def kernel(k, form):
     """One .entry for a form: parameters o (the destinations' buffer) and one per source."""
     srcs, dsts = form["srcs"], form["dsts"]
-    params = ", ".join([".param .u64 po"] + [f".param .u64 p{i}" for i in range(len(srcs))])
+    n_params = len(srcs) + (1 if form.get("carry_in") else 0)
+    params = ", ".join([".param .u64 po"] + [f".param .u64 p{i}" for i in range(n_params)])
     out = [f".visible .entry k{k}({params})", "{", ".reg .b64 %ad;", ".reg .b16 %t;",
            ".reg .pred %pt;"]
     names = collections.OrderedDict()
@@ -66,6 +69,9 @@ def kernel(k, form):
         names.setdefault(n, b)
     for n, b in names.items():
         out.append(f".reg {reg_type(b)} {n};")
+    carry_in, carry_out = form.get("carry_in", False), form.get("carry_out", False)
+    if carry_in or carry_out:
+        out.append(".reg .b32 %cf;")
     for i, (n, b) in enumerate(srcs):
         out.append(f"ld.param.u64 %ad, [p{i}];")
         if b == 1:
@@ -73,9 +79,19 @@ def kernel(k, form):
             out.append(f"setp.ne.b16 {n}, %t, 0;")
         else:
             out.append(f"ld.global.u{b} {n}, [%ad];")
+    if carry_in:
+        # The carry flag is no register of PTX: an add.cc sets it from a loaded word (the
+        # carry of cf + 0xffffffff is cf != 0); its instructions count in the listing.
+        out.append(f"ld.param.u64 %ad, [p{len(srcs)}];")
+        out.append("ld.global.u32 %cf, [%ad];")
+        out.append("add.cc.u32 %cf, %cf, 0xffffffff;")
     out.append(form["ptx"])
     out.append("ld.param.u64 %ad, [po];")
     off = 0
+    if carry_out:
+        # ... and an addc stores the carry out as a word.
+        out.append("addc.u32 %cf, 0, 0;")
+        out.append(f"st.global.u32 [%ad+{8 * len(dsts)}], %cf;")
     for n, b in dsts:
         if b == 1:
             out.append(f"selp.b16 %t, 1, 0, {n};")

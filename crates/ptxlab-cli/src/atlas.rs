@@ -35,6 +35,12 @@ struct FormLine {
     dsts: Vec<(String, u32)>,
     /// Register sources: name and width in bits.
     srcs: Vec<(String, u32)>,
+    /// The carry chain: the form reads the carry flag (set before it from a loaded word).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    carry_in: bool,
+    /// The carry chain: the form writes the carry flag (stored after it as a word).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    carry_out: bool,
 }
 
 /// The kernel description of one form, or `None` for one the atlas leaves out (immediates,
@@ -56,6 +62,8 @@ fn describe(insn: &Insn) -> Option<FormLine> {
                 ptx: i.canonical(),
                 dsts: vec![(dst_name(&i.dst)?, w.dst)],
                 srcs,
+                carry_in: false,
+                carry_out: false,
             })
         }
         Insn::Op { guard: Some(_), .. } => None,
@@ -66,6 +74,7 @@ fn describe(insn: &Insn) -> Option<FormLine> {
             let mut dsts = Vec::new();
             for (k, d) in op.dsts.iter().enumerate() {
                 match d {
+                    _ if op.writes_carry(k) => {}
                     Dst::Reg(n) => dsts.push((n.clone(), op.dst_bits(k))),
                     Dst::Sink => return None,
                 }
@@ -73,6 +82,7 @@ fn describe(insn: &Insn) -> Option<FormLine> {
             let mut srcs: Vec<(String, u32)> = Vec::new();
             for (k, s) in op.srcs.iter().enumerate() {
                 match s {
+                    _ if op.reads_carry(k) => {}
                     Src::Reg { name, .. } => {
                         if !srcs.iter().any(|x| &x.0 == name) {
                             srcs.push((name.clone(), op.src_bits(k)));
@@ -87,6 +97,8 @@ fn describe(insn: &Insn) -> Option<FormLine> {
                 ptx: insn.canonical(),
                 dsts,
                 srcs,
+                carry_in: op.op.carry_in(),
+                carry_out: op.cc,
             })
         }
     }
