@@ -8,7 +8,7 @@ use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAM
 use ptxlab_core::insn::{check, Insn};
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
 use ptxlab_core::isa::{OpFamily, POp};
-use ptxlab_core::ops::{BoolOp, CmpOp, OpInsn, PrmtMode, ShfMode, Src};
+use ptxlab_core::ops::{BoolOp, CmpOp, Dst, OpInsn, PrmtMode, ShfMode, Src, CARRY_FLAG};
 use ptxlab_core::{Family, Opcode, Type, OPCODES};
 
 /// One choice of a control.
@@ -437,7 +437,10 @@ fn op_group_name(op: POp, k: usize) -> (&'static str, &'static str) {
         (POp::Setp, 0) => ("cmp", "Comparison"),
         (POp::Setp, 1) => ("bool", "Combine with c"),
         (POp::Setp, _) => ("ftz", "Flush subnormals"),
-        (POp::Cvt, _) => ("sat", "Saturate"),
+        (POp::Cvt | POp::CvtPack, _) => ("sat", "Saturate"),
+        (POp::Slct, _) => ("ftz", "Flush subnormals"),
+        (POp::MadCc | POp::Madc, 0) => ("half", "Half of the product"),
+        (POp::Addc | POp::Subc | POp::Madc, _) => ("cc", "Carry out"),
         _ => ("mod", "Modifier"),
     }
 }
@@ -454,7 +457,10 @@ fn op_word(op: &OpInsn, k: usize) -> Option<&'static str> {
         (POp::Setp, 0) => op.cmp.map(CmpOp::name),
         (POp::Setp, 1) => op.bool_op.map(BoolOp::name),
         (POp::Setp, _) => op.ftz.then_some("ftz"),
-        (POp::Cvt, _) => op.sat.then_some("sat"),
+        (POp::Cvt | POp::CvtPack, _) => op.sat.then_some("sat"),
+        (POp::Slct, _) => op.ftz.then_some("ftz"),
+        (POp::MadCc | POp::Madc, 0) => Some(if op.hi { "hi" } else { "lo" }),
+        (POp::Addc | POp::Subc | POp::Madc, _) => op.cc.then_some("cc"),
         _ => None,
     }
 }
@@ -490,7 +496,19 @@ fn with_op_word(op: &OpInsn, k: usize, word: Option<&str>) -> OpInsn {
             }
         }
         (POp::Setp, _) => c.ftz = word.is_some(),
-        (POp::Cvt, _) => c.sat = word.is_some(),
+        (POp::Cvt | POp::CvtPack, _) => c.sat = word.is_some(),
+        (POp::Slct, _) => c.ftz = word.is_some(),
+        (POp::MadCc | POp::Madc, 0) => c.hi = word == Some("hi"),
+        (POp::Addc | POp::Subc | POp::Madc, _) => {
+            // The carry out is the last destination.
+            if op.cc {
+                c.dsts.pop();
+            }
+            c.cc = word.is_some();
+            if c.cc {
+                c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
+            }
+        }
         _ => {}
     }
     c
@@ -530,10 +548,10 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         })
         .collect();
     out.push(select("opcode", "Opcode", ops, Row::Opcode));
-    let (dkey, dlabel) = if op.src_ty.is_some() {
-        ("type0", "d type")
-    } else {
-        ("type0", "Type")
+    let (dkey, dlabel) = match op.op {
+        POp::CvtPack => ("type0", "Packed type"),
+        _ if op.src_ty.is_some() => ("type0", "d type"),
+        _ => ("type0", "Type"),
     };
     let types = row
         .types
@@ -541,6 +559,17 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         .map(|&t| {
             let mut c = op.clone();
             c.ty = t;
+            // cvt.pack's narrow types read a c; its 16-bit types none.
+            if op.op == POp::CvtPack {
+                if t.bits() < 16 && c.srcs.len() == 2 {
+                    c.srcs.push(Src::Reg {
+                        name: "c".into(),
+                        not: false,
+                    });
+                } else if t.bits() >= 16 {
+                    c.srcs.truncate(2);
+                }
+            }
             op_choice(format!(".{}", t.name()), &c, t == op.ty)
         })
         .collect();
@@ -555,7 +584,12 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
                 op_choice(format!(".{}", t.name()), &c, t == src)
             })
             .collect();
-        out.push(select("type1", "a type", types, Row::Modifiers));
+        let label = match op.op {
+            POp::Slct => "c type",
+            POp::CvtPack => "a and b type",
+            _ => "a type",
+        };
+        out.push(select("type1", label, types, Row::Modifiers));
     }
     for (k, words) in row.mods.iter().enumerate() {
         let (key, label) = op_group_name(op.op, k);

@@ -23,6 +23,9 @@ pub struct Source {
     pub errors: [Option<String>; 4],
     /// The immediate written in the instruction, when this source is not a register.
     pub immediate: Option<String>,
+    /// What the instruction reads here when it is not written among its operands (the carry
+    /// flag of `addc`, `subc`, `madc`).
+    pub implicit: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +57,11 @@ impl OperandsData {
                     }),
                     errors: View::ALL.map(|v| state.field_error(i, v).map(str::to_string)),
                     immediate,
+                    implicit: valid
+                        .insn
+                        .op()
+                        .is_some_and(|o| o.reads_carry(i))
+                        .then_some(ptxlab_core::ops::CARRY_FLAG),
                 }
             })
             .collect();
@@ -161,6 +169,9 @@ fn OperandCard(props: &CardProps) -> Html {
             <h3>
                 <span class="reg">{ s.name }</span>
                 <small>{ format!(" {}-bit", s.bits) }</small>
+                if let Some(reg) = s.implicit {
+                    <small class="imm">{ format!(" = {reg}, the carry flag the instruction reads") }</small>
+                }
                 if let Some(imm) = &s.immediate {
                     <small class="imm">{ format!(" immediate {imm} from the text") }</small>
                 }

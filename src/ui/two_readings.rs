@@ -143,13 +143,14 @@ pub struct OneProps {
 }
 
 /// The stages of an instruction that has one reading: the program instructions (`prmt`,
-/// `lop3`, ...), where the ISA text and the measured GPU agree.
+/// `lop3`, the carry chain ...), as the measured GPU computes them. (Where the ISA text read
+/// literally departs, as for a subtraction's carry, `docs/hardware-vs-spec.md` says so.)
 #[function_component]
 pub fn OneReading(props: &OneProps) -> Html {
     html! {
         <div class="readings">
             <p class="muted reading-now">
-                { format!("Stages below: {} as the ISA text reads it, which the GPU measurements (H200, sm_90) agree with.", props.trace.opcode) }
+                { format!("Stages below: {} as an H200 (sm_90) computes it; ptxlab's values equal the GPU's on every measured case.", props.trace.opcode) }
             </p>
             <div class="reading-stages" data-reading="text">
                 <Pipeline trace={props.trace.clone()} on_present={props.on_present.clone()} />

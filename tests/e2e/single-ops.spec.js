@@ -112,6 +112,32 @@ test.describe('program instructions in the single view', () => {
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x80');
   });
 
+  test('the carry chain shows d and CC.CF; slct and cvt.pack', async ({ page }) => {
+    await open(page);
+    await setInstruction(page, 'addc.cc.u32 d, a, b;');
+    // The carry flag it reads sits in the c field, marked as CC.CF.
+    await expect(page.locator('.operand[data-src="c"]')).toContainText('CC.CF, the carry flag');
+    await setOperands(page, { a: '0xffffffff', b: '0x00000000', c: '0x1' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000000');
+    await expect(page.getByLabel('every destination')).toContainText('CC.CF');
+    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
+    await shot(page, 'addc-cc');
+    // The picker: the Extended family, and madc's half and carry out.
+    const field = page.getByLabel('Instruction', { exact: true });
+    await page.locator('#pick-opcode').selectOption({ label: 'madc' });
+    await expect(field).toHaveValue('madc.hi.cc.u32 d, a, b, c;');
+    await page.locator('#pick-half').selectOption({ label: '.lo' });
+    await expect(field).toHaveValue('madc.lo.cc.u32 d, a, b, c;');
+    // slct: -1 takes b.
+    await setInstruction(page, 'slct.u32.s32 d, a, b, c;');
+    await setOperands(page, { a: '0x00000001', b: '0x00000002', c: '0xffffffff' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000002');
+    // cvt.pack: 300 and -5 as .u8 are 255 and 0, c fills the upper bits.
+    await setInstruction(page, 'cvt.pack.sat.u8.s32.b32 d, a, b, c;');
+    await setOperands(page, { a: '0x0000012c', b: '0xfffffffb', c: '0x0000abcd' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0xabcdff00');
+  });
+
   test('pickers offer the new families and modifiers', async ({ page }) => {
     await open(page);
     const field = page.getByLabel('Instruction', { exact: true });

@@ -58,7 +58,8 @@ pub fn check(text: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// Evaluate `text` with sources `inputs` (`{a, b, c, e}`, each optional; they bind by position:
-/// the first source reads `a`, the second `b` ...). `options.reading` may be `"hardware"` (the
+/// the first source reads `a`, the second `b` ...; `"CC.CF"` sets the carry flag that `addc`,
+/// `subc` and `madc` read, which is otherwise the position after their sources). `options.reading` may be `"hardware"` (the
 /// default: what an H100 computes) or `"text"` (the ISA text taken literally; the logic, move,
 /// compare and convert instructions have one reading). Returns `{values, trace}` and, when the
 /// instruction has one destination, `{d, value, signed, bits}` too: `values` is every
@@ -69,7 +70,7 @@ pub fn check(text: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
-    let inputs = read_inputs(&inputs)?;
+    let inputs = read_inputs_for(&insn, &inputs)?;
     let reading = match get(&options, "reading")?.as_string().as_deref() {
         None | Some("hardware") => Reading::Hardware,
         Some("text") => Reading::Text,
@@ -134,7 +135,7 @@ pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsVa
 #[wasm_bindgen]
 pub fn compare(text: JsValue, inputs: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
-    let inputs = read_inputs(&inputs)?;
+    let inputs = read_inputs_for(&insn, &inputs)?;
     let Insn::Table(i) = &insn else {
         return Ok(JsValue::NULL);
     };
@@ -161,7 +162,7 @@ pub fn axes(text: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn sweep(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
-    let inputs = read_inputs(&inputs)?;
+    let inputs = read_inputs_for(&insn, &inputs)?;
     let suggested = sw::suggest_axes_insn(&insn);
     let (dx, dy) = sw::default_axes_insn(&insn);
     let x = read_axis(&get(&options, "x")?, "x", &suggested)?.unwrap_or(dx);
@@ -542,7 +543,22 @@ pub fn signed_of(raw: u64, bits: u32) -> i64 {
 /// The largest integer a JavaScript number holds exactly.
 const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
-/// The source values in `inputs` (an object with keys among `a`, `b`, `c`, `e`).
+/// The source values in `inputs` (an object with keys among `a`, `b`, `c`, `e`, and `CC.CF`
+/// for the carry flag that `addc`, `subc` and `madc` read).
+fn read_inputs_for(insn: &Insn, inputs: &JsValue) -> Result<Inputs, JsValue> {
+    let mut out = read_inputs(inputs)?;
+    if inputs.is_object() {
+        let cf = Reflect::get(inputs, &JsValue::from_str("CC.CF"))?;
+        if !cf.is_undefined() {
+            let v = read_value(&cf).map_err(|m| error(&format!("CC.CF: {m}")))?;
+            insn.set_carry(&mut out, v).map_err(|m| error(&m))?;
+        }
+    }
+    Ok(out)
+}
+
+/// The source values in `inputs` (an object with keys among `a`, `b`, `c`, `e`; `CC.CF` is
+/// read by [`read_inputs_for`]).
 fn read_inputs(inputs: &JsValue) -> Result<Inputs, JsValue> {
     let mut out = Inputs::default();
     if inputs.is_undefined() || inputs.is_null() {
@@ -562,9 +578,10 @@ fn read_inputs(inputs: &JsValue) -> Result<Inputs, JsValue> {
             "b" => &mut out.b,
             "c" => &mut out.c,
             "e" => &mut out.e,
+            "CC.CF" => continue,
             _ => {
                 return Err(error(&format!(
-                    "unknown operand '{k}': sources are a, b, c and e"
+                    "unknown operand '{k}': sources are a, b, c and e, and CC.CF for the carry flag"
                 )))
             }
         };
