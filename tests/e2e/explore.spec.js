@@ -237,7 +237,7 @@ test.describe('explore', () => {
     await page.locator('.explore').screenshot({ path: path.join(SHOTS, 'sass.png') });
   });
 
-  test('wasm size: the atlas, the intrinsic data and the lessons are not compiled into the app wasm', async () => {
+  test('wasm size: the atlas, the intrinsic data, the lessons and the gallery are not compiled into the app wasm', async () => {
     const DIST = path.resolve(__dirname, '..', '..', 'dist');
     const ROOT = path.resolve(__dirname, '..', '..');
     const zlib = require('zlib');
@@ -260,6 +260,11 @@ test.describe('explore', () => {
     const sentence = lesson.split('\n').find((l) => l.length > 60);
     expect(raw.includes(Buffer.from(sentence))).toBe(false);
     expect(fs.readFileSync(path.join(DIST, 'equivalents.txt'), 'utf8')).toContain('min.u16x2 d, a, b;');
+    // The PTX of the Program view's gallery too.
+    const kernel = fs.readFileSync(path.join(ROOT, 'tests', 'data', 'kernels', 'popcount_loop.ptx'), 'utf8');
+    expect(fs.readFileSync(path.join(DIST, 'kernels', 'popcount_loop.ptx'), 'utf8')).toBe(kernel);
+    expect(kernel).toContain('.visible .entry popcount_loop(');
+    expect(raw.includes(Buffer.from('.visible .entry popcount_loop('))).toBe(false);
     // 445.6 KiB here (zlib level 9; `gzip -9` says 440.7 KiB) on 2026-11-26 with those three
     // out; `gzip -9` said 437.3 KiB before, with the intrinsic data and the lessons in but
     // without the shared cost table and the cheaper-equivalent hints. Issue 25 asks for less
