@@ -128,9 +128,27 @@ pub fn placeholder(which: Which, load: &Load) -> Html {
     }
 }
 
+/// `s` with its first letter in upper case. ASCII only: the names of `Which::what` are, and
+/// `char::to_uppercase` would put Unicode's case tables (7 KiB compressed) into the wasm.
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_ascii_and_capitalised_in_the_message() {
+        for w in [Which::Intrinsics, Which::Lessons, Which::Gallery] {
+            assert!(w.what().is_ascii(), "{}", w.what());
+            let c = capitalised(w.what());
+            assert!(c.starts_with("The "), "{c}");
+            assert_eq!(c.to_lowercase(), w.what());
+        }
+        assert_eq!(capitalised(""), "");
+    }
 }
