@@ -1,7 +1,8 @@
 //! Data the playground fetches when a view first needs it, instead of compiling it into the
 //! wasm: the intrinsic data (`intrinsics.txt`, the CUDA intrinsic view and the Learn panel's
-//! list of intrinsics) and the lessons (`lessons/NAME.md`). The service worker keeps every file
-//! of the site for offline use, these too. ("What each GPU runs" fetches the atlas itself.)
+//! list of intrinsics), the lessons (`lessons/NAME.md`) and the PTX of the Program view's gallery
+//! (`kernels/NAME.ptx`). The service worker keeps every file of the site for offline use, these
+//! too. ("What each GPU runs" fetches the atlas itself.)
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -32,6 +33,8 @@ pub enum Which {
     Intrinsics,
     /// `lessons/NAME.md`, every lesson.
     Lessons,
+    /// `kernels/NAME.ptx`, every program of the gallery.
+    Gallery,
 }
 
 impl Which {
@@ -39,6 +42,7 @@ impl Which {
         match self {
             Which::Intrinsics => ptxlab_core::intrinsics::installed(),
             Which::Lessons => ptxlab_core::lesson::installed(),
+            Which::Gallery => crate::gallery::installed(),
         }
     }
 
@@ -54,6 +58,13 @@ impl Which {
                 }
                 ptxlab_core::lesson::install(&v)
             }
+            Which::Gallery => {
+                let mut v = Vec::new();
+                for e in crate::gallery::GALLERY {
+                    v.push(fetch_text(&e.file()).await?);
+                }
+                crate::gallery::install(v)
+            }
         }
     }
 
@@ -61,6 +72,7 @@ impl Which {
         match self {
             Which::Intrinsics => "the intrinsic data",
             Which::Lessons => "the lessons",
+            Which::Gallery => "the gallery",
         }
     }
 }
@@ -116,9 +128,27 @@ pub fn placeholder(which: Which, load: &Load) -> Html {
     }
 }
 
+/// `s` with its first letter in upper case. ASCII only: the names of `Which::what` are, and
+/// `char::to_uppercase` would put Unicode's case tables (7 KiB compressed) into the wasm.
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_ascii_and_capitalised_in_the_message() {
+        for w in [Which::Intrinsics, Which::Lessons, Which::Gallery] {
+            assert!(w.what().is_ascii(), "{}", w.what());
+            let c = capitalised(w.what());
+            assert!(c.starts_with("The "), "{c}");
+            assert_eq!(c.to_lowercase(), w.what());
+        }
+        assert_eq!(capitalised(""), "");
+    }
 }

@@ -150,6 +150,14 @@ test.describe('offline', () => {
     await page.goto(`${site.url}?lesson=simd`);
     await expect(page.locator('#lesson-title')).toBeVisible();
     await expect(page.locator('.data-failed')).toHaveCount(0);
+    // So does the PTX of the Program view's gallery.
+    await settle();
+    await page.goto(`${site.url}?prog=x`);
+    await page.getByRole('tab', { name: 'Program' }).click();
+    const gallery = page.getByRole('navigation', { name: 'Gallery of real programs' });
+    await expect(gallery.getByRole('link')).toHaveCount(8);
+    await expect(gallery.getByRole('link', { name: 'A popcount loop over an array' })).toHaveAttribute('href', /popcount_loop_param_0/);
+    await expect(page.locator('.data-failed')).toHaveCount(0);
 
     // The API demo and the docs page.
     await settle();

@@ -55,6 +55,7 @@ pub mod batch;
 pub mod bits;
 pub mod constexpr;
 pub mod cuda;
+mod decimal;
 pub mod differences;
 pub mod equiv;
 pub mod error;

@@ -508,11 +508,11 @@ impl<'a> P<'a> {
                 self.word();
             }
             let t = &self.s[st..self.i];
-            return match t.parse::<f64>() {
-                Ok(x) => Ok(Raw::Float(FloatLit::Dec(
+            return match crate::decimal::parse(t) {
+                Some(x) => Ok(Raw::Float(FloatLit::Dec(
                     (if neg { -x } else { x }).to_bits(),
                 ))),
-                Err(_) => Err(err(st..self.i, format!("'{t}' is not a number"))),
+                None => Err(err(st..self.i, format!("'{t}' is not a number"))),
             };
         }
         let v = crate::constexpr::literal(w).map(|(v, _)| v);

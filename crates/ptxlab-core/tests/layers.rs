@@ -12,7 +12,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["isa", "bits"],
     &["differences"],
-    &["ast", "error", "value", "scan", "constexpr"],
+    &["ast", "error", "value", "scan", "constexpr", "decimal"],
     &["parse", "validate"],
     &["trace"],
     &["eval", "ops"],

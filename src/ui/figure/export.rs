@@ -100,8 +100,8 @@ pub fn point_of(e: &MouseEvent) -> Point {
 #[cfg(target_arch = "wasm32")]
 fn svg_text(node: &NodeRef) -> Option<(String, f64, f64)> {
     let el = node.cast::<web_sys::Element>()?;
-    let w = el.get_attribute("width")?.parse().ok()?;
-    let h = el.get_attribute("height")?.parse().ok()?;
+    let w = number(&el, "width")?;
+    let h = number(&el, "height")?;
     // Pointer marks are a moment of the page, not part of the picture.
     let text = el
         .outer_html()
@@ -112,6 +112,14 @@ fn svg_text(node: &NodeRef) -> Option<(String, f64, f64)> {
         w,
         h,
     ))
+}
+
+/// A number attribute of the figure, read by the browser: `str::parse::<f64>` would bring its
+/// tables into the wasm (ptxlab_core reads decimal literals without them).
+#[cfg(target_arch = "wasm32")]
+fn number(el: &web_sys::Element, name: &str) -> Option<f64> {
+    let v = js_sys::Number::parse_float(&el.get_attribute(name)?);
+    (!v.is_nan()).then_some(v)
 }
 
 /// Saves the figure as `ptxlab-<opcode>.svg`.

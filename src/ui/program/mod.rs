@@ -7,6 +7,7 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+use crate::fetched::{placeholder, use_data, Load, Which};
 use crate::program_model::{Action, Field, MemRow, Prog, Row, Shown};
 
 use super::figure;
@@ -293,21 +294,30 @@ pub fn ProgramView(props: &Props) -> Html {
             { controls(p, dispatch) }
             { body }
             if !p.embed {
-                { gallery() }
+                <Gallery />
             }
         </div>
     }
 }
 
-/// Links to the gallery's programs: kernels as nvcc writes them, run as one thread.
-fn gallery() -> Html {
+/// Links to the gallery's programs: kernels as nvcc writes them, run as one thread. Their PTX
+/// is fetched when the gallery is first shown.
+#[function_component]
+fn Gallery() -> Html {
+    let load = use_data(Which::Gallery);
+    let links = if load == Load::Ready {
+        crate::gallery::links().unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     html! {
         <nav class="program-gallery" aria-label="Gallery of real programs">
             <h3>{ "Real programs" }</h3>
             <p class="muted">{ "Kernels as nvcc 13.0 writes them for sm_90, each run as one thread with the memory of a launch measured on an H200; the bytes they write equal the GPU's." }</p>
+            { placeholder(Which::Gallery, &load) }
             <ul>
-                { for crate::gallery::GALLERY.iter().map(|e| html! {
-                    <li><a href={e.query()}>{ e.title }</a>{ format!(": {}", e.about) }</li>
+                { for links.into_iter().map(|(e, href)| html! {
+                    <li><a {href}>{ e.title }</a>{ format!(": {}", e.about) }</li>
                 }) }
             </ul>
         </nav>
