@@ -277,8 +277,10 @@ test.describe('explore', () => {
     // step 5, took it to 456.7 KiB (1145.1 KiB raw; zlib level 9 in Python says 454.3, and per
     // step): wasm-opt --low-memory-unused (-2.6 KiB), the gallery's PTX fetched like the
     // lessons (-2.4), decimal literals read without std's float-parsing tables (-12.9), no
-    // Unicode case tables (-6.7). Still above 385.6 KiB.
-    expect(gz).toBeLessThan(460 * 1024);
+    // Unicode case tables (-6.7). Still above 385.6 KiB. slct, cvt.pack and the carry chain
+    // as instructions of their own (their rows, parsing, stages and pickers) and generic
+    // addresses for every space then took it to 464.1 KiB (1166.1 KiB raw).
+    expect(gz).toBeLessThan(468 * 1024);
   });
 
   test('a cheaper form that gives the same d is named, with a link and how it was proven', async ({ page }) => {

@@ -187,7 +187,7 @@ fn what_is_not_modelled_is_named_with_its_line() {
             2,
             "predicate",
         ),
-        ("cvta.to.shared.u64 %rd1, %rd2;", 1, "not modelled"),
+        ("cvta.to.shared.u32 %r1, %r2;", 1, "64 bits"),
     ] {
         let e = parse_program(text).unwrap_err();
         assert_eq!(e.line, line, "{text}: {e}");

@@ -1,11 +1,17 @@
 //! What a kernel's thread reads and writes besides registers: a sparse byte memory per state
 //! space, the instructions that move bytes (`ld`, `st`, `cvta`), and their addresses.
 //!
-//! Memory is little-endian bytes, as on the GPU; a byte never written reads as 0. The generic
-//! space is the global space (`cvta.to.global` and `cvta.global` leave an address as it is), so
-//! `ld [%rd1]` and `ld.global [%rd1]` read the same byte. The shared, local, const and param
-//! spaces are each their own bytes. A kernel's parameters live in the param space, one after
-//! another at their natural alignment, named by the `.param` declarations.
+//! Memory is little-endian bytes, as on the GPU; a byte never written reads as 0. The shared,
+//! local, const and param spaces are each their own bytes. A kernel's parameters live in the
+//! param space, one after another at their natural alignment, named by the `.param`
+//! declarations.
+//!
+//! A generic address (an `ld`/`st` that names no space) is a global one, except in the window
+//! of each other space ([`Space::window`]: 4 GiB from ptxlab's own base addresses, not the
+//! GPU's), where it names that space's byte at the offset into the window. `cvta.shared` adds
+//! the window's base to a shared address and `cvta.to.shared` takes it away; `cvta.global` and
+//! `cvta.to.global` leave an address as it is. So `ld [%rd1]` and `ld.global [%rd1]` read the
+//! same byte, and so do `ld.shared [%r1]` and `ld [%rd2]` after `cvta.shared.u64 %rd2, %rd1`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -52,6 +58,29 @@ impl Space {
     /// The space a PTX name stands for.
     pub fn from_name(s: &str) -> Option<Space> {
         Space::ALL.into_iter().find(|x| x.name() == s)
+    }
+    /// Where the space's window of generic addresses starts (0 for global, whose addresses are
+    /// the generic ones). The bases are ptxlab's own: a program that prints a generic address
+    /// of shared memory sees a different number on a GPU.
+    pub fn window(self) -> u64 {
+        match self {
+            Space::Global => 0,
+            Space::Shared => 0x7000_0000_0000,
+            Space::Local => 0x7100_0000_0000,
+            Space::Const => 0x7200_0000_0000,
+            Space::Param => 0x7300_0000_0000,
+        }
+    }
+    /// The space and address a generic address names: the space whose 4 GiB window holds it,
+    /// else global.
+    pub fn of_generic(address: u64) -> (Space, u64) {
+        for s in [Space::Shared, Space::Local, Space::Const, Space::Param] {
+            let off = address.wrapping_sub(s.window());
+            if off < 1 << 32 {
+                return (s, off);
+            }
+        }
+        (Space::Global, address)
     }
 }
 
@@ -306,16 +335,26 @@ pub struct Access {
     pub address: Address,
 }
 
-/// A `cvta`: a generic address to a space's (`.to`) or back. Both leave global addresses as they
-/// are.
+/// A `cvta`: a generic address to a space's (`.to`) or back: the space's window base taken
+/// away or added ([`Space::window`]; global addresses stay as they are).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cvta {
+    /// The space converted to or from.
+    #[serde(default = "global")]
+    pub space: Space,
+    /// `.to`: from a generic address to the space's.
+    #[serde(default)]
+    pub to: bool,
     /// The register written.
     pub dst: String,
     /// The address read: a register, or a number.
     pub src: Slot,
     /// `.u32` or `.u64`.
     pub bits: u32,
+}
+
+fn global() -> Space {
+    Space::Global
 }
 
 /// Modifiers of `ld`/`st` that change nothing a single thread sees (ordering, scope, cache
@@ -623,15 +662,9 @@ pub fn parse_cvta(text: &str) -> Result<Cvta, String> {
             },
         }
     }
-    match space {
-        Some(Space::Global) => {}
-        Some(s) => {
-            return Err(format!(
-                "cvta for .{s} is not modelled: ptxlab's generic addresses are global ones; use ld.{s} and st.{s} with the space's own addresses"
-            ))
-        }
-        None => return Err("cvta names a space: cvta.to.global.u64 d, a".into()),
-    }
+    let Some(space) = space else {
+        return Err("cvta names a space: cvta.to.global.u64 d, a".into());
+    };
     let bits = bits.ok_or("cvta names a size: .u32 or .u64")?;
     let ops = operands(rest);
     if ops.len() != 2 {
@@ -644,10 +677,12 @@ pub fn parse_cvta(text: &str) -> Result<Cvta, String> {
         return Err(format!(
             "cvta.to reads a register, not '{}': write cvta.{}.u64 for a variable",
             ops[1],
-            space.map_or("global", Space::name)
+            space.name()
         ));
     }
     Ok(Cvta {
+        space,
+        to: ms.contains(&"to"),
         dst: ops[0].to_string(),
         src: slot(ops[1], true)?,
         bits,

@@ -1979,25 +1979,31 @@ impl Machine {
                 let n = a.bits / 8;
                 for (k, slot) in a.slots.iter().enumerate() {
                     let at = addr.wrapping_add(k as u64 * n as u64);
+                    // A generic address names the space whose window holds it.
+                    let (space, at) = if a.generic {
+                        Space::of_generic(at)
+                    } else {
+                        (a.space, at)
+                    };
                     if a.store {
                         let v = match slot {
                             Slot::Reg(r) => self.read(&self.values, r, a.bits),
                             Slot::Imm(v) => *v & mask(a.bits),
                             Slot::Sink => 0,
                         };
-                        let old = self.mem.store(a.space, at, n, v);
+                        let old = self.mem.store(space, at, n, v);
                         memory.push(MemAccess {
                             store: true,
-                            space: a.space,
+                            space,
                             address: at,
                             bytes: v.to_le_bytes()[..n as usize].to_vec(),
                             old,
                         });
                     } else {
-                        let v = self.mem.load(a.space, at, n);
+                        let v = self.mem.load(space, at, n);
                         memory.push(MemAccess {
                             store: false,
-                            space: a.space,
+                            space,
                             address: at,
                             bytes: v.to_le_bytes()[..n as usize].to_vec(),
                             old: Vec::new(),
@@ -2013,6 +2019,12 @@ impl Machine {
                     Slot::Reg(r) => self.read(&self.values, r, c.bits),
                     Slot::Imm(v) => *v & mask(c.bits),
                     Slot::Sink => 0,
+                };
+                let w = c.space.window();
+                let v = if c.to {
+                    v.wrapping_sub(w)
+                } else {
+                    v.wrapping_add(w)
                 };
                 out.push((self.index[&c.dst], v, c.bits, false));
             }
@@ -2330,6 +2342,35 @@ mod tests {
             );
         }
         assert_eq!(m.register_index("%nope"), None);
+    }
+
+    #[test]
+    fn generic_addresses_of_shared_and_local_memory_reach_those_spaces() {
+        // A shared array's generic address (cvta.shared) is read and written through plain
+        // ld/st; cvta.to.shared gives the shared address back; a local one likewise.
+        let text = ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n.shared .align 4 .b8 sbuf[16];\n.local .align 4 .b8 lbuf[8];\nmov.u64 %rd1, sbuf;\ncvta.shared.u64 %rd2, %rd1;\nst.u32 [%rd2+4], 0x11223344;\nld.shared.u32 %r1, [sbuf+4];\ncvta.to.shared.u64 %rd3, %rd2;\nmov.u64 %rd4, lbuf;\ncvta.local.u64 %rd5, %rd4;\nst.u32 [%rd5], %r1;\nld.local.u32 %r2, [lbuf];\nld.u32 %r3, [%rd2+4];\nret;\n}";
+        let p = parse_program(text).unwrap();
+        let mut m = Machine::new(p, &[]).unwrap();
+        m.run();
+        assert_eq!(m.value("%r1"), Some(0x1122_3344));
+        assert_eq!(m.value("%r2"), Some(0x1122_3344));
+        assert_eq!(m.value("%r3"), Some(0x1122_3344));
+        assert_eq!(m.value("%rd3"), m.value("%rd1"));
+        assert_eq!(
+            m.value("%rd2"),
+            Some(Space::Shared.window() + m.value("%rd1").unwrap())
+        );
+        // Nothing went to global memory.
+        assert!(m
+            .memory()
+            .written()
+            .iter()
+            .all(|b| b.space != Space::Global));
+        assert_eq!(
+            Space::of_generic(Space::Local.window() + 8),
+            (Space::Local, 8)
+        );
+        assert_eq!(Space::of_generic(0x2000), (Space::Global, 0x2000));
     }
 
     #[test]
