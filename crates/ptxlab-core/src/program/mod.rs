@@ -509,6 +509,10 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
     })
 }
 
+/// Where the dynamic shared memory (`.extern .shared` arrays) starts in the shared space: past
+/// any static shared variables (at most 16 MiB each; a GPU has a few hundred KiB).
+pub const DYNAMIC_SHARED: u64 = 0x100_0000;
+
 /// Where variables of a space start: the global ones far from where people put buffers, the
 /// others at the start of their own space.
 fn variable_base(space: Space) -> u64 {
@@ -526,7 +530,20 @@ fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, Program
         Some((d, i)) => (d.trim(), Some(i.trim())),
         None => (t.trim(), None),
     };
-    let words: Vec<&str> = decl.split_whitespace().collect();
+    let mut words: Vec<&str> = decl.split_whitespace().collect();
+    // `.extern .shared ... name[];`: the block's dynamic shared memory, whose size the launch
+    // gives. Every such array starts at the same address, DYNAMIC_SHARED, as every extern
+    // __shared__ array of CUDA starts where the dynamic shared memory does.
+    let dynamic = words.first() == Some(&".extern");
+    if dynamic {
+        words.remove(0);
+        if words.first() != Some(&".shared") {
+            return Err(perr(
+                line,
+                "only .extern .shared arrays are supported: the block's dynamic shared memory, .extern .shared .align N .bT name[];",
+            ));
+        }
+    }
     let space = words
         .first()
         .and_then(|w| w.strip_prefix('.'))
@@ -561,6 +578,13 @@ fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, Program
     let ty = ty.ok_or_else(|| perr(line, format!("'{decl}' names no type")))?;
     let last = words.last().copied().unwrap_or("");
     let (name, count) = match last.split_once('[') {
+        Some((n, c)) if dynamic && c.trim() == "]" => (n, 0),
+        Some(_) if dynamic => {
+            return Err(perr(
+                line,
+                format!("'{last}': an .extern .shared array has no size: name[]"),
+            ))
+        }
         Some((n, c)) => {
             let c = c.trim_end_matches(']');
             let count: u64 = c
@@ -582,13 +606,24 @@ fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, Program
     if size > 1 << 24 {
         return Err(perr(line, format!("{name}: at most 16 MiB a variable")));
     }
+    // Static variables follow one another; the dynamic shared memory is apart.
     let end = vars
         .iter()
-        .filter(|v| v.space == space)
+        .filter(|v| v.space == space && !(space == Space::Shared && v.address == DYNAMIC_SHARED))
         .map(|v| v.address + v.size)
         .max()
         .unwrap_or(variable_base(space));
-    let address = end.div_ceil(align.max(elem)) * align.max(elem);
+    let address = if dynamic {
+        DYNAMIC_SHARED
+    } else {
+        end.div_ceil(align.max(elem)) * align.max(elem)
+    };
+    if dynamic && init.is_some() {
+        return Err(perr(
+            line,
+            format!("{name}: an .extern array takes no initialiser"),
+        ));
+    }
     let mut bytes = Vec::new();
     if let Some(init) = init {
         let inner = init
@@ -1118,7 +1153,10 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         ) {
             return Ok(None);
         }
-        if matches!(w.as_str(), "global" | "shared" | "local" | "const") {
+        if matches!(
+            w.as_str(),
+            "global" | "shared" | "local" | "const" | "extern"
+        ) {
             let v = variable(t, line, &cx.vars)?;
             cx.vars.push(v);
             return Ok(None);
@@ -2371,6 +2409,28 @@ mod tests {
             (Space::Local, 8)
         );
         assert_eq!(Space::of_generic(0x2000), (Space::Global, 0x2000));
+    }
+
+    #[test]
+    fn extern_shared_arrays_are_the_dynamic_shared_memory() {
+        // As ZLUDA's extern_shared test writes it: the array outside the kernel, its address
+        // taken, made generic, stored through and read back by name. Two extern arrays alias;
+        // a static shared variable declared after them still starts at 0.
+        let text = ".extern .shared .align 4 .b32 dyn[];\n.extern .shared .align 8 .b64 dyn2[];\n.visible .entry k(.param .u64 input)\n{\n.reg .u64 a, t, s;\n.shared .align 4 .b8 sbuf[8];\nld.param.u64 a, [input];\nld.global.u64 t, [a];\nmov.u64 s, dyn;\ncvta.shared.u64 s, s;\nst.u64 [s], t;\nld.shared.u64 t, [dyn2];\nmov.u64 a, sbuf;\nret;\n}";
+        let p = parse_program(text).unwrap();
+        let mut m = Machine::new(p, &[("input".into(), 0x1000)]).unwrap();
+        m.set_memory(vec![memory::Bytes {
+            space: Space::Global,
+            address: 0x1000,
+            bytes: vec![1, 2, 3, 4, 5, 6, 7, 8],
+        }]);
+        m.run();
+        assert_eq!(m.value("t"), Some(0x0807_0605_0403_0201));
+        assert_eq!(m.value("a"), Some(0));
+        let bad = parse_program(".extern .shared .b32 d[4];\nmov.u32 %r1, 1;").unwrap_err();
+        assert!(bad.message.contains("has no size"), "{bad}");
+        let bad = parse_program(".extern .global .b32 g[];\nmov.u32 %r1, 1;").unwrap_err();
+        assert!(bad.message.contains("only .extern .shared"), "{bad}");
     }
 
     #[test]
