@@ -122,6 +122,19 @@ def texts():
             out.append(f"{op}.{ty} {r}1, {r}2, {r}3, {r}4;")
     out += ["add.cc.sat.s32 %r1, %r2, %r3;", "addc.u32 %r1, %r2, 7;", "addc.u32 %r1, 0, 0;",
             "add.cc.u32 %r1, %r2;", "addc.cc.u32 %r1, %r2, %r3, %r4;"]
+    # Address registers narrower than 64 bits, and variables' and parameters' addresses in
+    # narrow registers: the spaces other than global take them.
+    for space in ["", ".global", ".shared", ".local", ".const", ".param"]:
+        for r in ["%r2", "%rs2", "%rd2"]:
+            out.append(f"ld{space}.u32 %r1, [{r}];")
+            out.append(f"ld{space}.u32 %r1, [{r}+4];")
+        out.append(f"st{space}.u32 [%r2], %r1;")
+    for v in ["gtab", "ktab", "smem", "depot", "p", "n"]:
+        for m in ["mov.u32 %r1", "mov.b32 %r1", "mov.s32 %r1", "mov.u16 %rs1", "mov.u64 %rd1"]:
+            out.append(f"{m}, {v};")
+        out.append(f"mov.u32 %r1, {v}+4;")
+    out += ["cvta.shared.u64 %rd1, smem;", "cvta.local.u64 %rd1, depot;",
+            "cvta.const.u64 %rd1, ktab;", "cvta.param.u64 %rd1, p;"]
     return out
 
 

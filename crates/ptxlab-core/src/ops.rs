@@ -2593,7 +2593,8 @@ impl OpInsn {
                 let product: i128 = if ty.signed() {
                     sext(a, n) as i128 * sext(b, n) as i128
                 } else {
-                    (u128::from(a) & m) as i128 * (u128::from(b) & m) as i128
+                    // In u128: (2^64 - 1)^2 fits there, not in i128; only its bits matter.
+                    ((u128::from(a) & m) * (u128::from(b) & m)) as i128
                 };
                 // 16-bit operands multiply as 32-bit words: .hi keeps bits 32..47.
                 let shift = if n == 16 { 32 } else { n };

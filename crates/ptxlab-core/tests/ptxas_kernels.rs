@@ -52,9 +52,14 @@ fn ptxlab_accepts_the_kernel_lines_ptxas_accepts() {
         wrong.len(),
         wrong.join("\n")
     );
-    // ptxas 13.5 crashes (signal 11) on 16-bit .v8 loads; ptxlab reads them.
+    // ptxas 13.5 crashes (signal 11) on 16-bit .v8 loads, which ptxlab reads, and on a store
+    // to the parameters through a 32-bit register, which ptxlab refuses (no st to a kernel's
+    // parameters).
     assert!(
-        crashed.iter().all(|l| l.contains(".v8.u16 {")) && crashed.len() == 4,
+        crashed
+            .iter()
+            .all(|l| l.contains(".v8.u16 {") || l == "st.param.u32 [%r2], %r1;")
+            && crashed.len() == 5,
         "{crashed:?}"
     );
     eprintln!("{n} ptxas decisions compared, all equal");

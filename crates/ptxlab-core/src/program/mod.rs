@@ -402,9 +402,19 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
         .as_ref()
         .map(|k| k.params.iter().map(|p| p.name.as_str()).collect())
         .unwrap_or_default();
+    let param_addresses: Vec<(String, u64)> = kernel
+        .as_ref()
+        .map(|k| {
+            k.params
+                .iter()
+                .map(|p| (p.name.clone(), p.offset))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut cx = Ctx {
         regs: &mut regs,
         params: &param_names,
+        param_addresses: &param_addresses,
         vars: Vec::new(),
     };
     let mut labels: Vec<(String, usize)> = Vec::new();
@@ -507,6 +517,34 @@ pub fn parse_program(text: &str) -> Result<Program, ProgramError> {
         labels,
         variables,
     })
+}
+
+/// An initialiser's element with the variables it names replaced by their addresses: a name
+/// alone is its address in its own space, `generic(name)` its generic address (its space's
+/// window added, [`Space::window`]); `{ generic(foo), generic(foo)+4 }` is a table of pointers.
+fn initial_addresses(item: &str, vars: &[Variable], line: usize) -> Result<String, ProgramError> {
+    let mut out = item.to_string();
+    while let Some(k) = out.find("generic(") {
+        let close = out[k..]
+            .find(')')
+            .map(|c| k + c)
+            .ok_or_else(|| perr(line, format!("'{item}': generic( without its ')'")))?;
+        let name = out[k + 8..close].trim();
+        let v = vars.iter().find(|v| v.name == name).ok_or_else(|| {
+            perr(
+                line,
+                format!("'{item}': generic() names a variable declared before, not '{name}'"),
+            )
+        })?;
+        let at = v.space.window().wrapping_add(v.address);
+        out.replace_range(k..=close, &format!("0x{at:x}"));
+    }
+    for v in vars {
+        if out.contains(v.name.as_str()) {
+            out = replace_word(&out, &v.name, &format!("0x{:x}", v.address));
+        }
+    }
+    Ok(out)
 }
 
 /// Where the dynamic shared memory (`.extern .shared` arrays) starts in the shared space: past
@@ -631,6 +669,7 @@ fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, Program
             .and_then(|x| x.strip_suffix('}'))
             .unwrap_or(init);
         for item in inner.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+            let item = &initial_addresses(item, vars, line)?;
             let v = crate::constexpr::eval(item).map_err(|_| {
                 perr(
                     line,
@@ -661,7 +700,11 @@ fn replace_word(text: &str, name: &str, with: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(k) = rest.find(name) {
-        let before = rest[..k].chars().next_back();
+        // The character before: in what is left, or (at its start) the last one kept.
+        let before = rest[..k]
+            .chars()
+            .next_back()
+            .or_else(|| out.chars().next_back());
         let after = rest[k + name.len()..].chars().next();
         let word_char = |c: Option<char>| c.is_some_and(|c| scan_ident_char(c) || c == '%');
         let in_brackets = out.matches('[').count() + rest[..k].matches('[').count()
@@ -991,14 +1034,24 @@ impl RegTable {
         });
     }
 
-    /// A register read as an address: at whatever width it has (64 bits when this is its first
-    /// use), never a predicate.
-    fn use_address(&mut self, name: &str, line: usize, text: &str) -> Result<(), ProgramError> {
+    /// A register read as an address: 64 bits (its width when this is its first use) or 16,
+    /// or with `narrow` (an address of the shared, local, const or param space) 32 too; never
+    /// a predicate.
+    fn use_address(
+        &mut self,
+        name: &str,
+        narrow: bool,
+        line: usize,
+        text: &str,
+    ) -> Result<(), ProgramError> {
         match self.index.get(name) {
             Some(&k) if self.list[k].bits == 1 => Err(perr(
                 line,
                 format!("{name} is a predicate, but '{text}' uses it as an address"),
             )),
+            // ptxas takes a 16-bit register as an address of any space, a 32-bit one of any
+            // space but global (tests/data/ptxas-kernels.jsonl).
+            Some(&k) if self.list[k].bits == 16 || (narrow && self.list[k].bits == 32) => Ok(()),
             Some(&k) if self.list[k].bits != 64 => Err(perr(
                 line,
                 format!(
@@ -1133,6 +1186,8 @@ fn is_reg_name(s: &str) -> bool {
 struct Ctx<'a> {
     regs: &'a mut RegTable,
     params: &'a [&'a str],
+    /// Each parameter's address in the param space, for its name written outside `[ ]`.
+    param_addresses: &'a [(String, u64)],
     /// The variables declared so far (`.global`, `.const`, `.shared`, `.local`).
     vars: Vec<Variable>,
 }
@@ -1179,9 +1234,15 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
             t = std::borrow::Cow::Owned(t.replace(name, &hide_dot(name)));
         }
     }
-    for v in &cx.vars {
-        if t.contains(v.name.as_str()) {
-            let replaced = replace_word(&t, &v.name, &format!("0x{:x}", v.address));
+    // A parameter's name outside [ ] is its address in the param space, as a variable's is.
+    let named = cx
+        .vars
+        .iter()
+        .map(|v| (&v.name, v.address, v.space == Space::Global))
+        .chain(cx.param_addresses.iter().map(|(n, a)| (n, *a, false)));
+    for (name, address, global) in named {
+        if t.contains(name.as_str()) {
+            let replaced = replace_word(&t, name, &format!("0x{address:x}"));
             if replaced != *t {
                 // Outside an address, a variable's name is a value only for mov and cvta, as
                 // ptxas takes it: its address, in 64 bits.
@@ -1189,15 +1250,23 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
                     .split_whitespace()
                     .find(|w| !w.starts_with('@'))
                     .unwrap_or("");
+                // A narrower mov keeps the low bits. ptxas takes a 16-bit one of any address,
+                // a 32-bit one of any space but global, and of a global variable only with an
+                // offset (`mov.u32 %r1, gtab+4;` but not `mov.u32 %r1, gtab;`).
+                let offset = t
+                    .find(name.as_str())
+                    .is_some_and(|k| t[k + name.len()..].trim_start().starts_with(['+', '-']));
+                let w16 = [".u16", ".b16", ".s16"].iter().any(|x| word.ends_with(x));
+                let w32 = [".u32", ".b32", ".s32"].iter().any(|x| word.ends_with(x));
+                let narrow_ok = w16 || (w32 && (!global || offset));
                 let ok = (word.starts_with("mov.")
-                    && [".u64", ".b64", ".s64"].iter().any(|x| word.ends_with(x)))
+                    && ([".u64", ".b64", ".s64"].iter().any(|x| word.ends_with(x)) || narrow_ok))
                     || (word.starts_with("cvta.") && !word.starts_with("cvta.to."));
                 if !ok {
                     return Err(perr(
                         line,
                         format!(
-                            "{} is a variable: its name is its address in mov.u64 (mov.u64 %rd1, {}) and cvta, or inside [ ]",
-                            v.name, v.name
+                            "{name} is a variable: its name is its address in mov.u64 (mov.u64 %rd1, {name}) and cvta, or inside [ ]"
                         ),
                     ));
                 }
@@ -1359,8 +1428,11 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
             continue;
         }
         if bits == 0 {
-            // An address: any width the register has.
-            regs.use_address(&name, line, &text)?;
+            // An address: 64 bits for global (and generic) memory; the other spaces are small
+            // enough for 16- and 32-bit registers too, as ptxas takes them.
+            let narrow =
+                matches!(&stmt.body, Body::Access(a) if !a.generic && a.space != Space::Global);
+            regs.use_address(&name, narrow, line, &text)?;
             continue;
         }
         regs.use_reg(&name, bits, loose, line, &text)?;
