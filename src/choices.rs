@@ -748,7 +748,7 @@ mod tests {
             .iter()
             .map(|c| c.label.as_str())
             .collect();
-        assert_eq!(ops, ["setp", "selp"]);
+        assert_eq!(ops, ["setp", "selp", "slct"]);
         let cmp = find(&g, "cmp");
         assert_eq!(cmp.selected().unwrap().label, ".lt");
         // Unsigned comparisons are offered but refused for a signed type, with the reason.
@@ -790,6 +790,52 @@ mod tests {
         let g = op_groups(&op);
         assert_eq!(find(&g, "dir").choices.len(), 2, "a direction is required");
         assert_eq!(find(&g, "mode").selected().unwrap().label, ".clamp");
+    }
+
+    #[test]
+    fn carry_chain_groups() {
+        let Insn::Op { op, .. } = check("madc.hi.cc.u32 d, a, b, c;").unwrap() else {
+            panic!()
+        };
+        let g = op_groups(&op);
+        let ops: Vec<&str> = find(&g, "opcode")
+            .choices
+            .iter()
+            .map(|c| c.label.as_str())
+            .collect();
+        assert_eq!(ops, ["add.cc", "addc", "sub.cc", "subc", "mad.cc", "madc"]);
+        let half = find(&g, "half");
+        assert_eq!(half.selected().unwrap().label, ".hi");
+        let lo = half.choices.iter().find(|c| c.label == ".lo").unwrap();
+        assert_eq!(lo.text, "madc.lo.cc.u32 d, a, b, c;");
+        // The carry out switch drops CC.CF from the destinations, and the text says so.
+        let cc = find(&g, "cc");
+        let off = cc.choices.iter().find(|c| c.label == "off").unwrap();
+        assert_eq!(off.text, "madc.hi.u32 d, a, b, c;");
+        assert!(off.error.is_none(), "{:?}", off.error);
+        // A 16-bit type is offered, and refused with .cc, with the reason.
+        let t16 = find(&g, "type0")
+            .choices
+            .iter()
+            .find(|c| c.label == ".u16")
+            .unwrap();
+        assert!(
+            t16.error.as_deref().unwrap().contains(".cc"),
+            "{:?}",
+            t16.error
+        );
+        // cvt.pack: the narrow types read c, the 16-bit ones do not.
+        let Insn::Op { op, .. } = check("cvt.pack.sat.u8.s32.b32 d, a, b, c;").unwrap() else {
+            panic!()
+        };
+        let g = op_groups(&op);
+        let u16 = find(&g, "type0")
+            .choices
+            .iter()
+            .find(|c| c.label == ".u16")
+            .unwrap();
+        assert_eq!(u16.text, "cvt.pack.sat.u16.s32 d, a, b;");
+        assert!(u16.error.is_none(), "{:?}", u16.error);
     }
 
     #[test]
