@@ -257,7 +257,7 @@ pub fn App() -> Html {
                 if let Some(v) = valid {
                     <explore::Explore any={v.insn.clone()} insn={v.table.clone()} inputs={state.inputs()}
                         signed={v.trace.result.signed} dispatch={dispatch.clone()}
-                        sweep={state.sweep.clone()} />
+                        sweep={state.sweep.clone()} batch={state.batch.clone()} />
                 }
             </section>
         </main>
