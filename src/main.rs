@@ -15,6 +15,7 @@ mod model;
 mod num;
 mod program_model;
 mod query;
+mod route;
 mod sweep_model;
 mod templates;
 mod ui;

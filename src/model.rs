@@ -65,6 +65,9 @@ pub struct State {
     pub sweep: Option<String>,
     /// Predict mode (`predict=1`): `d` is hidden until the student's value is checked.
     pub predict: Option<Predict>,
+    /// The batch panel's operand sets as typed. Not in the address: kept while the page is
+    /// open, across back and forward and while the panel is closed.
+    pub batch: String,
 }
 
 /// The student's work in predict mode; all of it is in the address (`guess`, `check`, `hints`,
@@ -136,6 +139,8 @@ pub enum Action {
     SetPresent(bool),
     /// Predict mode.
     Predict(PredictAction),
+    /// The batch panel's text changed.
+    SetBatch(String),
 }
 
 impl Default for State {
@@ -158,6 +163,7 @@ impl State {
             notes: Vec::new(),
             sweep: None,
             predict: None,
+            batch: String::new(),
         };
         s.set_text(text.to_string());
         s
@@ -466,11 +472,13 @@ impl State {
             Action::Load(q) => {
                 s = State::read_query(&q, false);
                 s.revision = self.revision + 1;
+                s.batch = self.batch.clone();
             }
             Action::DismissNotes => s.notes.clear(),
             Action::SetSweep(v) => s.sweep = v,
             Action::SetPresent(on) => s.present = on && !s.embed,
             Action::Predict(a) => s.apply_predict(a),
+            Action::SetBatch(t) => s.batch = t,
         }
         s
     }
@@ -757,6 +765,22 @@ mod tests {
         assert_eq!(u.text, DEFAULT_TEXT);
         assert!(!u.embed);
         assert_eq!(u.notes.len(), 1);
+    }
+
+    #[test]
+    fn the_batch_text_is_kept_but_not_shared() {
+        let s = State::from_query("?i=add.s32+d,+a,+b;&a=0x1&b=0x2");
+        let rows = "a,b\n1,2\n3,4";
+        let t = s.apply(Action::SetBatch(rows.into()));
+        assert_eq!(t.batch, rows);
+        assert_eq!(t.revision, s.revision, "the result did not change");
+        assert_eq!(t.to_query(), s.to_query(), "the address does not carry it");
+        // Another instruction, back and forward: the operand sets stay.
+        let u = t.apply(Action::SetText("add.u32 d, a, b;".into()));
+        assert_eq!(u.batch, rows);
+        let v = u.apply(Action::Load(s.to_query()));
+        assert_eq!(v.text, s.text);
+        assert_eq!(v.batch, rows);
     }
 
     /// Hostile addresses never panic and always leave a working state with a bounded note.

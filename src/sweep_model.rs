@@ -335,6 +335,18 @@ pub struct SweepState {
     pub drawn: Option<Rc<Drawn>>,
     /// Maps drawn so far.
     pub generation: u64,
+    /// How long the last map whose painting was reported took ([`Msg::Painted`]).
+    pub timing: Option<Timing>,
+}
+
+/// How long a map took, on the clock of [`Env::clock`]: evaluating its grid, and the whole draw
+/// from the start of the evaluation to the canvas painted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// The map timed ([`Drawn::generation`]).
+    pub generation: u64,
+    pub eval_ms: f64,
+    pub total_ms: f64,
 }
 
 /// What happens to the sweep panel.
@@ -360,6 +372,9 @@ pub enum Msg {
     Cursor(Option<(u32, u32)>),
     /// A key pressed on the map: the arrow keys move the cursor (by 16 with Shift).
     Key { key: String, shift: bool },
+    /// The canvas shows map `generation`, painted at `at_ms` (read by the page from the clock
+    /// of [`Env::clock`]): its first painting times its whole draw.
+    Painted { generation: u64, at_ms: f64 },
 }
 
 impl SweepState {
@@ -389,6 +404,7 @@ impl SweepState {
             range_error: None,
             drawn: None,
             generation: 0,
+            timing: None,
         }
     }
 
@@ -478,6 +494,18 @@ impl SweepState {
                 }
             }
             Msg::Cursor(cell) => self.cursor = cell,
+            Msg::Painted { generation, at_ms } => {
+                let first = self.timing.is_none_or(|t| t.generation < generation);
+                if let Some(d) = self.drawn.as_ref().filter(|d| d.generation == generation) {
+                    if first {
+                        self.timing = Some(Timing {
+                            generation,
+                            eval_ms: d.eval_ms,
+                            total_ms: at_ms - d.started_ms,
+                        });
+                    }
+                }
+            }
             Msg::Key { key, shift } => {
                 if let Some(d) = &self.drawn {
                     let (w, h) = (d.sweep.width, d.sweep.height);
@@ -580,6 +608,74 @@ mod tests {
     }
 
     const VADD: &str = "vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;";
+
+    #[test]
+    fn the_first_painting_of_each_map_times_its_draw() {
+        // A clock that reads 100 ms when a draw starts and 104 ms once the grid is evaluated.
+        let mut e = env(VADD, BASE);
+        e.clock = |m| match m {
+            Moment::Start => 100.0,
+            Moment::Evaluated => 104.0,
+        };
+        let s = SweepState::new(&e.insn, None).apply(&e, Msg::Open);
+        assert_eq!(
+            s.timing, None,
+            "nothing is timed before the canvas is painted"
+        );
+        let g = s.generation;
+        let s = s.apply(
+            &e,
+            Msg::Painted {
+                generation: g,
+                at_ms: 110.0,
+            },
+        );
+        let want = Timing {
+            generation: g,
+            eval_ms: 4.0,
+            total_ms: 10.0,
+        };
+        assert_eq!(s.timing, Some(want));
+        // Painting the same map again (an overlay toggled) keeps its first time.
+        let s = s.apply(
+            &e,
+            Msg::Painted {
+                generation: g,
+                at_ms: 500.0,
+            },
+        );
+        assert_eq!(s.timing, Some(want));
+        // A painting reported for a map that is no longer the one drawn is ignored.
+        let s = s.apply(&e, Msg::Draw);
+        assert_eq!(
+            s.timing,
+            Some(want),
+            "the last time stays until the new map is painted"
+        );
+        let s = s.apply(
+            &e,
+            Msg::Painted {
+                generation: g,
+                at_ms: 900.0,
+            },
+        );
+        assert_eq!(s.timing, Some(want));
+        let s = s.apply(
+            &e,
+            Msg::Painted {
+                generation: g + 1,
+                at_ms: 130.0,
+            },
+        );
+        assert_eq!(
+            s.timing,
+            Some(Timing {
+                generation: g + 1,
+                eval_ms: 4.0,
+                total_ms: 30.0,
+            })
+        );
+    }
     const BASE: Inputs = Inputs {
         a: 0x1111_1111,
         b: 0x2222_2222,

@@ -31,9 +31,11 @@ impl Step {
             Action::SetText(_) => Some(Step::Typing(None)),
             Action::EditValue { src, .. } => Some(Step::Typing(Some(*src))),
             Action::Load(_) => Some(Step::Restore),
-            Action::EndEdit | Action::DismissNotes | Action::SetSweep(_) | Action::Predict(_) => {
-                None
-            }
+            Action::EndEdit
+            | Action::DismissNotes
+            | Action::SetSweep(_)
+            | Action::Predict(_)
+            | Action::SetBatch(_) => None,
             Action::SetValue { .. }
             | Action::FlipBit { .. }
             | Action::SetEdge { .. }

@@ -111,18 +111,7 @@ pub fn Exercise(p: &Props) -> Html {
     let index = use_state(|| 0usize);
     let guess = use_state(String::new);
     let checked = use_state(|| false);
-    let header = html! {
-        <header class="top">
-            <div class="title">
-                <h1>{ "ptxlab" }</h1>
-                <p class="tagline">{ "Exercise set: predict d for each case." }</p>
-            </div>
-            <nav class="top-links" aria-label="Pages">
-                <a href="./">{ "Playground" }</a>
-                <a href="?lesson=index">{ "Lessons" }</a>
-            </nav>
-        </header>
-    };
+    let header = html! { <super::root::Header /> };
     let set = match &*parsed {
         Ok(s) => s.clone(),
         Err(e) => {

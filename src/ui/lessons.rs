@@ -145,16 +145,7 @@ fn LessonPage(p: &Props) -> Html {
     };
     html! {
         <>
-        <header class="top">
-            <div class="title">
-                <h1>{ "ptxlab" }</h1>
-                <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
-            </div>
-            <nav class="top-links" aria-label="Pages">
-                <a href="./">{ "Playground" }</a>
-                <a href={href("index")} aria-current="page">{ "Lessons" }</a>
-            </nav>
-        </header>
+        <super::root::Header />
         <main class="lesson-page">{ content }</main>
         </>
     }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use crate::model::{Action, State};
 use crate::program_model::{self, Prog};
+use crate::route::{Route, Side};
 
 mod address;
 mod cost_table;
@@ -23,6 +24,7 @@ mod picker_panel;
 mod predict;
 mod program;
 mod result;
+mod root;
 mod share;
 mod stages;
 mod two_readings;
@@ -40,68 +42,6 @@ pub fn figure_drawn(t: &ptxlab_core::trace::Trace) {
     let _ = figure::Drawn::of(t, figure::layout::Metrics::default());
 }
 
-/// Which view fills the page: one instruction, or a program stepped through.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum View {
-    Instruction,
-    Program,
-}
-
-impl View {
-    /// An address with a program opens the Program view.
-    fn of(query: &str) -> View {
-        if crate::query::read(query).program.is_some() {
-            View::Program
-        } else {
-            View::Instruction
-        }
-    }
-}
-
-/// The two tabs that switch views.
-fn tabs(view: View, set: &Callback<View>) -> Html {
-    let tab = |v: View, label: &'static str, id: &'static str| {
-        let set = set.clone();
-        let on = view == v;
-        html! {
-            <button type="button" role="tab" id={id} class={classes!("view-tab", on.then_some("on"))}
-                aria-selected={on.to_string()} tabindex={if on { "0" } else { "-1" }}
-                onclick={Callback::from(move |_| set.emit(v))}>{ label }</button>
-        }
-    };
-    let onkeydown = {
-        let set = set.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let v = match e.key().as_str() {
-                "ArrowLeft" | "Home" => View::Instruction,
-                "ArrowRight" | "End" => View::Program,
-                _ => return,
-            };
-            e.prevent_default();
-            set.emit(v);
-            #[cfg(target_arch = "wasm32")]
-            if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-                d.get_element_by_id(if v == View::Program {
-                    "tab-program"
-                } else {
-                    "tab-instruction"
-                })
-            }) {
-                use wasm_bindgen::JsCast;
-                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
-                }
-            }
-        })
-    };
-    html! {
-        <div class="view-tabs" role="tablist" aria-label="View" {onkeydown}>
-            { tab(View::Instruction, "One instruction", "tab-instruction") }
-            { tab(View::Program, "Program", "tab-program") }
-        </div>
-    }
-}
-
 impl Reducible for State {
     type Action = Action;
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
@@ -109,8 +49,8 @@ impl Reducible for State {
     }
 }
 
-/// Mount the app into `#app`, replacing the loading note: the view switch, and the instruction
-/// view or the intrinsic view ([`intrinsic::Root`]).
+/// Mount the app into `#app`, replacing the loading note: [`root::Root`], which draws the view
+/// the address names.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -120,36 +60,21 @@ pub fn start() {
     match root {
         Some(root) => {
             root.set_inner_html("");
-            yew::Renderer::<intrinsic::Root>::with_root(root).render();
+            yew::Renderer::<root::Root>::with_root(root).render();
         }
         None => {
-            yew::Renderer::<intrinsic::Root>::new().render();
+            yew::Renderer::<root::Root>::new().render();
         }
     }
 }
 
 #[function_component]
 pub fn App() -> Html {
-    // `?lesson=` opens the lessons; a lesson link loads a new page, so this never changes.
-    let lesson = use_state(|| crate::query::read(&address::current()).lesson);
-    if let Some(name) = (*lesson).clone() {
-        return html! { <lessons::Lessons {name} /> };
-    }
-    // `?set=` opens an exercise set (with `answers=`: the summary a student sent back).
-    let set = use_state(|| {
-        let r = crate::query::read(&address::current());
-        r.set.map(|s| (s, r.answers))
-    });
-    if let Some((set, answers)) = (*set).clone() {
-        return html! { <exercise::Exercise {set} {answers} /> };
-    }
+    // The instruction and program views: which one is on screen is the root's route.
+    let nav = root::use_nav();
+    let program_on = nav.route == Route::Program;
     let state = use_reducer(|| State::from_query(&address::current()));
     let prog = use_reducer(|| Prog::from_query(&address::current()));
-    let view = use_state(|| View::of(&address::current()));
-    let set_view = {
-        let view = view.clone();
-        Callback::from(move |v: View| view.set(v))
-    };
     let prog_dispatch = {
         let prog = prog.clone();
         Callback::from(move |a: program_model::Action| prog.dispatch(a))
@@ -181,13 +106,13 @@ pub fn App() -> Html {
     {
         let recorder = recorder.clone();
         let embed = state.embed;
-        let pq = (*view == View::Program).then(|| prog.to_query());
+        let pq = program_on.then(|| prog.to_query());
         use_effect_with((state.to_query(), pq), move |(q, pq)| {
             let current = address::current();
             match pq {
                 Some(pq) => {
                     if *pq != current {
-                        let w = if View::of(&current) == View::Program {
+                        let w = if Route::of(&current) == Route::Program {
                             address::Write::Replace
                         } else {
                             address::Write::Push
@@ -204,34 +129,23 @@ pub fn App() -> Html {
             }
         });
     }
-    // Back and forward bring back the state their address describes.
+    // Back and forward bring back the state their address describes (the root listens, and
+    // hands the address here while the route stays on the instruction and program views).
     {
         let dispatch = dispatch.clone();
         let prog_dispatch = prog_dispatch.clone();
-        let set_view = set_view.clone();
-        use_effect_with((), move |_| {
-            #[cfg(target_arch = "wasm32")]
-            let listener = web_sys::window().map(|w| {
-                gloo_events::EventListener::new(&w, "popstate", move |_| {
-                    let q = address::current();
-                    let v = View::of(&q);
-                    if v == View::Program {
-                        prog_dispatch.emit(program_model::Action::Load(q.clone()));
-                    }
-                    set_view.emit(v);
-                    dispatch.emit(Action::Load(q))
-                })
-            });
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = (dispatch, prog_dispatch, set_view);
-            move || {
-                #[cfg(target_arch = "wasm32")]
-                drop(listener);
-            }
-        });
+        root::use_arrivals(
+            Side::Ptx,
+            Callback::from(move |(to, q): (Route, String)| {
+                if to == Route::Program {
+                    prog_dispatch.emit(program_model::Action::Load(q.clone()));
+                }
+                dispatch.emit(Action::Load(q))
+            }),
+        );
     }
     // The embedded widget tells the page around it how tall it is.
-    let embed_on = state.embed || (*view == View::Program && prog.embed);
+    let embed_on = state.embed || (program_on && prog.embed);
     use_effect_with(embed_on, |&embed| {
         #[cfg(target_arch = "wasm32")]
         let guard = if embed { embed::report_height() } else { None };
@@ -243,7 +157,7 @@ pub fn App() -> Html {
         }
     });
 
-    if *view == View::Program {
+    if program_on {
         let dismiss = {
             let d = prog_dispatch.clone();
             Callback::from(move |_: Action| d.emit(program_model::Action::DismissNotes))
@@ -261,15 +175,7 @@ pub fn App() -> Html {
         }
         return html! {
             <>
-            <header class="top">
-                <div class="title">
-                    <h1>{ "ptxlab" }</h1>
-                    <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
-                </div>
-                { tabs(*view, &set_view) }
-                <a class="edge lessons-link" href={lessons::href("index")}>{ "Lessons" }</a>
-                <share::CopyLink query={prog.share_query()} />
-            </header>
+            <root::Header share={prog.share_query()} />
             <share::AddressNotes notes={prog.notes.clone()} dispatch={dismiss} />
             <main class="program-page" aria-labelledby="tab-program">
                 <program::ProgramView prog={Rc::new((*prog).clone())} dispatch={prog_dispatch} />
@@ -296,15 +202,7 @@ pub fn App() -> Html {
     let valid = state.valid.as_ref();
     html! {
         <>
-        <header class="top">
-            <div class="title">
-                <h1>{ "ptxlab" }</h1>
-                <p class="tagline">{ "What PTX video and integer instructions compute, stage by stage." }</p>
-            </div>
-            { tabs(*view, &set_view) }
-            <a class="edge lessons-link" href={lessons::href("index")}>{ "Lessons" }</a>
-            <share::CopyLink query={state.share_query()} />
-        </header>
+        <root::Header share={state.share_query()} />
         <share::AddressNotes notes={state.notes.clone()} dispatch={dispatch.clone()} />
         <main class="layout">
             <section class="panel choose" aria-labelledby="h-choose">
@@ -359,7 +257,7 @@ pub fn App() -> Html {
                 if let Some(v) = valid {
                     <explore::Explore any={v.insn.clone()} insn={v.table.clone()} inputs={state.inputs()}
                         signed={v.trace.result.signed} dispatch={dispatch.clone()}
-                        sweep={state.sweep.clone()} />
+                        sweep={state.sweep.clone()} batch={state.batch.clone()} />
                 }
             </section>
         </main>

@@ -9,9 +9,14 @@ use ptxlab_core::insn::Insn;
 use ptxlab_core::trace::{Flag, Views};
 use yew::prelude::*;
 
+use crate::model::Action;
+
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub insn: Rc<Insn>,
+    /// The operand sets as typed ([`crate::model::State::batch`]).
+    pub text: String,
+    pub dispatch: Callback<Action>,
 }
 
 /// The register sources of an instruction, as the table's columns: (index, name, bits).
@@ -79,9 +84,8 @@ fn download(csv: &str) {
 
 #[function_component]
 pub fn BatchPanel(props: &Props) -> Html {
-    let text = use_state(String::new);
     let rows: Rc<Vec<BatchRow>> = {
-        let key = (props.insn.clone(), (*text).clone());
+        let key = (props.insn.clone(), props.text.clone());
         (*use_memo(key, |(insn, t)| {
             Rc::new(evaluate_batch_insn(insn, &parse_batch_insn(t, insn)))
         }))
@@ -95,10 +99,10 @@ pub fn BatchPanel(props: &Props) -> Html {
     let (first, dst_bits) = dsts[0].clone();
     let more: Vec<(String, u32)> = dsts[1..].to_vec();
     let oninput = {
-        let text = text.clone();
+        let dispatch = props.dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            text.set(t.value());
+            dispatch.emit(Action::SetBatch(t.value()));
         })
     };
     let export = {
@@ -120,7 +124,7 @@ pub fn BatchPanel(props: &Props) -> Html {
             </p>
             <textarea id="batch-input" class="batch-input" rows="6" spellcheck="false"
                 aria-describedby="batch-help" placeholder={placeholder(&props.insn)}
-                value={(*text).clone()} {oninput} />
+                value={props.text.clone()} {oninput} />
             if !rows.is_empty() {
                 <p class="batch-summary" role="status">
                     { format!("{} operand set{} read", rows.len(), if rows.len() == 1 { "" } else { "s" }) }

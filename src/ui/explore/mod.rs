@@ -53,6 +53,9 @@ pub struct Props {
     /// The sweep view's settings from the address: the view opens with them.
     #[prop_or_default]
     pub sweep: Option<String>,
+    /// The batch panel's operand sets (held by the page's state).
+    #[prop_or_default]
+    pub batch: String,
 }
 
 #[function_component]
@@ -86,7 +89,10 @@ pub fn Explore(props: &Props) -> Html {
                                 spec={props.sweep.clone()} />
                         },
                         (Tab::Sass, _) => html! { <sass::SassPanel insn={props.any.clone()} /> },
-                        _ => html! { <batch::BatchPanel insn={props.any.clone()} /> },
+                        _ => html! {
+                            <batch::BatchPanel insn={props.any.clone()} text={props.batch.clone()}
+                                dispatch={props.dispatch.clone()} />
+                        },
                     } }
                 </div>
             } else {

@@ -5,7 +5,6 @@
 //! The panel's state and what each event does to it are [`crate::sweep_model`] (tested
 //! natively); this component dispatches the events, paints the map, and times the draws.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use ptxlab_core::insn::Insn;
@@ -34,12 +33,6 @@ pub struct Props {
     /// opens.
     #[prop_or_default]
     pub spec: Option<String>,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-struct Timing {
-    eval_ms: f64,
-    total_ms: f64,
 }
 
 impl Reducible for SweepState {
@@ -169,9 +162,6 @@ pub fn SweepPanel(props: &Props) -> Html {
     } else {
         Rc::new((*state).clone().apply(&env, Msg::Retarget))
     };
-    let timing = use_state(|| None::<Timing>);
-    // The last map whose whole draw was timed.
-    let timed = use_mut_ref(|| Cell::new(0u64));
     let canvas = use_node_ref();
 
     // Draw once when the panel opens.
@@ -201,12 +191,12 @@ pub fn SweepPanel(props: &Props) -> Html {
         use_effect_with((), move |_| move || dispatch.emit(Action::SetSweep(None)));
     }
 
-    // Paint the canvas for every new map and every change of overlays; time each new map's
-    // whole draw once.
+    // Paint the canvas for every new map and every change of overlays; the first painting of
+    // a new map reports the clock's time, and the state times the whole draw.
     {
         let canvas = canvas.clone();
-        let timing = timing.clone();
-        let timed = timed.clone();
+        let send = send.clone();
+        let timed = view.timing.map_or(0, |t| t.generation);
         let key = (
             view.generation,
             view.shown.iter().map(|o| o.key()).collect::<Vec<_>>(),
@@ -216,16 +206,14 @@ pub fn SweepPanel(props: &Props) -> Html {
         use_effect_with(key, move |_| {
             if let Some(d) = drawn_now {
                 paint(&canvas, &d, &shown_now);
-                let timed = timed.borrow();
-                if timed.get() < d.generation {
-                    timed.set(d.generation);
-                    let end = perf::now();
+                if timed < d.generation {
+                    let at_ms = perf::now();
                     perf::mark(perf::SWEEP_END);
                     perf::measure(perf::SWEEP, perf::SWEEP_START, perf::SWEEP_END);
-                    timing.set(Some(Timing {
-                        eval_ms: d.eval_ms,
-                        total_ms: end - d.started_ms,
-                    }));
+                    send.emit(Msg::Painted {
+                        generation: d.generation,
+                        at_ms,
+                    });
                 }
             }
         });
@@ -474,7 +462,7 @@ pub fn SweepPanel(props: &Props) -> Html {
                     }
                 </div>
                 </div>
-                if let Some(t) = *timing {
+                if let Some(t) = view.timing {
                     <p class="sweep-timing" data-eval-ms={format!("{:.2}", t.eval_ms)} data-total-ms={format!("{:.2}", t.total_ms)}>
                         { format!("{} evaluations in {:.1} ms; drawn in {:.1} ms in all.", dd.sweep.d.len(), t.eval_ms, t.total_ms) }
                     </p>

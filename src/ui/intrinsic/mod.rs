@@ -1,7 +1,6 @@
 //! The Intrinsic view: pick a CUDA SIMD or integer intrinsic by name or by what it does, set its
 //! arguments, and see its result with its meaning, a per-lane picture, the PTX nvcc emits, the
-//! sm_90 machine code and its cost on each GPU. Also [`Root`], which switches between this view
-//! and the instruction view and keeps the address describing the one on screen.
+//! sm_90 machine code and its cost on each GPU.
 
 use std::rc::Rc;
 
@@ -13,9 +12,10 @@ use crate::ui::cost_table::{CostRow, CostTable};
 use yew::prelude::*;
 
 use super::address::{self, Write};
-use super::share::CopyLink;
-use crate::intrinsic_model::{is_intrinsic_query, IAction, IState, ARG_NAMES};
+use super::root::{use_arrivals, Header};
+use crate::intrinsic_model::{IAction, IState, ARG_NAMES};
 use crate::num::{Edge, View};
+use crate::route::{Route, Side};
 
 mod lanes;
 
@@ -23,89 +23,6 @@ impl Reducible for IState {
     type Action = IAction;
     fn reduce(self: Rc<Self>, action: IAction) -> Rc<Self> {
         Rc::new(self.apply(action))
-    }
-}
-
-/// Which view is on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Instruction,
-    Intrinsic,
-}
-
-fn mode_of(q: &str) -> Mode {
-    if is_intrinsic_query(q) {
-        Mode::Intrinsic
-    } else {
-        Mode::Instruction
-    }
-}
-
-/// The page: the view switch and the view the address asks for.
-#[function_component]
-pub fn Root() -> Html {
-    let mode = use_state_eq(|| mode_of(&address::current()));
-    // The last address of each view, to come back to it.
-    let last = use_mut_ref(|| (String::from("?"), String::from("?fn=__vcmpgtu4")));
-    {
-        let mode = mode.clone();
-        use_effect_with((), move |_| {
-            #[cfg(target_arch = "wasm32")]
-            let listener = web_sys::window().map(|w| {
-                gloo_events::EventListener::new(&w, "popstate", move |_| {
-                    mode.set(mode_of(&address::current()))
-                })
-            });
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = mode;
-            move || {
-                #[cfg(target_arch = "wasm32")]
-                drop(listener);
-            }
-        });
-    }
-    let embed = crate::query::read(&address::current()).embed;
-    let switch = |to: Mode| {
-        let mode = mode.clone();
-        let last = last.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.prevent_default();
-            if *mode == to {
-                return;
-            }
-            let mut l = last.borrow_mut();
-            let here = address::current();
-            let target = match to {
-                Mode::Intrinsic => {
-                    l.0 = here;
-                    l.1.clone()
-                }
-                Mode::Instruction => {
-                    l.1 = here;
-                    l.0.clone()
-                }
-            };
-            address::apply(Write::Push, &target);
-            mode.set(to);
-        })
-    };
-    let current = |m: Mode| (*mode == m).then_some("page");
-    html! {
-        <>
-        if !embed {
-            <nav class="view-tabs" aria-label="Views">
-                <a href="?" aria-current={current(Mode::Instruction)}
-                    onclick={switch(Mode::Instruction)}>{ "PTX instruction" }</a>
-                <a href="?fn=__vcmpgtu4" aria-current={current(Mode::Intrinsic)}
-                    onclick={switch(Mode::Intrinsic)}>{ "CUDA intrinsic" }</a>
-            </nav>
-        }
-        if *mode == Mode::Intrinsic {
-            <IntrinsicGate />
-        } else {
-            <super::App />
-        }
-        </>
     }
 }
 
@@ -120,12 +37,19 @@ fn write_of(a: &IAction) -> Write {
 
 /// The intrinsic view once its data (fetched when the view first opens) is there.
 #[function_component]
-fn IntrinsicGate() -> Html {
+pub fn IntrinsicGate() -> Html {
     let load = use_data(Which::Intrinsics);
     if load == Load::Ready {
         html! { <IntrinsicApp /> }
     } else {
-        html! { <main class="layout intrinsic-layout">{ placeholder(Which::Intrinsics, &load) }</main> }
+        html! {
+            <>
+            if !crate::query::read(&address::current()).embed {
+                <Header />
+            }
+            <main class="layout intrinsic-layout">{ placeholder(Which::Intrinsics, &load) }</main>
+            </>
+        }
     }
 }
 
@@ -156,25 +80,13 @@ pub fn IntrinsicApp() -> Html {
             }
         });
     }
+    // Back and forward within this view (the root listens and hands the address here).
     {
         let dispatch = dispatch.clone();
-        use_effect_with((), move |_| {
-            #[cfg(target_arch = "wasm32")]
-            let listener = web_sys::window().map(|w| {
-                gloo_events::EventListener::new(&w, "popstate", move |_| {
-                    let q = address::current();
-                    if is_intrinsic_query(&q) {
-                        dispatch.emit(IAction::Load(q))
-                    }
-                })
-            });
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = dispatch;
-            move || {
-                #[cfg(target_arch = "wasm32")]
-                drop(listener);
-            }
-        });
+        use_arrivals(
+            Side::Intrinsic,
+            Callback::from(move |(_, q): (Route, String)| dispatch.emit(IAction::Load(q))),
+        );
     }
     let s: &IState = &state;
     let i = s.intrinsic();
@@ -193,13 +105,7 @@ pub fn IntrinsicApp() -> Html {
     }
     html! {
         <>
-        <header class="top">
-            <div class="title">
-                <h1>{ "ptxlab" }</h1>
-                <p class="tagline">{ "What a CUDA intrinsic computes, the PTX nvcc emits for it, and what it costs on each GPU." }</p>
-            </div>
-            <CopyLink query={s.share_query()} />
-        </header>
+        <Header share={s.share_query()} />
         <Notes notes={s.notes.clone()} dispatch={dispatch.clone()} />
         <main class="layout intrinsic-layout">
             <section class="panel fn-choose" aria-labelledby="h-fn-choose">
