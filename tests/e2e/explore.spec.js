@@ -279,8 +279,10 @@ test.describe('explore', () => {
     // lessons (-2.4), decimal literals read without std's float-parsing tables (-12.9), no
     // Unicode case tables (-6.7). Still above 385.6 KiB. slct, cvt.pack and the carry chain
     // as instructions of their own (their rows, parsing, stages and pickers) and generic
-    // addresses for every space then took it to 464.1 KiB (1166.1 KiB raw).
-    expect(gz).toBeLessThan(468 * 1024);
+    // addresses for every space then took it to 464.1 KiB (1166.1 KiB raw); one route model
+    // and one header for every view, and the kernel syntax of ZLUDA's tests, to 468.7 KiB
+    // (1173.0 KiB raw).
+    expect(gz).toBeLessThan(472 * 1024);
   });
 
   test('a cheaper form that gives the same d is named, with a link and how it was proven', async ({ page }) => {

@@ -1599,7 +1599,7 @@ impl OpInsn {
             });
             if self.ftz {
                 out.push(
-                    ".ftz: a subnormal c is read as zero, so it takes a whatever its sign".into(),
+                    ".ftz: a subnormal c is read as zero, as .ftz reads f32 operands, so it takes a whatever its sign (the H200 cases hold no negative subnormal c with .ftz; without .ftz one takes b)".into(),
                 );
             }
         } else if self.op.is_carry() {
