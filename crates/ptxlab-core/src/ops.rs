@@ -639,9 +639,10 @@ pub fn is_op_name(name: &str) -> bool {
     POp::from_name(name).is_some()
 }
 
-/// Whether a statement (without its guard) is an instruction of this module: its opcode
-/// word, or with its modifiers (`add.cc`, `cvt.pack`).
-pub fn claims(text: &str) -> bool {
+/// The program instruction a statement (without its guard) is, if it is one of this module:
+/// found from its opcode word, or with its modifiers (`add.cc`, `cvt.pack`; see
+/// [`POp::of_statement`]).
+pub fn statement_op(text: &str) -> Option<POp> {
     let head = text
         .trim_start()
         .split(char::is_whitespace)
@@ -650,7 +651,13 @@ pub fn claims(text: &str) -> bool {
     let mut words = head.trim_end_matches(';').split('.');
     let word = words.next().unwrap_or("");
     let mods: Vec<&str> = words.collect();
-    POp::of_statement(word, &mods).is_some()
+    POp::of_statement(word, &mods)
+}
+
+/// Whether a statement (without its guard) is an instruction of this module
+/// ([`statement_op`]).
+pub fn claims(text: &str) -> bool {
+    statement_op(text).is_some()
 }
 
 /// Parse and validate one statement (an optional guard is not part of it; see
@@ -762,6 +769,14 @@ fn range(t: PType) -> (i128, i128) {
 }
 
 impl Validator<'_> {
+    /// Where modifier `m` is written, for a message about it (the opcode when it is not).
+    fn span_of(&self, m: M) -> Span {
+        self.mods
+            .iter()
+            .find(|x| x.0 == m)
+            .map_or(self.op_span.clone(), |x| x.1.clone())
+    }
+
     fn run(self) -> Result<OpInsn, Diagnostic> {
         let op = self.op;
         let name = self.name;
@@ -947,22 +962,14 @@ impl Validator<'_> {
         let ty = types[0].0;
         let src_ty = matches!(op, POp::Cvt | POp::Slct | POp::CvtPack).then(|| types[1].0);
         if ftz && op == POp::Slct && src_ty != Some(PType::F32) {
-            let sp = self
-                .mods
-                .iter()
-                .find(|m| m.0 == M::Ftz)
-                .map_or(self.op_span.clone(), |m| m.1.clone());
+            let sp = self.span_of(M::Ftz);
             return Err(err(
                 sp,
                 "slct's .ftz reads a subnormal f32 c as zero: it needs an .f32 c (slct.ftz.TYPE.f32)",
             ));
         }
         if cc && op.carry_in() && ty.bits() == 16 {
-            let sp = self
-                .mods
-                .iter()
-                .find(|m| m.0 == M::Cc)
-                .map_or(self.op_span.clone(), |m| m.1.clone());
+            let sp = self.span_of(M::Cc);
             return Err(err(
                 sp,
                 format!(
@@ -973,11 +980,7 @@ impl Validator<'_> {
         }
         if let (Some(c), POp::Setp) = (cmp, op) {
             if !CmpOp::allowed_for(ty).contains(&c) {
-                let sp = self
-                    .mods
-                    .iter()
-                    .find(|m| m.0 == M::Cmp(c))
-                    .map_or(self.op_span.clone(), |m| m.1.clone());
+                let sp = self.span_of(M::Cmp(c));
                 let kinds = if ty.is_bits() {
                     "bit types compare only for equality"
                 } else if ty.signed() {
@@ -992,11 +995,7 @@ impl Validator<'_> {
             }
         }
         if ftz && op == POp::Setp && !ty.is_float() {
-            let sp = self
-                .mods
-                .iter()
-                .find(|m| m.0 == M::Ftz)
-                .map_or(self.op_span.clone(), |m| m.1.clone());
+            let sp = self.span_of(M::Ftz);
             return Err(err(
                 sp,
                 ".ftz applies only to floating-point comparisons (.f32)",
@@ -1005,11 +1004,7 @@ impl Validator<'_> {
         if sat && op == POp::Cvt {
             let (s, d) = (range(src_ty.unwrap_or(ty)), range(ty));
             if s.0 >= d.0 && s.1 <= d.1 {
-                let sp = self
-                    .mods
-                    .iter()
-                    .find(|m| m.0 == M::Sat)
-                    .map_or(self.op_span.clone(), |m| m.1.clone());
+                let sp = self.span_of(M::Sat);
                 return Err(err(
                     sp,
                     format!(

@@ -12,21 +12,26 @@ use std::io::Read;
 
 use ptxlab_core::gen::{instruction, Rng};
 use ptxlab_core::insn::check;
-use ptxlab_core::isa::{POp, OPCODES, OP_ROWS};
+use ptxlab_core::isa::{OPCODES, OP_ROWS};
 use ptxlab_core::plan::Plan;
 use ptxlab_core::{evaluate, evaluate_traced, Inputs};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
-/// The opcode word of an instruction text (`vadd` of `vadd.u32.u32.u32 d, a, b;`).
-fn opcode(text: &str) -> &str {
+/// An instruction text without its guard (`@p`).
+fn unguarded(text: &str) -> &str {
     let t = text.trim_start();
-    let t = if t.starts_with('@') {
+    if t.starts_with('@') {
         t.split_once(' ').map_or("", |x| x.1).trim_start()
     } else {
         t
-    };
-    t.split(|c: char| c == '.' || c.is_whitespace())
+    }
+}
+
+/// The opcode word of an instruction text (`vadd` of `vadd.u32.u32.u32 d, a, b;`).
+fn opcode(text: &str) -> &str {
+    unguarded(text)
+        .split(|c: char| c == '.' || c.is_whitespace())
         .next()
         .unwrap_or("")
 }
@@ -34,11 +39,8 @@ fn opcode(text: &str) -> &str {
 /// The row an instruction text names: its opcode word, or for a program instruction the row
 /// its modifiers choose (`add.cc` of `add.cc.u32 d, a, b;`, `cvt.pack` of `cvt.pack.sat...`).
 fn row_name(text: &str) -> String {
-    let word = opcode(text);
-    let t = text.trim_start();
-    let head = t.split(char::is_whitespace).next().unwrap_or("");
-    let mods: Vec<&str> = head.split('.').skip(1).collect();
-    POp::of_statement(word, &mods).map_or(word.to_string(), |p| p.name().to_string())
+    ptxlab_core::ops::statement_op(unguarded(text))
+        .map_or_else(|| opcode(text).to_string(), |p| p.name().to_string())
 }
 
 /// The rows named by the `"ptx"` field of every line of a JSON-lines text.
