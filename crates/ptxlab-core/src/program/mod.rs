@@ -1253,9 +1253,11 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
                 // A narrower mov keeps the low bits. ptxas takes a 16-bit one of any address,
                 // a 32-bit one of any space but global, and of a global variable only with an
                 // offset (`mov.u32 %r1, gtab+4;` but not `mov.u32 %r1, gtab;`).
-                let offset = t
-                    .find(name.as_str())
-                    .is_some_and(|k| t[k + name.len()..].trim_start().starts_with(['+', '-']));
+                // Where the name stands as a word is what replace_word decides: mark it there.
+                let offset = replace_word(&t, name, "\u{1}")
+                    .split('\u{1}')
+                    .skip(1)
+                    .any(|after| after.trim_start().starts_with(['+', '-']));
                 let w16 = [".u16", ".b16", ".s16"].iter().any(|x| word.ends_with(x));
                 let w32 = [".u32", ".b32", ".s32"].iter().any(|x| word.ends_with(x));
                 let narrow_ok = w16 || (w32 && (!global || offset));
@@ -2503,6 +2505,18 @@ mod tests {
         assert!(bad.message.contains("has no size"), "{bad}");
         let bad = parse_program(".extern .global .b32 g[];\nmov.u32 %r1, 1;").unwrap_err();
         assert!(bad.message.contains("only .extern .shared"), "{bad}");
+    }
+
+    #[test]
+    fn a_narrow_mov_of_a_global_address_needs_an_offset_wherever_the_name_stands() {
+        // The name u also appears inside .u32: only the word u decides.
+        let k = |line: &str| {
+            parse_program(&format!(
+                ".global .align 4 .b8 u[8];\n.visible .entry k()\n{{\n.reg .b32 %r<3>;\n{line}\nret;\n}}"
+            ))
+        };
+        assert!(k("mov.u32 %r1, u+4;").is_ok());
+        assert!(k("mov.u32 %r1, u;").is_err());
     }
 
     #[test]
