@@ -16,6 +16,24 @@ fn ptxlab(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `ptxlab batch TEXT -` with `input` on standard input: the exit status and standard output.
+fn batch(text: &str, input: &[u8]) -> (Option<i32>, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
+        .args(["batch", text, "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 #[test]
 fn prmt_picks_bytes_and_replicates_signs() {
     let (rc, out, err) = ptxlab(&[
@@ -224,22 +242,7 @@ fn check_reads_cases_of_program_instructions() {
 
 #[test]
 fn batch_evaluates_program_instructions() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
-        .args(["batch", "setp.lt.s32 p|q, a, b;", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"a=-1 b=1\n5,3\nzz 1\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, stdout) = batch("setp.lt.s32 p|q, a, b;", b"a=-1 b=1\n5,3\nzz 1\n");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines[0],
@@ -252,11 +255,7 @@ fn batch_evaluates_program_instructions() {
         "{}",
         lines[3]
     );
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "an unreadable line fails the run"
-    );
+    assert_eq!(code, Some(1), "an unreadable line fails the run");
 }
 
 #[test]
@@ -360,22 +359,10 @@ fn slct_and_cvt_pack() {
 
 #[test]
 fn batch_reads_and_writes_the_carry_flag() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxlab"))
-        .args(["batch", "addc.cc.u32 d, a, b;", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"a,b,CC.CF\n0xffffffff,0,1\n5,7,0\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, stdout) = batch(
+        "addc.cc.u32 d, a, b;",
+        b"a,b,CC.CF\n0xffffffff,0,1\n5,7,0\n",
+    );
     let lines: Vec<&str> = stdout.lines().collect();
     // The carry read is the column CC.CF, the carry written CC.CF_out.
     assert_eq!(
@@ -390,5 +377,5 @@ fn batch_reads_and_writes_the_carry_flag() {
         lines[2],
         "3,0x00000005,0x00000007,0x0,0x0000000c,12,12,0x0,,,"
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(code, Some(0));
 }
