@@ -50,6 +50,9 @@ const LEGIBLE = [
   ['cvt-sat', 'cvt.sat.s8.s32 d, a;'],
   ['logic', 'xor.b32 d, a, b;'],
   ['cnot', 'cnot.b32 d, a;'],
+  ['madc-cc', 'madc.hi.cc.u32 d, a, b, c;'],
+  ['slct-f32', 'slct.ftz.s32.f32 d, a, b, c;'],
+  ['cvt-pack', 'cvt.pack.sat.s4.s32.b32 d, a, b, c;'],
 ];
 
 // The smallest text of the figure in CSS px (computed size times the SVG's scale), and every
