@@ -59,7 +59,8 @@ def reg_decls(ptx):
     parts = head.split(".")
     op, ops = parts[0], split_operands(rest)
     if op == "slct":
-        dt, ct = parts[1], parts[2]
+        # The types, wherever `.ftz` stands among them.
+        dt, ct = [t for t in parts[1:] if t != "ftz"][:2]
         d = {}
         for i, o in enumerate(ops):
             for n in names_in(o):
@@ -184,7 +185,8 @@ def assemble(ptxas, k, ptx, workdir):
 
 
 def check(args):
-    forms = [json.loads(l)["ptx"] for l in open(args.forms) if l.strip()]
+    lines = [json.loads(l) for l in open(args.forms) if l.strip()]
+    forms = [l["ptx"] for l in lines]
     work = tempfile.mkdtemp()
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 4) as ex:
         built = list(ex.map(lambda kp: assemble(args.ptxas, kp[0], kp[1], work), enumerate(forms)))
@@ -202,7 +204,8 @@ def run(args):
     import cupy as cp
     import numpy as np
 
-    forms = [json.loads(l)["ptx"] for l in open(args.forms) if l.strip()]
+    lines = [json.loads(l) for l in open(args.forms) if l.strip()]
+    forms = [l["ptx"] for l in lines]
     work = tempfile.mkdtemp()
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 4) as ex:
         built = list(ex.map(lambda kp: assemble(args.ptxas, kp[0], kp[1], work), enumerate(forms)))
@@ -222,6 +225,11 @@ def run(args):
             name = n.split(":")[-1]
             w = 1 if n == "CF" else bits_of(ds[name])
             cols[n] = values(rng, w, CASES) if not n.startswith("prior:") else [prior_rng.getrandbits(w) for _ in range(CASES)]
+            # A form may fix a source's values ("values": {"c": ["0x80000001", ...]}), repeated
+            # to CASES; the other sources are drawn as if it did not.
+            fixed = lines[k].get("values", {}).get(n)
+            if fixed:
+                cols[n] = [(int(v, 16) & ((1 << w) - 1)) for v in (fixed * CASES)[:CASES]]
         host_in = np.zeros((CASES, max(1, len(ins))), dtype=np.uint64)
         for i, n in enumerate(ins):
             host_in[:, i] = np.array(cols[n], dtype=np.uint64)

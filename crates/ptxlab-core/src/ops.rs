@@ -1594,7 +1594,7 @@ impl OpInsn {
             });
             if self.ftz {
                 out.push(
-                    ".ftz: a subnormal c is read as zero, as .ftz reads f32 operands, so it takes a whatever its sign (the H200 cases hold no negative subnormal c with .ftz; without .ftz one takes b)".into(),
+                    ".ftz: a subnormal c is read as zero, as .ftz reads f32 operands, so it takes a whatever its sign (measured on an H200: a negative subnormal c takes a with .ftz and b without)".into(),
                 );
             }
         } else if self.op.is_carry() {
