@@ -115,6 +115,46 @@ pub fn use_data(which: Which) -> Load {
     (*state).clone()
 }
 
+thread_local! {
+    /// Files fetched by [`use_text`], by address.
+    static TEXTS: std::cell::RefCell<Vec<(&'static str, std::rc::Rc<str>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A file of the site as text, fetched once per page; `None` until it is there (or when it
+/// cannot be fetched). For data a view only reads, without installing it in the core: the
+/// instruction view lists the intrinsics that use an opcode from `intrinsics.txt` this way, so
+/// the intrinsic meanings' code stays in the second module.
+#[hook]
+pub fn use_text(url: &'static str) -> Option<std::rc::Rc<str>> {
+    let cached = move || {
+        TEXTS.with(|t| {
+            t.borrow()
+                .iter()
+                .find(|(u, _)| *u == url)
+                .map(|(_, s)| s.clone())
+        })
+    };
+    let state = use_state(cached);
+    {
+        let state = state.clone();
+        use_effect_with(url, move |_| {
+            if state.is_none() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Some(text) = cached() {
+                        state.set(Some(text));
+                    } else if let Ok(text) = fetch_text(url).await {
+                        let text: std::rc::Rc<str> = text.into();
+                        TEXTS.with(|t| t.borrow_mut().push((url, text.clone())));
+                        state.set(Some(text));
+                    }
+                });
+            }
+        });
+    }
+    (*state).clone()
+}
+
 /// What to show while the data is not there: a line saying it loads, or why it failed.
 pub fn placeholder(which: Which, load: &Load) -> Html {
     match load {

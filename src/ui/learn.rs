@@ -131,16 +131,14 @@ struct EmittedProps {
 /// [`emitted_by`] once the intrinsic data (fetched when this panel first shows) is there.
 #[function_component]
 fn EmittedBy(p: &EmittedProps) -> Html {
-    let load = crate::fetched::use_data(crate::fetched::Which::Intrinsics);
-    if load == crate::fetched::Load::Ready {
-        emitted_by(p.opcode)
-    } else {
-        Html::default()
+    match crate::fetched::use_text("intrinsics.txt") {
+        Some(text) => emitted_by(&text, p.opcode),
+        None => Html::default(),
     }
 }
 
-fn emitted_by(opcode: &str) -> Html {
-    let found = ptxlab_core::intrinsics::emitting(opcode);
+fn emitted_by(data: &str, opcode: &str) -> Html {
+    let found = ptxlab_core::intrinsics::emitting_in(data, opcode);
     if found.is_empty() {
         return Html::default();
     }
@@ -148,7 +146,7 @@ fn emitted_by(opcode: &str) -> Html {
     let links = html! {
         <ul class="emitted-by">
             { for found.iter().map(|i| html! {
-                <li><a href={format!("?fn={}", query::encode(i.name))}>{ i.name }</a></li>
+                <li><a href={format!("?fn={}", query::encode(i))}>{ *i }</a></li>
             }) }
         </ul>
     };

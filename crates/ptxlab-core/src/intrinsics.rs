@@ -160,14 +160,9 @@ impl Intrinsic {
     /// The PTX opcodes (with types) of the sequence, in order, without duplicates.
     pub fn ptx_opcodes(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
-        for s in &self.ptx {
-            if s.starts_with('{') || s.starts_with('}') || s.starts_with('.') {
-                continue;
-            }
-            if let Some(op) = s.split_whitespace().next() {
-                if !out.contains(&op) {
-                    out.push(op);
-                }
+        for op in self.ptx.iter().filter_map(|s| statement_opcode(s)) {
+            if !out.contains(&op) {
+                out.push(op);
             }
         }
         out
@@ -1173,17 +1168,56 @@ fn stem_hit(hay: &str, w: &str) -> bool {
     stem.len() >= 3 && hay.contains(stem)
 }
 
-/// The intrinsics whose PTX uses this opcode (matched on the text before the first `.`, or the
-/// whole typed opcode when it has one: `vabsdiff4` or `vabsdiff4.u32.u32.u32`).
+/// The opcode of one line of an intrinsic's PTX; none for braces and declarations.
+fn statement_opcode(s: &str) -> Option<&str> {
+    if s.starts_with('{') || s.starts_with('}') || s.starts_with('.') {
+        return None;
+    }
+    s.split_whitespace().next()
+}
+
+/// Whether the PTX opcode `op` is `want`: the text before the first `.`, or the whole typed
+/// opcode when `want` has one (`vabsdiff4` or `vabsdiff4.u32.u32.u32`).
+fn opcode_is(op: &str, want: &str) -> bool {
+    op == want || (!want.contains('.') && op.split('.').next() == Some(want))
+}
+
+/// The intrinsics whose PTX uses this opcode (matched as [`opcode_is`] says).
 pub fn emitting(opcode: &str) -> Vec<&'static Intrinsic> {
     let want = opcode.trim();
     all()
-        .filter(|i| {
-            i.ptx_opcodes().iter().any(|op| {
-                *op == want || (!want.contains('.') && op.split('.').next() == Some(want))
-            })
-        })
+        .filter(|i| i.ptx_opcodes().iter().any(|op| opcode_is(op, want)))
         .collect()
+}
+
+/// The names of the intrinsics whose PTX uses this opcode, read from the intrinsic data's text
+/// without [`install`]ing it (so without the meanings' code): the same list as [`emitting`]
+/// names, in the same order. Lines that do not read are passed over.
+pub fn emitting_in<'t>(text: &'t str, opcode: &str) -> Vec<&'t str> {
+    let want = opcode.trim();
+    let mut out = Vec::new();
+    let mut current: Option<(&'t str, bool)> = None;
+    for line in text.lines() {
+        let (tag, rest) = line.split_at(line.len().min(2));
+        match tag.trim() {
+            "=" => {
+                if let Some((name, true)) = current {
+                    out.push(name);
+                }
+                current = rest.split_whitespace().next().map(|n| (n, false));
+            }
+            "p" => {
+                if let Some((_, hit)) = current.as_mut() {
+                    *hit |= statement_opcode(rest).is_some_and(|op| opcode_is(op, want));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some((name, true)) = current {
+        out.push(name);
+    }
+    out
 }
 
 /// A wrong call: unknown name, or the wrong number of arguments.

@@ -254,6 +254,35 @@ fn search_by_name_and_by_what_it_does() {
 }
 
 #[test]
+fn the_text_scan_names_what_emitting_finds() {
+    // The playground's instruction view lists the intrinsics from the data's text alone.
+    let text = include_str!("../src/intrinsics.txt");
+    let mut wants: Vec<String> = vec!["".into(), "nosuchop".into(), "mov.b32.x".into()];
+    for i in intrinsics::all() {
+        for op in i.ptx_opcodes() {
+            wants.push(op.to_string());
+            wants.push(op.split('.').next().unwrap().to_string());
+        }
+    }
+    wants.sort();
+    wants.dedup();
+    let mut nonempty = 0;
+    for want in &wants {
+        let full: Vec<&str> = intrinsics::emitting(want).iter().map(|i| i.name).collect();
+        assert_eq!(intrinsics::emitting_in(text, want), full, "{want}");
+        nonempty += usize::from(!full.is_empty());
+    }
+    assert!(
+        nonempty > 40,
+        "{nonempty} opcodes found in some intrinsic's PTX"
+    );
+    assert!(
+        intrinsics::emitting_in("= __x u32 u32\np }\np vadd4.u32 d, a;\nbroken\n", "vadd4")
+            == ["__x"]
+    );
+}
+
+#[test]
 fn any_arguments_give_a_result_or_a_reason_never_a_panic() {
     // A small xorshift so the test needs no extra crate.
     let mut s: u64 = 0x1234_5678_9abc_def1;
