@@ -1,45 +1,7 @@
-//! ptxlab playground: pick or type a PTX video or integer instruction, set its operands, and see
-//! every stage of what the GPU computes, drawn from `ptxlab_core`'s trace.
-//!
-//! Built for `wasm32-unknown-unknown` by Trunk. A native build exists only so that `cargo test`
-//! can run the pure state logic; nothing is rendered there, hence the dead-code allowance.
-
-#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-
-mod choices;
-mod exercise_model;
-mod fetched;
-mod gallery;
-mod intrinsic_model;
-mod model;
-mod num;
-mod program_model;
-mod query;
-mod route;
-mod sweep_model;
-mod templates;
-mod ui;
+//! The playground's first wasm module: the page's root, header and instruction view (see the
+//! library's documentation for the split between the two modules).
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    ui::start();
-}
-
-/// The tests read the intrinsic data and the lessons from the repository (the wasm fetches
-/// them: see `fetched`).
-#[cfg(test)]
-fn test_data() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let text = std::fs::read_to_string(format!("{root}/crates/ptxlab-core/src/intrinsics.txt"))
-        .expect("the intrinsic data");
-    ptxlab_core::intrinsics::install(&text).expect("the intrinsic data reads");
-    let lessons: Vec<(String, String)> = ptxlab_core::lesson::NAMES
-        .iter()
-        .map(|n| {
-            let md = std::fs::read_to_string(format!("{root}/crates/ptxlab-core/lessons/{n}.md"))
-                .expect("a lesson");
-            (n.to_string(), md)
-        })
-        .collect();
-    ptxlab_core::lesson::install(&lessons).expect("the lessons read");
+    ptxlab_web::start();
 }

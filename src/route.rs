@@ -57,6 +57,48 @@ impl Route {
         }
     }
 
+    /// The route as text, for passing it between the playground's two wasm modules
+    /// ([`Route::from_tag`] reads it back). A lesson's name and an exercise set may hold any
+    /// character (a set holds newlines), so the set goes with its length.
+    pub fn tag(&self) -> String {
+        match self {
+            Route::Instruction => "instruction".into(),
+            Route::Program => "program".into(),
+            Route::Intrinsic => "intrinsic".into(),
+            Route::Lesson(name) => format!("lesson:{name}"),
+            Route::Exercise { set, answers } => match answers {
+                Some(a) => format!("exercise:{}:{set}:{a}", set.len()),
+                None => format!("exercise:{}:{set}", set.len()),
+            },
+        }
+    }
+
+    /// The route a [`Route::tag`] names; anything else is the instruction view.
+    pub fn from_tag(tag: &str) -> Route {
+        match tag {
+            "program" => return Route::Program,
+            "intrinsic" => return Route::Intrinsic,
+            _ => {}
+        }
+        if let Some(name) = tag.strip_prefix("lesson:") {
+            return Route::Lesson(name.into());
+        }
+        let exercise = tag.strip_prefix("exercise:").and_then(|t| {
+            let (len, rest) = t.split_once(':')?;
+            let len: usize = len.parse().ok()?;
+            let set = rest.get(..len)?;
+            let answers = match &rest[len..] {
+                "" => None,
+                tail => Some(tail.strip_prefix(':')?.to_string()),
+            };
+            Some(Route::Exercise {
+                set: set.into(),
+                answers,
+            })
+        });
+        exercise.unwrap_or(Route::Instruction)
+    }
+
     /// The group of views this one belongs to.
     pub fn side(&self) -> Side {
         match self {
@@ -113,6 +155,53 @@ mod tests {
         );
         // `fn` inside a program's text is not the key.
         assert_eq!(Route::of("?prog=fn%3D&regs="), Route::Program);
+    }
+
+    #[test]
+    fn tags_read_back() {
+        let all = [
+            Route::Instruction,
+            Route::Program,
+            Route::Intrinsic,
+            Route::Lesson("carry-chain".into()),
+            Route::Exercise {
+                set: "a-b_c".into(),
+                answers: None,
+            },
+            Route::Exercise {
+                set: "add.u32 d, a, b;|1|2\nsub.u32 d, a, b;|3:4|5\n".into(),
+                answers: Some("0x1,:,x".into()),
+            },
+            Route::Exercise {
+                set: "é:".into(),
+                answers: None,
+            },
+            Route::Lesson("a:b\nc".into()),
+            Route::Exercise {
+                set: "s".into(),
+                answers: Some("1,,0x2".into()),
+            },
+            Route::Exercise {
+                set: String::new(),
+                answers: Some(String::new()),
+            },
+        ];
+        for r in all {
+            assert_eq!(Route::from_tag(&r.tag()), r, "{}", r.tag());
+        }
+        for odd in [
+            "",
+            "lesson",
+            "program\nx",
+            "Program",
+            "exercise:",
+            "exercise:3:ab",
+            "exercise:x:abc",
+            "exercise:1:ab",
+            "exercise:1:é",
+        ] {
+            assert_eq!(Route::from_tag(odd), Route::Instruction, "{odd:?}");
+        }
     }
 
     #[test]

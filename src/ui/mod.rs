@@ -5,7 +5,6 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::{Action, State};
-use crate::program_model::{self, Prog};
 use crate::route::{Route, Side};
 
 mod address;
@@ -15,6 +14,8 @@ mod embed;
 mod exercise;
 pub(crate) mod explore;
 mod figure;
+pub(crate) mod host;
+pub(crate) mod hosted;
 mod intrinsic;
 mod learn;
 mod lessons;
@@ -28,13 +29,6 @@ mod root;
 mod share;
 mod stages;
 mod two_readings;
-
-impl Reducible for Prog {
-    type Action = program_model::Action;
-    fn reduce(self: Rc<Self>, action: program_model::Action) -> Rc<Self> {
-        Rc::new(self.apply(action))
-    }
-}
 
 /// The figure's layout of a trace, for the native tests of the Program view's traces.
 #[cfg(test)]
@@ -74,11 +68,6 @@ pub fn App() -> Html {
     let nav = root::use_nav();
     let program_on = nav.route == Route::Program;
     let state = use_reducer(|| State::from_query(&address::current()));
-    let prog = use_reducer(|| Prog::from_query(&address::current()));
-    let prog_dispatch = {
-        let prog = prog.clone();
-        Callback::from(move |a: program_model::Action| prog.dispatch(a))
-    };
     let recorder = use_mut_ref(address::Recorder::default);
     // Every action passes through the recorder, which decides how it reaches the history.
     let dispatch_as = |step: Option<address::Step>| {
@@ -100,32 +89,18 @@ pub fn App() -> Html {
         });
     }
     use_effect(perf::after_render);
-    // The address always describes what is on screen, so it can be shared or bookmarked.
-    // In the Program view the address holds the program, its starting registers and step;
-    // steps rewrite it in place, and switching views adds an entry.
+    // The address always describes what is on screen, so it can be shared or bookmarked. The
+    // Program view (drawn by the second module) writes its own.
     {
         let recorder = recorder.clone();
         let embed = state.embed;
-        let pq = program_on.then(|| prog.to_query());
-        use_effect_with((state.to_query(), pq), move |(q, pq)| {
-            let current = address::current();
-            match pq {
-                Some(pq) => {
-                    if *pq != current {
-                        let w = if Route::of(&current) == Route::Program {
-                            address::Write::Replace
-                        } else {
-                            address::Write::Push
-                        };
-                        address::apply(w, pq);
-                    }
-                }
-                None => {
-                    let w = recorder
-                        .borrow_mut()
-                        .write(q, &current, address::now(), embed);
-                    address::apply(w, q);
-                }
+        use_effect_with((state.to_query(), program_on), move |(q, program_on)| {
+            if !program_on {
+                let current = address::current();
+                let w = recorder
+                    .borrow_mut()
+                    .write(q, &current, address::now(), embed);
+                address::apply(w, q);
             }
         });
     }
@@ -133,19 +108,18 @@ pub fn App() -> Html {
     // hands the address here while the route stays on the instruction and program views).
     {
         let dispatch = dispatch.clone();
-        let prog_dispatch = prog_dispatch.clone();
         root::use_arrivals(
             Side::Ptx,
             Callback::from(move |(to, q): (Route, String)| {
                 if to == Route::Program {
-                    prog_dispatch.emit(program_model::Action::Load(q.clone()));
+                    host::arrive(&to, &q);
                 }
                 dispatch.emit(Action::Load(q))
             }),
         );
     }
     // The embedded widget tells the page around it how tall it is.
-    let embed_on = state.embed || (program_on && prog.embed);
+    let embed_on = state.embed && !program_on;
     use_effect_with(embed_on, |&embed| {
         #[cfg(target_arch = "wasm32")]
         let guard = if embed { embed::report_height() } else { None };
@@ -158,30 +132,8 @@ pub fn App() -> Html {
     });
 
     if program_on {
-        let dismiss = {
-            let d = prog_dispatch.clone();
-            Callback::from(move |_: Action| d.emit(program_model::Action::DismissNotes))
-        };
-        if prog.embed {
-            return html! {
-                <main class="embed embed-program">
-                    <share::AddressNotes notes={prog.notes.clone()} dispatch={dismiss} />
-                    <program::ProgramView prog={Rc::new((*prog).clone())} dispatch={prog_dispatch} />
-                    <p class="embed-foot">
-                        <a href={prog.share_query()} target="_blank" rel="noopener">{ "Open in ptxlab" }</a>
-                    </p>
-                </main>
-            };
-        }
-        return html! {
-            <>
-            <root::Header share={prog.share_query()} />
-            <share::AddressNotes notes={prog.notes.clone()} dispatch={dismiss} />
-            <main class="program-page" aria-labelledby="tab-program">
-                <program::ProgramView prog={Rc::new((*prog).clone())} dispatch={prog_dispatch} />
-            </main>
-            </>
-        };
+        // The instruction view's state stays here while the Program tab is on screen.
+        return html! { <host::ViewsHost route={Route::Program} arrivals=false /> };
     }
     if state.embed {
         return embedded(&state, &dispatch);

@@ -5,6 +5,10 @@
 //! and, when the view on screen is the one the route names, hands it the address (the view
 //! registered a receiver with [`use_arrivals`]); otherwise the view named is mounted afresh and
 //! reads the address itself. Every view draws the same [`Header`].
+//!
+//! The views of the second wasm module (program, intrinsic, lessons, exercises) are drawn by
+//! that module inside a [`ViewsHost`](super::host::ViewsHost), under a [`Nav`] of their own
+//! whose route and arrivals come from here and whose `go` comes back here.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,11 +16,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::address::{self, Write};
-use super::{exercise, intrinsic, lessons, share, App};
+use super::host::ViewsHost;
+use super::{lessons, share, App};
 use crate::route::{Route, Side};
 
 /// A view's receiver of back and forward: the route and the address.
-type Receiver = Callback<(Route, String)>;
+pub(crate) type Receiver = Callback<(Route, String)>;
+
+/// Where the view on screen registers its [`Receiver`], for the routes of one side.
+pub(crate) type Slot = Rc<RefCell<Option<(Side, Receiver)>>>;
 
 /// What the root shares with the views: the route on screen, a way to switch, and the slot
 /// where the view on screen registers its receiver.
@@ -26,7 +34,30 @@ pub struct Nav {
     /// Switch to a view: to another side, its last address is pushed; between the instruction
     /// and program views only the route changes (the view writes its address).
     pub go: Callback<Route>,
-    receiver: Rc<RefCell<Option<(Side, Receiver)>>>,
+    receiver: Slot,
+}
+
+impl Nav {
+    /// The navigation of views drawn by the second module: the route the root gave, the root's
+    /// `go`, and the slot the root's arrivals are handed to.
+    pub(crate) fn hosted(route: Route, go: Callback<Route>, receiver: Slot) -> Nav {
+        Nav {
+            route,
+            go,
+            receiver,
+        }
+    }
+}
+
+/// Hand an arrival to the receiver in `slot`, if it is registered for the route's side.
+pub(crate) fn hand_over(slot: &Slot, to: Route, q: String) {
+    // Cloned out first: the receiver dispatches, which must not find it borrowed.
+    let on = slot.borrow().clone();
+    if let Some((side, on)) = on {
+        if side == to.side() {
+            on.emit((to, q));
+        }
+    }
 }
 
 impl PartialEq for Nav {
@@ -45,8 +76,16 @@ pub fn use_nav() -> Nav {
 /// address when the route stays on that side.
 #[hook]
 pub fn use_arrivals(side: Side, on: Receiver) {
+    use_arrivals_if(true, side, on)
+}
+
+/// [`use_arrivals`], registering only while `on_screen` (a hook is called on every render).
+#[hook]
+pub fn use_arrivals_if(on_screen: bool, side: Side, on: Receiver) {
     let slot = use_nav().receiver;
-    *slot.borrow_mut() = Some((side, on));
+    if on_screen {
+        *slot.borrow_mut() = Some((side, on));
+    }
     use_effect_with((), move |_| {
         move || {
             let mut s = slot.borrow_mut();
@@ -80,13 +119,7 @@ pub fn Root() -> Html {
                 gloo_events::EventListener::new(&w, "popstate", move |_| {
                     let q = address::current();
                     let to = Route::of(&q);
-                    // Cloned out first: the receiver dispatches, which must not find it borrowed.
-                    let on = receiver.borrow().clone();
-                    if let Some((side, on)) = on {
-                        if side == to.side() {
-                            on.emit((to.clone(), q));
-                        }
-                    }
+                    hand_over(&receiver, to.clone(), q);
                     route.set(to);
                 })
             });
@@ -128,12 +161,8 @@ pub fn Root() -> Html {
         receiver: receiver.clone(),
     };
     let view = match &*route {
-        Route::Intrinsic => html! { <intrinsic::IntrinsicGate /> },
-        Route::Lesson(name) => html! { <lessons::Lessons name={name.clone()} /> },
-        Route::Exercise { set, answers } => {
-            html! { <exercise::Exercise set={set.clone()} answers={answers.clone()} /> }
-        }
         Route::Instruction | Route::Program => html! { <App /> },
+        other => html! { <ViewsHost route={other.clone()} arrivals=true /> },
     };
     html! {
         <ContextProvider<Nav> context={nav}>{ view }</ContextProvider<Nav>>

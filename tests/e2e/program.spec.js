@@ -187,3 +187,38 @@ test('program view: a gallery kernel loops over memory', async ({ page }) => {
   await expect(page.locator('.program-error')).toContainText('loop forever');
   expect(problems).toEqual([]);
 });
+
+// The Program, intrinsic, lesson and exercise views are a second wasm module: the instruction
+// view never fetches it; the first of those views fetches it once, and switching tabs keeps
+// both views' states.
+test('the views module is fetched when a view of it first opens, once', async ({ page }) => {
+  const problems = watch(page);
+  const fetched = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/views/')) fetched.push(new URL(r.url()).pathname);
+  });
+  await page.goto('./?i=' + encodeURIComponent('add.u32 d, a, b;') + '&a=0x5&b=0x7');
+  await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x0000000c');
+  await page.waitForLoadState('networkidle');
+  expect(fetched).toEqual([]);
+
+  await page.getByRole('tab', { name: 'Program' }).click();
+  await page.getByRole('textbox', { name: 'Program', exact: true }).fill('add.u32 %r, %a, %b;');
+  await expect(fetched.some((p) => p.endsWith('/views/ptxlab-views_bg.wasm'))).toBe(true);
+  const once = fetched.length;
+  // Back to the instruction, its operands as they were; forward to the program, as it was.
+  await page.getByRole('tab', { name: 'One instruction' }).click();
+  await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x0000000c');
+  await page.getByRole('tab', { name: 'Program' }).click();
+  await expect(page.getByRole('textbox', { name: 'Program', exact: true })).toHaveValue('add.u32 %r, %a, %b;');
+  // Back and forward through the history between the two.
+  await page.goBack();
+  await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x0000000c');
+  await page.goForward();
+  await expect(page.getByRole('textbox', { name: 'Program', exact: true })).toHaveValue('add.u32 %r, %a, %b;');
+  // The intrinsic view comes from the same module, fetched no more.
+  await page.getByRole('link', { name: 'CUDA intrinsic' }).click();
+  await expect(page.getByRole('table', { name: 'Cost on each GPU' })).toBeVisible();
+  expect(fetched.length).toBe(once);
+  expect(problems).toEqual([]);
+});

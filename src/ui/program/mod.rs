@@ -12,6 +12,9 @@ use crate::program_model::{Action, Field, MemRow, Prog, Row, Shown};
 
 use super::figure;
 
+mod page;
+pub use page::ProgramPage;
+
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub prog: Rc<Prog>,
