@@ -1182,7 +1182,8 @@ fn opcode_is(op: &str, want: &str) -> bool {
     op == want || (!want.contains('.') && op.split('.').next() == Some(want))
 }
 
-/// The intrinsics whose PTX uses this opcode (matched as [`opcode_is`] says).
+/// The intrinsics whose PTX uses this opcode (matched on the text before the first `.`, or the
+/// whole typed opcode when it has one: `vabsdiff4` or `vabsdiff4.u32.u32.u32`).
 pub fn emitting(opcode: &str) -> Vec<&'static Intrinsic> {
     let want = opcode.trim();
     all()
