@@ -619,7 +619,9 @@ fn trace_clamp<T: Tracer>(t: &mut T, i: usize, lb: u32, d_signed: bool, r: i64, 
 fn trace_operate<T: Tracer>(t: &mut T, lane: usize, op: Op, x: i64, y: i64, r: i64) {
     let (kind, bits, signed) = match op {
         Op::Set(_) => (StageKind::Compare, 1, false),
-        _ => (StageKind::Operate, TMP_BITS, true),
+        Op::Add | Op::Sub | Op::Avrg | Op::Absdiff | Op::Min | Op::Max => {
+            (StageKind::Operate, TMP_BITS, true)
+        }
     };
     t.stage([], || {
         Stage::new(
@@ -627,7 +629,9 @@ fn trace_operate<T: Tracer>(t: &mut T, lane: usize, op: Op, x: i64, y: i64, r: i
             match op {
                 Op::Set(_) => format!("lane {lane}: compare"),
                 Op::Avrg => format!("lane {lane}: average, halves rounded away from zero"),
-                _ => format!("lane {lane}: operate on the exact values"),
+                Op::Add | Op::Sub | Op::Absdiff | Op::Min | Op::Max => {
+                    format!("lane {lane}: operate on the exact values")
+                }
             },
             Val::new(format!("t[{lane}]"), bits, signed, r as i128),
         )

@@ -433,7 +433,7 @@ fn int_unswitched<N: Notes>(
 fn int_one<const K: u8>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
     match k {
         Kernel::Int(k) => super::drive_one::<false>(ops, i, |v, t| k.run(v, t)),
-        _ => 0,
+        _ => unreachable!("picked for an integer kernel only"),
     }
 }
 

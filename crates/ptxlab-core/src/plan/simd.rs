@@ -15,6 +15,8 @@ mod x86;
 
 const M32: u64 = 0xffff_ffff;
 
+// The operations as const parameters of the kernels (a const parameter cannot be an enum);
+// every kernel reads its parameter back as a `SimdOp` with `const { op_of(OP) }`.
 const ADD: u8 = 0;
 const SUB: u8 = 1;
 const AVRG: u8 = 2;
@@ -22,6 +24,21 @@ const ABSDIFF: u8 = 3;
 const MIN: u8 = 4;
 const MAX: u8 = 5;
 const SET: u8 = 6;
+
+/// The operation a kernel constant stands for. Evaluated at compile time where it is used, so a
+/// constant that stands for none does not compile.
+const fn op_of(op: u8) -> SimdOp {
+    match op {
+        ADD => SimdOp::Add,
+        SUB => SimdOp::Sub,
+        AVRG => SimdOp::Avrg,
+        ABSDIFF => SimdOp::Absdiff,
+        MIN => SimdOp::Min,
+        MAX => SimdOp::Max,
+        SET => SimdOp::Set,
+        _ => panic!("not a SIMD operation constant"),
+    }
+}
 
 /// Pool entry picked for each lane (as `eval::simd::picks_of`).
 fn picks(sel: Option<&Selector>, n: usize, base: usize) -> [u32; 4] {
@@ -108,18 +125,18 @@ impl Lane for i32 {
 
 /// The primary operation on one lane.
 #[inline(always)]
-fn lane_op<L: Lane>(op: u8, cmp: CmpBits, x: L, y: L) -> L {
+fn lane_op<L: Lane>(op: SimdOp, cmp: CmpBits, x: L, y: L) -> L {
     match op {
-        ADD => x + y,
-        SUB => x - y,
-        AVRG => {
+        SimdOp::Add => x + y,
+        SimdOp::Sub => x - y,
+        SimdOp::Avrg => {
             let s = x + y;
             (s + L::of((s >= L::default()) as i32)) >> 1
         }
-        ABSDIFF => (x - y).abs(),
-        MIN => x.min(y),
-        MAX => x.max(y),
-        _ => L::test(cmp, x, y),
+        SimdOp::Absdiff => (x - y).abs(),
+        SimdOp::Min => x.min(y),
+        SimdOp::Max => x.max(y),
+        SimdOp::Set => L::test(cmp, x, y),
     }
 }
 
@@ -162,7 +179,7 @@ fn simd_soa_halves<const OP: u8, const SAT: bool, const ADD: bool>(
             for ((d, &x), &y) in acc.iter_mut().zip(xa).zip(yb) {
                 let x = i32::lane(x >> xs, 16) & k.akeep;
                 let y = i32::lane(y >> ys, 16) & k.bkeep;
-                let r = lane_op(OP, k.cmp, x, y);
+                let r = lane_op(const { op_of(OP) }, k.cmp, x, y);
                 let r = if SAT { r.max(k.lo).min(k.hi) } else { r } as u32;
                 let v = if ADD { r } else { (r & 0xffff) << at };
                 // The first lane starts the result.
@@ -235,7 +252,7 @@ fn simd_soa_bytes<const OP: u8, const SAT: bool, const ADD: bool>(
             for ((d, &x), &y) in d.iter_mut().zip(xa).zip(yb) {
                 let x = i16::from((x >> xs) as u8 as i8) & akeep;
                 let y = i16::from((y >> ys) as u8 as i8) & bkeep;
-                let r = lane_op(OP, k.cmp, x, y);
+                let r = lane_op(const { op_of(OP) }, k.cmp, x, y);
                 let r = if SAT { r.max(lo).min(hi) } else { r };
                 *d = if ADD {
                     d.wrapping_add(r as u16)
@@ -272,7 +289,7 @@ fn simd_flat<S: Store, const OP: u8, const SAT: bool, const ADD: bool>(
     flat_drive::<S, ADD>(k, ops, ins, out, |x, y| {
         let x = S::L::lane(x.bits(), lb) & akeep;
         let y = S::L::lane(y.bits(), lb) & bkeep;
-        let r = lane_op(OP, k.cmp, x, y);
+        let r = lane_op(const { op_of(OP) }, k.cmp, x, y);
         if SAT {
             r.max(lo).min(hi)
         } else {
@@ -470,9 +487,8 @@ fn flat_drive<S: Store, const ADD: bool>(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Simd {
     lanes: usize,
-    /// The operation, as [`SimdOp`] (what the pickers match on) and as the kernels' constant.
+    /// The operation (the kernels' constant parameter stands for one, see [`op_of`]).
     kind: SimdOp,
-    op: u8,
     cmp: CmpBits,
     /// Shift of each lane's pool entry, for the first and second operand.
     ash: [u32; 4],
@@ -502,17 +518,8 @@ impl Simd {
     pub(crate) fn new(insn: &Instruction, kind: SimdOp, n: usize) -> Simd {
         let lb = 32 / n as u32;
         let lmask = (1u32 << lb) - 1;
-        let op = match kind {
-            SimdOp::Add => ADD,
-            SimdOp::Sub => SUB,
-            SimdOp::Avrg => AVRG,
-            SimdOp::Absdiff => ABSDIFF,
-            SimdOp::Min => MIN,
-            SimdOp::Max => MAX,
-            SimdOp::Set => SET,
-        };
         let f = &insn.form;
-        let (d_signed, a_signed, b_signed) = if op == SET {
+        let (d_signed, a_signed, b_signed) = if kind == SimdOp::Set {
             (false, f.ty(0).is_signed(), f.ty(1).is_signed())
         } else {
             (
@@ -552,13 +559,12 @@ impl Simd {
         let s = Simd {
             lanes: n,
             kind,
-            op,
             cmp: CmpBits::of(f.cmp.unwrap_or(Cmp::Eq)),
             ash,
             bsh,
             akeep: if a_signed { -1 } else { lmask as i32 },
             bkeep: if b_signed { -1 } else { lmask as i32 },
-            sat: f.sat && op != SET,
+            sat: f.sat && kind != SimdOp::Set,
             add: f.secop.is_some(),
             d_signed,
             lo,
@@ -586,7 +592,7 @@ impl Simd {
         &self,
         v: &[u64; 4],
         t: &mut T,
-        op: u8,
+        op: SimdOp,
         sat: bool,
         add: bool,
         id: bool,
@@ -644,7 +650,7 @@ impl Simd {
             for (i, &x) in res.iter().enumerate() {
                 packed |= (x.i32() as u32 & lmask) << (lb * i as u32);
             }
-            if !sat && op != SET {
+            if !sat && op != SimdOp::Set {
                 for (i, &x) in res.iter().enumerate() {
                     t.note_if(self.mask >> i & 1 != 0 && (x < lo || x > hi), Flag::Wrapped);
                 }
@@ -660,7 +666,7 @@ impl Simd {
         &self,
         v: &[u64; 4],
         t: &mut T,
-        op: u8,
+        op: SimdOp,
         sat: bool,
         add: bool,
         id: bool,
@@ -698,11 +704,11 @@ impl Simd {
             // The SWAR forms (native builds; in wasm they take the general arms below).
             #[cfg(not(target_arch = "wasm32"))]
             SimdOp::Add | SimdOp::Sub if !add && id && self.uniform() => {
-                addsub_fns::<L>(self.op == SUB, sat, self.d_signed)
+                addsub_fns::<L>(self.kind == SimdOp::Sub, sat, self.d_signed)
             }
             #[cfg(not(target_arch = "wasm32"))]
             SimdOp::Add | SimdOp::Sub if add && !sat && id => {
-                lanesum_fns::<L>(self.op == SUB, self.akeep == -1, self.bkeep == -1)
+                lanesum_fns::<L>(self.kind == SimdOp::Sub, self.akeep == -1, self.bkeep == -1)
             }
             #[cfg(not(target_arch = "wasm32"))]
             SimdOp::Absdiff if !sat && id && self.akeep == self.bkeep => {
@@ -710,11 +716,11 @@ impl Simd {
             }
             #[cfg(not(target_arch = "wasm32"))]
             SimdOp::Min | SimdOp::Max if L == 4 && !add && id && self.uniform() => {
-                minmax_avg_fns::<L>(self.op, self.d_signed, sat)
+                minmax_avg_fns::<L>(self.kind, self.d_signed, sat)
             }
             #[cfg(not(target_arch = "wasm32"))]
             SimdOp::Avrg if !add && id && self.uniform() && !self.d_signed => {
-                minmax_avg_fns::<L>(AVRG, false, sat)
+                minmax_avg_fns::<L>(SimdOp::Avrg, false, sat)
             }
             SimdOp::Add => pick_o::<L, ADD>(sat, add, id),
             SimdOp::Sub => pick_o::<L, SUB>(sat, add, id),
@@ -722,7 +728,7 @@ impl Simd {
             SimdOp::Absdiff => pick_o::<L, ABSDIFF>(sat, add, id),
             #[cfg(not(target_arch = "wasm32"))]
             SimdOp::Min | SimdOp::Max if L == 2 && self.uniform() => {
-                pick_minmax2(self.op == MAX, sat, add, id, self.d_signed)
+                pick_minmax2(self.kind == SimdOp::Max, sat, add, id, self.d_signed)
             }
             SimdOp::Min => pick_o::<L, MIN>(sat, add, id),
             SimdOp::Max => pick_o::<L, MAX>(sat, add, id),
@@ -993,16 +999,16 @@ fn lane_sum<const L: usize, const SIGNED: bool>(x: u32, keep: u32) -> u32 {
 /// no `.add`: SWAR ([`MinMaxAvgLanes`]). Each lane's result lies in the lane's range, so
 /// `.sat` changes nothing.
 #[cfg(not(target_arch = "wasm32"))]
-fn minmax_avg_fns<const L: usize>(op: u8, signed: bool, sat: bool) -> Fns {
+fn minmax_avg_fns<const L: usize>(op: SimdOp, signed: bool, sat: bool) -> Fns {
     macro_rules! arms {
-        ($($o:ident $g:literal),*) => {
+        ($($v:ident $o:ident $g:literal),*) => {
             match (op, signed) {
-                $(($o, $g) => swar::<MinMaxAvgLanes<L, $o, $g>>(pick_o::<L, $o>(sat, false, true)),)*
+                $((SimdOp::$v, $g) => swar::<MinMaxAvgLanes<L, $o, $g>>(pick_o::<L, $o>(sat, false, true)),)*
                 _ => unreachable!("SWAR lanes: min, max, or an unsigned average"),
             }
         };
     }
-    arms!(MIN false, MIN true, MAX false, MAX true, AVRG false)
+    arms!(Min MIN false, Min MIN true, Max MAX false, Max MAX true, Avrg AVRG false)
 }
 
 /// The minimum or maximum picks each lane from `a` or `b` by whether `a < b` ([`lane_sub`]'s
@@ -1091,7 +1097,7 @@ fn minmax2_batch<N: Notes, const MX: bool, const SAT: bool, const ADD: bool, con
 ) {
     if let Kernel::Simd(k) = k {
         if N::KEEP {
-            let op = if MX { MAX } else { MIN };
+            let op = if MX { SimdOp::Max } else { SimdOp::Min };
             drive::<N, true>(ops, ins, out, fl, |v, t| {
                 k.run_l::<N, 2>(v, t, op, SAT, ADD, ID)
             });
@@ -1174,7 +1180,7 @@ fn simd_batch_l<N: Notes, const L: usize>(
 ) {
     if let Kernel::Simd(k) = k {
         drive::<N, true>(ops, ins, out, fl, |v, t| {
-            k.run_l::<N, L>(v, t, k.op, k.sat, k.add, false)
+            k.run_l::<N, L>(v, t, k.kind, k.sat, k.add, false)
         });
     }
 }
@@ -1216,7 +1222,7 @@ fn simd_batch<
             return;
         }
         drive::<N, true>(ops, ins, out, fl, |v, t| {
-            k.run_l::<N, L>(v, t, OP, SAT, ADD, ID)
+            k.run_l::<N, L>(v, t, const { op_of(OP) }, SAT, ADD, ID)
         });
     }
 }
@@ -1230,9 +1236,11 @@ fn simd_one<const L: usize, const OP: u8, const SAT: bool, const ADD: bool, cons
     match k {
         Kernel::Simd(k) => {
             // In 32-bit lanes: one case gains nothing from narrow lanes.
-            super::drive_one::<true>(ops, i, |v, t| k.run::<_, L, i32>(v, t, OP, SAT, ADD, ID))
+            super::drive_one::<true>(ops, i, |v, t| {
+                k.run::<_, L, i32>(v, t, const { op_of(OP) }, SAT, ADD, ID)
+            })
         }
-        _ => 0,
+        _ => unreachable!("picked for a SIMD kernel only"),
     }
 }
 

@@ -30,6 +30,58 @@ const SEC_ADD: u8 = 1;
 const SEC_MINMAX: u8 = 2;
 const MERGE: u8 = 3;
 
+/// The operation a kernel constant stands for (a const parameter cannot be an enum). Evaluated
+/// at compile time where it is used, so a constant that stands for none does not compile.
+const fn op_of(p: u8) -> ScalarOp {
+    match p {
+        ADD => ScalarOp::Add,
+        SUB => ScalarOp::Sub,
+        ABSDIFF => ScalarOp::Absdiff,
+        MIN => ScalarOp::Min,
+        MAX => ScalarOp::Max,
+        SHL => ScalarOp::Shl,
+        SHR => ScalarOp::Shr,
+        SET => ScalarOp::Set,
+        _ => panic!("not a scalar video operation constant"),
+    }
+}
+
+/// What follows the primary operation (and the optional saturation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tail {
+    /// The result is `d`.
+    Plain,
+    /// `.add`: plus `c`.
+    SecAdd,
+    /// `.min` / `.max` with `c`.
+    SecMinMax,
+    /// A selector on `d`: the result merged into `c`.
+    Merge,
+}
+
+impl Tail {
+    /// As the kernels' constant parameter.
+    const fn code(self) -> u8 {
+        match self {
+            Tail::Plain => PLAIN,
+            Tail::SecAdd => SEC_ADD,
+            Tail::SecMinMax => SEC_MINMAX,
+            Tail::Merge => MERGE,
+        }
+    }
+
+    /// The tail a kernel constant stands for; see [`op_of`].
+    const fn of(t: u8) -> Tail {
+        match t {
+            PLAIN => Tail::Plain,
+            SEC_ADD => Tail::SecAdd,
+            SEC_MINMAX => Tail::SecMinMax,
+            MERGE => Tail::Merge,
+            _ => panic!("not a scalar video tail constant"),
+        }
+    }
+}
+
 /// Bit offset and width of the part of a register a scalar selector names (see
 /// `eval::video::Part`): `.bN` byte N, `.hN` half-word N, none the whole word.
 fn part(sel: Option<&Selector>) -> (u32, u32) {
@@ -77,9 +129,8 @@ fn outside(x: i64, bits: u32, signed: bool) -> bool {
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scalar {
-    /// The operation, as [`ScalarOp`] (what the pickers match on) and as the kernels' constant.
+    /// The operation (the kernels' constant parameter stands for one, see [`op_of`]).
     op: ScalarOp,
-    prim: u8,
     cmp: CmpBits,
     a: Field,
     /// `b`'s part: extended for the arithmetic, or the unsigned shift amount.
@@ -88,7 +139,7 @@ pub(crate) struct Scalar {
     clamp: bool,
     dsig: bool,
     sat: bool,
-    tail: u8,
+    tail: Tail,
     /// `.max` (else `.min`) when the tail is a min/max.
     is_max: bool,
     /// Merge: lane position and width, and whether it is `.h1` (kept in place).
@@ -108,18 +159,8 @@ pub(crate) struct Scalar {
 impl Scalar {
     pub(crate) fn new(insn: &Instruction, op: ScalarOp) -> Scalar {
         let f = &insn.form;
-        let prim = match op {
-            ScalarOp::Add => ADD,
-            ScalarOp::Sub => SUB,
-            ScalarOp::Absdiff => ABSDIFF,
-            ScalarOp::Min => MIN,
-            ScalarOp::Max => MAX,
-            ScalarOp::Shl => SHL,
-            ScalarOp::Shr => SHR,
-            ScalarOp::Set => SET,
-        };
-        let set = prim == SET;
-        let shift = prim == SHL || prim == SHR;
+        let set = op == ScalarOp::Set;
+        let shift = matches!(op, ScalarOp::Shl | ScalarOp::Shr);
         let (dsig, asig, bsig) = if set {
             (
                 f.ty(0).is_signed(),
@@ -137,15 +178,14 @@ impl Scalar {
         let (blo, bw) = part(src_sel(insn, 1));
         let merge = insn.dst.sel.as_ref().map(|s| part(Some(s)));
         let tail = match (merge, f.secop) {
-            (Some(_), _) => MERGE,
-            (None, None) => PLAIN,
-            (None, Some(SecOp::Add)) => SEC_ADD,
-            (None, Some(_)) => SEC_MINMAX,
+            (Some(_), _) => Tail::Merge,
+            (None, None) => Tail::Plain,
+            (None, Some(SecOp::Add)) => Tail::SecAdd,
+            (None, Some(_)) => Tail::SecMinMax,
         };
         let (m_lo, m_width) = merge.unwrap_or((0, 32));
         Scalar {
             op,
-            prim,
             cmp: CmpBits::of(f.cmp.unwrap_or(crate::ast::Cmp::Eq)),
             a: Field::new(alo, aw, asig),
             b: Field::new(blo, bw, bsig && !shift),
@@ -174,12 +214,12 @@ impl Scalar {
         &self,
         v: &[u64; 4],
         t: &mut T,
-        prim: u8,
+        op: ScalarOp,
         sat: bool,
-        tail: u8,
+        tail: Tail,
         whole: bool,
     ) -> u64 {
-        let shift = prim == SHL || prim == SHR;
+        let shift = matches!(op, ScalarOp::Shl | ScalarOp::Shr);
         let dsig = self.dsig;
         let c = v[2] & M32;
         // Whole words: constant shifts.
@@ -202,18 +242,18 @@ impl Scalar {
         } else {
             fb.get(v[1])
         };
-        let tmp = match prim {
-            ADD => ta + tb,
-            SUB => ta - tb,
-            ABSDIFF => (ta - tb).abs(),
-            MIN => ta.min(tb),
-            MAX => ta.max(tb),
-            SHL => ((ta as u64) << (tb & 63)) as i64,
-            SHR => ta >> (tb & 63),
-            _ => self.cmp.test(ta, tb),
+        let tmp = match op {
+            ScalarOp::Add => ta + tb,
+            ScalarOp::Sub => ta - tb,
+            ScalarOp::Absdiff => (ta - tb).abs(),
+            ScalarOp::Min => ta.min(tb),
+            ScalarOp::Max => ta.max(tb),
+            ScalarOp::Shl => ((ta as u64) << (tb & 63)) as i64,
+            ScalarOp::Shr => ta >> (tb & 63),
+            ScalarOp::Set => self.cmp.test(ta, tb),
         };
 
-        if tail == MERGE {
+        if tail == Tail::Merge {
             let orig = if shift { sext34(tmp) } else { tmp };
             let x = if sat {
                 if shift {
@@ -261,21 +301,22 @@ impl Scalar {
         } else {
             tmp
         };
+        // Whether the 32-bit word of the result is what the tail reads.
+        let word_only = matches!(op, ScalarOp::Add | ScalarOp::Sub) || (shift && sat);
         match tail {
-            PLAIN => {
+            Tail::Plain => {
                 t.note_if(outside(r, 32, dsig), Flag::Wrapped);
                 r as u64 & M32
             }
-            SEC_ADD => {
-                let word_only = prim == ADD || prim == SUB || (shift && sat);
+            Tail::SecAdd => {
                 let seen = if word_only { sext32(r) } else { r };
                 let out = (seen as u64).wrapping_add(c) & M32;
                 let cx = if dsig { sext32(c as i64) } else { c as i64 };
                 t.note_if(outside(r.wrapping_add(cx), 32, dsig), Flag::Wrapped);
                 out
             }
-            _ => {
-                let word_only = prim == ADD || prim == SUB || (shift && sat);
+            Tail::Merge => unreachable!("merged and returned above"),
+            Tail::SecMinMax => {
                 let seen = if word_only { sext32(r) } else { r };
                 // The evaluator's stage: only the low 32 bits kept, then sign-extended.
                 t.note_if(seen != r, Flag::Wrapped);
@@ -302,7 +343,7 @@ impl Scalar {
     }
 
     pub(crate) fn pick(&self) -> Fns {
-        let (sat, tail, whole) = (self.sat, self.tail, self.whole);
+        let (sat, tail, whole) = (self.sat, self.tail.code(), self.whole);
         let fns = self.pick_any(sat, tail, whole);
         #[cfg(not(target_arch = "wasm32"))]
         if let Some((plain, one)) = self.word() {
@@ -334,31 +375,34 @@ impl Scalar {
     fn word(&self) -> Option<(super::BatchFn, super::OneFn)> {
         let signed = self.dsig;
         let fits = self.whole
-            && matches!(self.prim, ADD | SUB | MIN | MAX)
-            && matches!(self.tail, PLAIN | SEC_ADD)
+            && matches!(
+                self.op,
+                ScalarOp::Add | ScalarOp::Sub | ScalarOp::Min | ScalarOp::Max
+            )
+            && matches!(self.tail, Tail::Plain | Tail::SecAdd)
             && (self.a.keep == -1) == signed
             && (self.b.keep == -1) == signed;
         if !fits {
             return None;
         }
         macro_rules! arms {
-            ($($p:ident),*) => {
-                match (self.prim, signed, self.sat, self.tail == SEC_ADD) {
+            ($($v:ident $p:ident),*) => {
+                match (self.op, signed, self.sat, self.tail == Tail::SecAdd) {
                     $(
-                        ($p, false, false, false) => word_fns::<$p, false, false, false>(),
-                        ($p, false, false, true) => word_fns::<$p, false, false, true>(),
-                        ($p, false, true, false) => word_fns::<$p, false, true, false>(),
-                        ($p, false, true, true) => word_fns::<$p, false, true, true>(),
-                        ($p, true, false, false) => word_fns::<$p, true, false, false>(),
-                        ($p, true, false, true) => word_fns::<$p, true, false, true>(),
-                        ($p, true, true, false) => word_fns::<$p, true, true, false>(),
-                        ($p, true, true, true) => word_fns::<$p, true, true, true>(),
+                        (ScalarOp::$v, false, false, false) => word_fns::<$p, false, false, false>(),
+                        (ScalarOp::$v, false, false, true) => word_fns::<$p, false, false, true>(),
+                        (ScalarOp::$v, false, true, false) => word_fns::<$p, false, true, false>(),
+                        (ScalarOp::$v, false, true, true) => word_fns::<$p, false, true, true>(),
+                        (ScalarOp::$v, true, false, false) => word_fns::<$p, true, false, false>(),
+                        (ScalarOp::$v, true, false, true) => word_fns::<$p, true, false, true>(),
+                        (ScalarOp::$v, true, true, false) => word_fns::<$p, true, true, false>(),
+                        (ScalarOp::$v, true, true, true) => word_fns::<$p, true, true, true>(),
                     )*
                     _ => unreachable!("checked above"),
                 }
             };
         }
-        Some(arms!(ADD, SUB, MIN, MAX))
+        Some(arms!(Add ADD, Sub SUB, Min MIN, Max MAX))
     }
 }
 
@@ -376,21 +420,23 @@ fn word<const P: u8, const SIGNED: bool, const SAT: bool, const ADDC: bool>(
 ) -> u32 {
     let r = if SIGNED {
         let (a, b) = (a as i32, b as i32);
-        (match P {
-            ADD if SAT => a.saturating_add(b),
-            ADD => a.wrapping_add(b),
-            SUB if SAT => a.saturating_sub(b),
-            SUB => a.wrapping_sub(b),
-            MIN => a.min(b),
-            _ => a.max(b),
+        (match const { op_of(P) } {
+            ScalarOp::Add if SAT => a.saturating_add(b),
+            ScalarOp::Add => a.wrapping_add(b),
+            ScalarOp::Sub if SAT => a.saturating_sub(b),
+            ScalarOp::Sub => a.wrapping_sub(b),
+            ScalarOp::Min => a.min(b),
+            ScalarOp::Max => a.max(b),
+            other => unreachable!("whole-word arithmetic is add, sub, min or max, not {other:?}"),
         }) as u32
     } else {
-        match P {
-            ADD => a.wrapping_add(b),
-            SUB if SAT => a.saturating_sub(b),
-            SUB => a.wrapping_sub(b),
-            MIN => a.min(b),
-            _ => a.max(b),
+        match const { op_of(P) } {
+            ScalarOp::Add => a.wrapping_add(b),
+            ScalarOp::Sub if SAT => a.saturating_sub(b),
+            ScalarOp::Sub => a.wrapping_sub(b),
+            ScalarOp::Min => a.min(b),
+            ScalarOp::Max => a.max(b),
+            other => unreachable!("whole-word arithmetic is add, sub, min or max, not {other:?}"),
         }
     };
     if ADDC {
@@ -469,7 +515,7 @@ fn scalar_batch_any<N: Notes>(
 ) {
     if let Kernel::Scalar(k) = k {
         drive::<N, true>(ops, ins, out, fl, |v, t| {
-            k.run(v, t, k.prim, k.sat, k.tail, false)
+            k.run(v, t, k.op, k.sat, k.tail, false)
         });
     }
 }
@@ -506,7 +552,16 @@ fn scalar_batch<N: Notes, const P: u8, const SAT: bool, const TAIL: u8, const WH
     fl: &mut [u16],
 ) {
     if let Kernel::Scalar(k) = k {
-        drive4::<N, true>(ops, ins, out, fl, |v, t| k.run(v, t, P, SAT, TAIL, WHOLE));
+        drive4::<N, true>(ops, ins, out, fl, |v, t| {
+            k.run(
+                v,
+                t,
+                const { op_of(P) },
+                SAT,
+                const { Tail::of(TAIL) },
+                WHOLE,
+            )
+        });
     }
 }
 
@@ -517,10 +572,17 @@ fn scalar_one<const P: u8, const SAT: bool, const TAIL: u8, const WHOLE: bool>(
     i: &Inputs,
 ) -> u64 {
     match k {
-        Kernel::Scalar(k) => {
-            super::drive_one::<true>(ops, i, |v, t| k.run(v, t, P, SAT, TAIL, WHOLE))
-        }
-        _ => 0,
+        Kernel::Scalar(k) => super::drive_one::<true>(ops, i, |v, t| {
+            k.run(
+                v,
+                t,
+                const { op_of(P) },
+                SAT,
+                const { Tail::of(TAIL) },
+                WHOLE,
+            )
+        }),
+        _ => unreachable!("picked for a scalar video kernel only"),
     }
 }
 
@@ -624,7 +686,8 @@ impl Vmad {
             return match self.k {
                 0 => narrow_fns::<0>(fns),
                 7 => narrow_fns::<7>(fns),
-                _ => narrow_fns::<15>(fns),
+                15 => narrow_fns::<15>(fns),
+                _ => unreachable!("a vmad scale shifts by 0, 7 or 15"),
             };
         }
         fns
@@ -739,7 +802,7 @@ impl Vmad {
 fn vmad_narrow_one<const K: u32>(k: &Kernel, _: &Operands, i: &Inputs) -> u64 {
     match k {
         Kernel::Vmad(k) => u64::from(k.narrow_d::<K>(i.a as u32, i.b as u32, i.c as u32)),
-        _ => 0,
+        _ => unreachable!("picked for a vmad kernel only"),
     }
 }
 
@@ -791,6 +854,6 @@ fn vmad_one<const SAT: bool, const SF: bool, const K: u32>(
 ) -> u64 {
     match k {
         Kernel::Vmad(k) => super::drive_one::<true>(ops, i, |v, t| k.run(v, t, SAT, SF, K)),
-        _ => 0,
+        _ => unreachable!("picked for a vmad kernel only"),
     }
 }

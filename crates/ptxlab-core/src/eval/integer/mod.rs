@@ -52,6 +52,7 @@ pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T
 }
 
 /// [`eval`] of the operation `op`, as the family's dispatch reads it.
+#[inline(never)]
 pub(crate) fn eval_op<S: Semantics, T: Tracer>(
     op: IntOp,
     insn: &Instruction,

@@ -294,14 +294,18 @@ pub(crate) fn eval_op<S: Semantics, T: Tracer>(
                 "a shifted right, copies of the sign bit shifted in",
             ),
             Prim::Shr => (StageKind::Operate, "a shifted right, zeros shifted in"),
-            _ => (StageKind::Operate, "primary operation, exact in 34 bits"),
+            Prim::Add | Prim::Sub | Prim::Absdiff | Prim::Min | Prim::Max => {
+                (StageKind::Operate, "primary operation, exact in 34 bits")
+            }
         };
         let out = match p {
             Prim::Shl if S::TEXT => Val::new("tmp", 34, true, i128::from(tmp)),
             Prim::Shl if !asig => Val::new("tmp", 64, false, i128::from(tmp as u64)),
             Prim::Shl => Val::new("tmp", 64, true, i128::from(tmp)),
             Prim::Set(_) => Val::new("tmp", 34, false, i128::from(tmp)),
-            _ => Val::new("tmp", 34, true, i128::from(tmp)),
+            Prim::Shr | Prim::Add | Prim::Sub | Prim::Absdiff | Prim::Min | Prim::Max => {
+                Val::new("tmp", 34, true, i128::from(tmp))
+            }
         };
         let second = if shift {
             Val::new("n", 6, false, i128::from(tb))
@@ -468,7 +472,7 @@ fn word_path<S: Semantics, T: Tracer>(
     };
     let wrapped = match op {
         SecOp::Add => outside(r.wrapping_add(cx), 32, dsig),
-        _ => out == r as u64 & M32 && outside(r, 32, dsig),
+        SecOp::Min | SecOp::Max => out == r as u64 & M32 && outside(r, 32, dsig),
     };
     t.stage([], || {
         // Each reading's step on this stage's own input, to flag where they part.

@@ -13,7 +13,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Simd, ABSDIFF, ADD, AVRG, MAX, MIN, SET, SUB};
+use super::{op_of, Simd, ABSDIFF, ADD, AVRG, MAX, MIN, SET, SUB};
 use crate::eval::Inputs;
 use crate::isa::SimdOp;
 use crate::plan::{Kernel, OneFn, Operands};
@@ -138,23 +138,25 @@ macro_rules! one_case {
             _: &Operands,
             i: &Inputs,
         ) -> u64 {
-            let Kernel::Simd(s) = k else { return 0 };
+            let Kernel::Simd(s) = k else {
+                unreachable!("picked for a SIMD kernel only")
+            };
             let v = &s.v;
             let t = _mm_shuffle_epi8(pool(i), ld(&v.shuf));
             let ext = _mm_and_si128($ext::<$top>(t), ld(&v.keep));
             let (x, y) = (ext, _mm_unpackhi_epi64(ext, ext));
-            let r = match OP {
-                ADD => $add(x, y),
-                SUB => $sub(x, y),
-                AVRG => {
+            let r = match const { op_of(OP) } {
+                SimdOp::Add => $add(x, y),
+                SimdOp::Sub => $sub(x, y),
+                SimdOp::Avrg => {
                     // (x + y + (x + y >= 0)) >> 1: the comparison is -1 where the sum is >= 0.
                     let sum = $add(x, y);
                     $sra::<1>($sub(sum, $gt(sum, $set1(-1))))
                 }
-                ABSDIFF => $abs($sub(x, y)),
-                MIN => $min(x, y),
-                MAX => $max(x, y),
-                _ => {
+                SimdOp::Absdiff => $abs($sub(x, y)),
+                SimdOp::Min => $min(x, y),
+                SimdOp::Max => $max(x, y),
+                SimdOp::Set => {
                     let lt = _mm_and_si128($gt(y, x), ld(&v.lt));
                     let eq = _mm_and_si128($eq(x, y), ld(&v.eq));
                     let gt = _mm_and_si128($gt(x, y), ld(&v.gt));
