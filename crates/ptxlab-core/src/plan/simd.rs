@@ -27,6 +27,8 @@ const SET: u8 = 6;
 
 /// The operation a kernel constant stands for. Evaluated at compile time where it is used, so a
 /// constant that stands for none does not compile.
+// The wasm build has no const-generic kernels (one loop reads the plan).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 const fn op_of(op: u8) -> SimdOp {
     match op {
         ADD => SimdOp::Add,

@@ -32,6 +32,8 @@ const MERGE: u8 = 3;
 
 /// The operation a kernel constant stands for (a const parameter cannot be an enum). Evaluated
 /// at compile time where it is used, so a constant that stands for none does not compile.
+// The wasm build has no const-generic kernels (one loop reads the plan).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 const fn op_of(p: u8) -> ScalarOp {
     match p {
         ADD => ScalarOp::Add,
@@ -71,6 +73,8 @@ impl Tail {
     }
 
     /// The tail a kernel constant stands for; see [`op_of`].
+    // The wasm build has no const-generic kernels (one loop reads the plan).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     const fn of(t: u8) -> Tail {
         match t {
             PLAIN => Tail::Plain,
