@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::root::{use_arrivals_if, use_nav};
+use super::root::{use_arrivals_if, use_nav, Header};
 use crate::route::Route;
 
 /// The view module's address, relative to the page.
@@ -171,6 +171,8 @@ pub fn ViewsHost(p: &HostProps) -> Html {
             <p class="views-loading muted" role="status">{ "Loading this view…" }</p>
         }
         if let Some(why) = &*failed {
+            // The views' own header did not come: this one still leads to the other views.
+            <Header />
             <p class="views-failed" role="alert">{ why.clone() }</p>
         }
         <div class="views-host" ref={node}></div>

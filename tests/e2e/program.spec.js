@@ -222,3 +222,17 @@ test('the views module is fetched when a view of it first opens, once', async ({
   expect(fetched.length).toBe(once);
   expect(problems).toEqual([]);
 });
+
+// When the views module cannot be fetched, the page says so and how to recover, instead of
+// staying blank; the header and the instruction view still work.
+test('a views module that cannot be fetched is explained', async ({ page }) => {
+  await page.route('**/views/**', (r) => r.abort());
+  await page.goto('./?fn=__vabs2');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('could not be loaded');
+  await expect(alert).toContainText('Reload the page');
+  await expect(page.locator('.views-loading')).toHaveCount(0);
+  // The header still leads to the instruction view, which needs no second module.
+  await page.getByRole('link', { name: 'PTX instruction' }).click();
+  await expect(page.getByLabel('d (hex)', { exact: true })).toBeVisible();
+});
