@@ -3,15 +3,16 @@
 use super::{ext, result, wrap_to};
 use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
 
-/// `dp4a` (`four`) or `dp2a` (`.hi` when `hi`), `a` signed when `sa`, `b` when `sb`.
-pub(super) fn eval_dot<T: Tracer>(
-    four: bool,
+/// `dp4a` (`FOUR`) or `dp2a` (`.hi` when `hi`), `a` signed when `sa`, `b` when `sb`. The lane
+/// count is a constant, so each loop is unrolled with constant shifts.
+pub(super) fn eval_dot<const FOUR: bool, T: Tracer>(
     sa: bool,
     sb: bool,
     hi: bool,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
+    let four = FOUR;
     let (lanes, abits, bsel) = if four {
         (4u32, 8u32, 0u32)
     } else {

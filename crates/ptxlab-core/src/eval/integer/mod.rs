@@ -155,8 +155,8 @@ impl IntForm {
             IntOp::Bfi => eval_bfi::<S, _>(n, v, t),
             IntOp::Szext => eval_szext(s, clamp, v, t),
             IntOp::Bmsk => eval_bmsk(clamp, v, t),
-            IntOp::Dp4a => eval_dot(true, sa, sb, false, v, t),
-            IntOp::Dp2a => eval_dot(false, sa, sb, half == HalfMode::Hi, v, t),
+            IntOp::Dp4a => eval_dot::<true, T>(sa, sb, false, v, t),
+            IntOp::Dp2a => eval_dot::<false, T>(sa, sb, half == HalfMode::Hi, v, t),
         }
     }
 }
