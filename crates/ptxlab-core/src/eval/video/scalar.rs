@@ -36,13 +36,24 @@ impl Prim {
             ScalarOp::Set => Prim::Set(insn.form.cmp.unwrap_or(Cmp::Eq)),
         }
     }
+    /// The operation, without `vset`'s comparison.
+    fn op(self) -> ScalarOp {
+        match self {
+            Prim::Add => ScalarOp::Add,
+            Prim::Sub => ScalarOp::Sub,
+            Prim::Absdiff => ScalarOp::Absdiff,
+            Prim::Min => ScalarOp::Min,
+            Prim::Max => ScalarOp::Max,
+            Prim::Shl => ScalarOp::Shl,
+            Prim::Shr => ScalarOp::Shr,
+            Prim::Set(_) => ScalarOp::Set,
+        }
+    }
     fn is_shift(self) -> bool {
         matches!(self, Prim::Shl | Prim::Shr)
     }
-    /// Whether the hardware keeps only the low 32 bits of the saturated intermediate
-    /// (sign-extended) for the secondary operation, rather than the whole value.
     fn word_only(self, sat: bool) -> bool {
-        matches!(self, Prim::Add | Prim::Sub) || (self.is_shift() && sat)
+        word_only(self.op(), sat)
     }
     fn formula(self) -> &'static str {
         match self {
@@ -89,6 +100,15 @@ fn shift_amount<T: Tracer>(raw: u64, sel: Option<&Selector>, mode: ClampMode, t:
         .input(Val::new("tb", 33, true, i128::from(b)))
     });
     n
+}
+
+/// Whether the hardware keeps only the low 32 bits of the saturated intermediate
+/// (sign-extended) for the secondary operation, rather than the whole value. The evaluator and
+/// the plans (`plan::video`) both read it here.
+#[inline(always)]
+pub(crate) fn word_only(op: ScalarOp, sat: bool) -> bool {
+    matches!(op, ScalarOp::Add | ScalarOp::Sub)
+        || (matches!(op, ScalarOp::Shl | ScalarOp::Shr) && sat)
 }
 
 /// The primary operation on the extended operands. For shifts `tb` is the shift amount.
