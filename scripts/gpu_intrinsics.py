@@ -259,16 +259,7 @@ def indent(text, pre="    "):
 def cubin_functions(cuobjdump, path):
     """{kernel name: [SASS opcodes]} of a cubin, by cuobjdump -sass."""
     p = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True, check=True)
-    out, cur = {}, None
-    for line in p.stdout.splitlines():
-        m = re.search(r"Function : (\w+)", line)
-        if m:
-            cur = out.setdefault(m.group(1), [])
-            continue
-        m = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(.*?)\s*;", line)
-        if m and cur is not None:
-            cur.append(re.sub(r"^@!?U?P\w+ ", "", " ".join(m.group(1).split())).split()[0])
-    return out
+    return {k: [spec.opcode(i) for i in insns] for k, insns in spec.sass_by_kernel(p.stdout).items()}
 
 
 # --------------------------------------------------------------------------------------------

@@ -202,9 +202,8 @@ def extract_ptx(name, nargs, lines, outs=()):
 OVERHEAD = re.compile(r"^(EXIT|BRA|NOP|LDG|STG|LDC|ULDC|LD|ST|RET)\b")
 
 
-def extract_sass(text):
-    """Map kernel name -> list of compute instructions (loads, stores, constants-bank moves of
-    pointers, exit and padding dropped)."""
+def sass_by_kernel(text):
+    """Map kernel name -> every instruction of `cuobjdump -sass` text, spaces normalised."""
     out = {}
     cur = None
     for line in text.split("\n"):
@@ -214,13 +213,23 @@ def extract_sass(text):
             continue
         m = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(.*?)\s*;", line)
         if m and cur is not None:
-            insn = " ".join(m.group(1).split())
+            cur.append(" ".join(m.group(1).split()))
+    return out
+
+
+def extract_sass(text):
+    """Map kernel name -> list of compute instructions (loads, stores, constants-bank moves of
+    pointers, exit and padding dropped)."""
+    out = {}
+    for name, insns in sass_by_kernel(text).items():
+        kept = out[name] = []
+        for insn in insns:
             op = re.sub(r"^@!?U?P\w+ ", "", insn)
             # Kernel parameters are the pointers only: whatever reads the constant bank sets
             # up addresses, not the intrinsic's work.
             if OVERHEAD.match(op) or "c[0x0][" in op:
                 continue
-            cur.append(insn)
+            kept.append(insn)
     return out
 
 
