@@ -5,6 +5,22 @@
 /// The `type` field of the height message.
 pub const HEIGHT_MESSAGE: &str = "ptxlab:height";
 
+/// Report the widget's height to the page around it ([`report_height`]) while `on`: what every
+/// view that has an embedded form (`embed=1`) calls.
+#[yew::hook]
+pub fn use_report_height(on: bool) {
+    yew::use_effect_with(on, |&on| {
+        #[cfg(target_arch = "wasm32")]
+        let guard = if on { report_height() } else { None };
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = on;
+        move || {
+            #[cfg(target_arch = "wasm32")]
+            drop(guard);
+        }
+    });
+}
+
 /// Watches `#app` and posts its height to the parent page, if there is one. The returned
 /// guard stops watching when dropped.
 #[cfg(target_arch = "wasm32")]

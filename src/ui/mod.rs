@@ -119,17 +119,7 @@ pub fn App() -> Html {
         );
     }
     // The embedded widget tells the page around it how tall it is.
-    let embed_on = state.embed && !program_on;
-    use_effect_with(embed_on, |&embed| {
-        #[cfg(target_arch = "wasm32")]
-        let guard = if embed { embed::report_height() } else { None };
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = embed;
-        move || {
-            #[cfg(target_arch = "wasm32")]
-            drop(guard);
-        }
-    });
+    embed::use_report_height(state.embed && !program_on);
 
     if program_on {
         // The instruction view's state stays here while the Program tab is on screen.

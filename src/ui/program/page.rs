@@ -11,10 +11,8 @@ use crate::model::Action as InsnAction;
 use crate::program_model::{Action, Prog};
 use crate::route::{Route, Side};
 use crate::ui::address::{self, Write};
-#[cfg(target_arch = "wasm32")]
-use crate::ui::embed;
 use crate::ui::root::{use_arrivals, Header};
-use crate::ui::share;
+use crate::ui::{embed, share};
 
 impl Reducible for Prog {
     type Action = Action;
@@ -72,16 +70,7 @@ pub fn ProgramPage() -> Html {
         );
     }
     // The embedded widget tells the page around it how tall it is.
-    use_effect_with(prog.embed, |&on| {
-        #[cfg(target_arch = "wasm32")]
-        let guard = if on { embed::report_height() } else { None };
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = on;
-        move || {
-            #[cfg(target_arch = "wasm32")]
-            drop(guard);
-        }
-    });
+    embed::use_report_height(prog.embed);
     let dismiss = {
         let d = dispatch.clone();
         Callback::from(move |_: InsnAction| d.emit(Action::DismissNotes))
