@@ -115,6 +115,36 @@ pub enum IntOp {
     Dp2a,
 }
 
+impl IntOp {
+    /// Every integer operation, each at the index of its number (`op as usize`).
+    pub const ALL: [IntOp; 24] = [
+        IntOp::Add,
+        IntOp::Sub,
+        IntOp::Mul,
+        IntOp::Mad,
+        IntOp::Mul24,
+        IntOp::Mad24,
+        IntOp::Sad,
+        IntOp::Div,
+        IntOp::Rem,
+        IntOp::Abs,
+        IntOp::Neg,
+        IntOp::Min,
+        IntOp::Max,
+        IntOp::Popc,
+        IntOp::Clz,
+        IntOp::Bfind,
+        IntOp::Fns,
+        IntOp::Brev,
+        IntOp::Bfe,
+        IntOp::Bfi,
+        IntOp::Szext,
+        IntOp::Bmsk,
+        IntOp::Dp4a,
+        IntOp::Dp2a,
+    ];
+}
+
 impl Opcode {
     /// What this opcode computes. Exhaustive: a new opcode needs its line here.
     pub const fn operation(self) -> Operation {

@@ -136,3 +136,19 @@ fn listed_selectors_are_accepted_by_their_rule() {
     assert_eq!(SelRule::Mask4.selectors().len(), 15);
     assert_eq!(SelRule::Mask2.choices(), [".h0", ".h1", ".h10"]);
 }
+
+#[test]
+fn int_ops_are_listed_at_their_numbers_and_cover_the_integer_rows() {
+    for (i, op) in IntOp::ALL.iter().enumerate() {
+        assert_eq!(*op as usize, i, "{op:?} out of order");
+    }
+    for row in OPCODES {
+        if let Operation::Int(op) = row.opcode.operation() {
+            assert!(
+                IntOp::ALL.contains(&op),
+                "{} missing from IntOp::ALL",
+                row.name
+            );
+        }
+    }
+}

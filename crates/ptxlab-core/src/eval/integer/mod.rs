@@ -51,7 +51,43 @@ pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T
     }
 }
 
-/// [`eval`] of the operation `op`, as the family's dispatch reads it.
+/// [`eval`] of the operation `op`, as the family's dispatch reads it. Native builds jump to a
+/// copy of [`IntForm::new`] and [`IntForm::run`] made for the operation ([`eval_as`]), so each
+/// copy decodes only the fields its step function reads and runs only its own arm; the
+/// playground's wasm keeps one copy (less code to download).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+pub(crate) fn eval_op<S: Semantics, T: Tracer>(
+    op: IntOp,
+    insn: &Instruction,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    macro_rules! each {
+        ($($o:ident)*) => {
+            match op {
+                $(IntOp::$o => eval_as::<S, T, { IntOp::$o as u8 }>(insn, v, t),)*
+            }
+        };
+    }
+    each!(Add Sub Mul Mad Mul24 Mad24 Sad Div Rem Abs Neg Min Max Popc Clz Bfind Fns Brev Bfe Bfi
+        Szext Bmsk Dp4a Dp2a)
+}
+
+/// [`IntForm::new`] and [`IntForm::run`] for the operation numbered `OP` (`IntOp::ALL[OP]`,
+/// read at compile time: a number that names no operation does not build).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(never)]
+fn eval_as<S: Semantics, T: Tracer, const OP: u8>(
+    insn: &Instruction,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    IntForm::new(insn, const { IntOp::ALL[OP as usize] }).run::<S, T>(v, t)
+}
+
+/// [`eval`] of the operation `op`, as the family's dispatch reads it (one copy in wasm).
+#[cfg(target_arch = "wasm32")]
 #[inline(never)]
 pub(crate) fn eval_op<S: Semantics, T: Tracer>(
     op: IntOp,
@@ -85,17 +121,25 @@ pub(crate) struct IntForm {
     pub(crate) clamp: bool,
     /// `.shiftamt`.
     pub(crate) shiftamt: bool,
-    /// The signs of `a` and `b` (`dp4a`/`dp2a` type them apart).
+    /// The signs of `a` and `b`, which `dp4a`/`dp2a` type apart (false for every other
+    /// operation, which reads `s`).
     pub(crate) sa: bool,
     pub(crate) sb: bool,
 }
 
 impl IntForm {
     /// Decode `insn`, whose operation is `op`.
+    #[inline(always)]
     pub(crate) fn new(insn: &Instruction, op: IntOp) -> IntForm {
         let f = &insn.form;
         let ty = f.ty(0);
-        let sg = insn.signs();
+        // Only the dot products type `a` and `b` apart; the others' signs are the type's, so
+        // the table of operand signs is read for those two alone.
+        let sg = if matches!(op, IntOp::Dp4a | IntOp::Dp2a) {
+            insn.signs()
+        } else {
+            0
+        };
         IntForm {
             op,
             n: ty.bits().min(64),

@@ -6,6 +6,8 @@ use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
 
 /// `mul` (`mad` false) or `mad` of `n`-bit numbers, signed when `s`, keeping `half` of the
 /// product; `mad` saturated when `sat`.
+// Native: inside the copy of `mul` and of `mad` (`eval_as`), so the form's fields fold.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn eval_mul_mad<T: Tracer>(
     n: u32,
     s: bool,
