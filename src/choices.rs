@@ -6,8 +6,8 @@
 
 use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAMES};
 use ptxlab_core::insn::{check, Insn};
+use ptxlab_core::isa::POp;
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
-use ptxlab_core::isa::{OpFamily, POp};
 use ptxlab_core::ops::{BoolOp, CmpOp, Dst, OpInsn, PrmtMode, ShfMode, Src, CARRY_FLAG};
 use ptxlab_core::{Family, Opcode, Type, OPCODES};
 
@@ -351,21 +351,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     let mut out = Vec::new();
 
     // Family, then opcode.
-    let fams = Family::ALL
-        .iter()
-        .map(|&g| {
-            let selected = g == fam;
-            if selected {
-                fixed_choice(family_name(g), &insn.canonical(), true)
-            } else {
-                let first = OPCODES.iter().find(|o| o.family == g).map(|o| o.opcode);
-                let text = first.map(Opcode::example).unwrap_or_default();
-                fixed_choice(family_name(g), text, false)
-            }
-        })
-        .chain(op_families(None))
-        .collect();
-    out.push(select("family", "Family", fams, Row::Opcode));
+    out.push(families(fam, &insn.canonical()));
     let ops = OPCODES
         .iter()
         .filter(|o| o.family == fam)
@@ -408,16 +394,21 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
     out
 }
 
-/// The family list's entries for the program instructions' families (`selected`: the current
-/// one, whose entry keeps the current text).
-fn op_families(selected: Option<(OpFamily, &str)>) -> impl Iterator<Item = Choice> + '_ {
-    OpFamily::ALL.into_iter().map(move |f| match selected {
-        Some((g, text)) if g == f => fixed_choice(f.describe(), text, true),
-        _ => {
-            let first = POp::all().find(|o| o.family() == f);
-            fixed_choice(f.describe(), first.map_or("", POp::example), false)
-        }
-    })
+/// The family list, one entry per family of [`Family::ALL`] (both tables): the current
+/// family's entry keeps the current text, the others switch to their first instruction's
+/// example.
+fn families(current: Family, text: &str) -> Group {
+    let fams = Family::ALL
+        .into_iter()
+        .map(|g| {
+            if g == current {
+                fixed_choice(family_name(g), text, true)
+            } else {
+                fixed_choice(family_name(g), g.example(), false)
+            }
+        })
+        .collect();
+    select("family", "Family", fams, Row::Opcode)
 }
 
 /// The controls for an instruction of either kind.
@@ -524,19 +515,7 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
     let row = op.op.row();
     let text = op.canonical();
     let mut out = Vec::new();
-    let fams = Family::ALL
-        .iter()
-        .map(|&g| {
-            let first = OPCODES.iter().find(|o| o.family == g).map(|o| o.opcode);
-            fixed_choice(
-                family_name(g),
-                first.map(Opcode::example).unwrap_or_default(),
-                false,
-            )
-        })
-        .chain(op_families(Some((row.family, &text))))
-        .collect();
-    out.push(select("family", "Family", fams, Row::Opcode));
+    out.push(families(row.family, &text));
     let ops = POp::all()
         .filter(|o| o.family() == row.family)
         .map(|o| {

@@ -27,13 +27,15 @@ pub fn Learn(props: &Props) -> Html {
     }
 }
 
-/// The sentence a program instruction's panel carries when its row was measured.
-pub const MEASURED: &str = "Measured on an NVIDIA H200 (sm_90, the H100's architecture): \
-    ptxlab's values equal the GPU's on every measured case of this instruction.";
-
-/// The sentence a program instruction's panel carries while its row is not measured.
-pub const NOT_MEASURED: &str =
-    "This instruction follows the ISA text; it is not yet measured on a GPU.";
+/// Whether the row was measured, and on which GPU: the row's own field, in the core's words.
+fn measured(m: Option<ptxlab_core::isa::Gpu>) -> Html {
+    let class = if m.is_some() {
+        "measured"
+    } else {
+        "not-measured"
+    };
+    html! { <p class={class}>{ ptxlab_core::isa::measured_sentence(m) }</p> }
+}
 
 /// A program instruction (`prmt`, `lop3`, ...): its row's summary, what its type and each
 /// modifier do (from the core), and whether it was measured.
@@ -45,11 +47,7 @@ fn program_op(op: &OpInsn) -> Html {
             <ul class="mods">
                 { for ptxlab_core::notes::program(op).iter().map(note_html) }
             </ul>
-            if row.measured {
-                <p class="measured">{ MEASURED }</p>
-            } else {
-                <p class="not-measured">{ NOT_MEASURED }</p>
-            }
+            { measured(row.measured) }
             <EmittedBy opcode={row.name} />
             <p><a href={op.op.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", row.name) }
@@ -96,6 +94,7 @@ fn table(insn: &Instruction) -> Html {
                     <p>{ n.text.clone() }{ example_html(n) }</p>
                 }
             }
+            { measured(info.measured) }
             <EmittedBy opcode={info.name} />
             <p><a href={insn.opcode.doc_url()} target="_blank" rel="noopener noreferrer">
                 { format!("The {} section of NVIDIA's PTX ISA documentation", info.name) }

@@ -150,12 +150,29 @@ pub fn OneReading(props: &OneProps) -> Html {
     html! {
         <div class="readings">
             <p class="muted reading-now">
-                { format!("Stages below: {} as an H200 (sm_90) computes it; ptxlab's values equal the GPU's on every measured case.", props.trace.opcode) }
+                { one_reading_text(&props.trace) }
             </p>
             <div class="reading-stages" data-reading="text">
                 <Pipeline trace={props.trace.clone()} on_present={props.on_present.clone()} />
             </div>
         </div>
+    }
+}
+
+/// The line above a program instruction's stages: which GPU they were measured on (the
+/// trace's `measured`, from the row).
+fn one_reading_text(trace: &Trace) -> String {
+    match trace.measured {
+        Some(g) => format!(
+            "Stages below: {} as {} computes it; ptxlab's values equal the GPU's on every \
+             measured case.",
+            trace.opcode,
+            g.describe()
+        ),
+        None => format!(
+            "Stages below: {} as the ISA text describes it; not yet measured on a GPU.",
+            trace.opcode
+        ),
     }
 }
 

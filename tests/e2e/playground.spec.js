@@ -59,6 +59,8 @@ test.describe('playground', () => {
     // The .sat note carries a worked example whose d the core computed (a measured case).
     await expect(page.locator('.learn-body .note-example').first())
       .toContainText('gives d=0x00007f04 (an H100 measurement)');
+    // Where the opcode was measured is a field of its row, shown here as for the program rows.
+    await expect(page.locator('.learn-body .measured')).toContainText('Measured on an NVIDIA H100 (sm_90)');
   });
 
   test('a browser without WebAssembly SIMD is told so; this one is not', async ({ page }) => {

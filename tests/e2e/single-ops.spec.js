@@ -141,7 +141,7 @@ test.describe('program instructions in the single view', () => {
   test('pickers offer the new families and modifiers', async ({ page }) => {
     await open(page);
     const field = page.getByLabel('Instruction', { exact: true });
-    await page.locator('#pick-family').selectOption({ label: 'data movement and conversion' });
+    await page.locator('#pick-family').selectOption({ label: 'data movement' });
     await expect(field).toHaveValue('mov.b32 d, {a, b};');
     await page.locator('#pick-opcode').selectOption({ label: 'prmt' });
     await expect(field).toHaveValue('prmt.b32 d, a, b, c;');
@@ -149,6 +149,10 @@ test.describe('program instructions in the single view', () => {
     await expect(field).toHaveValue('prmt.b32.rc8 d, a, b, c;');
     await setOperands(page, { a: '0x11223344', c: '0x00000002' });
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x22222222');
+    // One family list for both tables: conversion is a family of its own.
+    await page.locator('#pick-family').selectOption({ label: 'conversion' });
+    await expect(field).toHaveValue(/^cvt\./);
+    await expect(page.locator('#pick-opcode option')).toHaveText(['cvt', 'cvt.pack']);
     // Back to the table's families.
     await page.locator('#pick-family').selectOption({ label: 'integer arithmetic' });
     await expect(field).toHaveValue(/^add\./);

@@ -109,16 +109,7 @@ fn cmd_explain(args: &[String]) -> Result<bool, String> {
     for n in ptxlab_core::notes::for_insn(&insn) {
         outln!("- {}", n.render());
     }
-    match (insn.measured(), &insn) {
-        (true, Insn::Op { .. }) => outln!(
-            "Measured on an NVIDIA H200 (sm_90, the H100's architecture): ptxlab's values equal \
-             the GPU's on every measured case of this instruction."
-        ),
-        (true, Insn::Table(_)) => {}
-        (false, _) => {
-            outln!("This instruction follows the ISA text; it is not yet measured on a GPU.")
-        }
-    }
+    outln!("{}", ptxlab_core::isa::measured_sentence(insn.measured()));
     outln!("{}", insn.doc_url());
     Ok(true)
 }

@@ -129,6 +129,10 @@ fn json_lists_every_destination_and_the_trace() {
     assert_eq!(v["values"][1]["name"], "q");
     assert_eq!(v["values"][1]["value"], 0);
     assert_eq!(v["trace"]["opcode"], "setp");
+    // The family is the row's own (it said "integer" before there was one vocabulary), and
+    // the trace names the GPU the row was measured on.
+    assert_eq!(v["trace"]["family"], "compare");
+    assert_eq!(v["trace"]["measured"], "h200");
     assert!(v["trace"]["doc_url"]
         .as_str()
         .unwrap()
@@ -152,6 +156,8 @@ fn json_has_one_shape_for_every_instruction() {
     assert_eq!(v["values"][0]["bits"], 32);
     assert_eq!(v["values"][0]["value"], 0xffff_fffdu64);
     assert_eq!(v["trace"]["opcode"], "vadd");
+    assert_eq!(v["trace"]["family"], "scalar-video");
+    assert_eq!(v["trace"]["measured"], "h100");
     // An unpacking mov names its destinations as written.
     let (_, out, _) = ptxlab(&["eval", "mov.b32 {lo, hi}, a;", "a=0x12345678", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -263,6 +269,8 @@ fn explain_prints_the_notes_with_computed_examples() {
     let (code, out, err) = ptxlab(&["explain", "mul24.hi.u32 d, a, b;"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("bits 16-47"), "{out}");
+    // The row says where it was measured, for a table opcode as for a program instruction.
+    assert!(out.contains("Measured on an NVIDIA H100 (sm_90)"), "{out}");
     assert!(
         out.contains("a=0x24004040, b=0xff7f8081 gives d=0x00200000 (an H100 measurement)"),
         "{out}"

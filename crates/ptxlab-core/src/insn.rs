@@ -224,12 +224,12 @@ impl Insn {
             Insn::Op { op, .. } => op.op.summary(),
         }
     }
-    /// Whether its results were measured on sm_90 hardware: the 47 table opcodes on an H100
+    /// The GPU its values were measured on, read from its row: the 47 table opcodes on an H100
     /// (`shared/conformance/h100-cases.jsonl.gz`), the 22 program instructions on an H200
     /// (`tests/data/gpu-programs.jsonl.gz`).
-    pub fn measured(&self) -> bool {
+    pub fn measured(&self) -> Option<crate::isa::Gpu> {
         match self {
-            Insn::Table(_) => true,
+            Insn::Table(i) => i.opcode.info().measured,
             Insn::Op { op, .. } => op.op.row().measured,
         }
     }

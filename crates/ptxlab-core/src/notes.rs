@@ -359,6 +359,11 @@ fn sat(op: Opcode) -> Note {
                 C("add.sat.s32 d, a, b;", 0x7fff_ffff, 1, 0),
             ),
         },
+        // The program instructions' notes are `OpInsn::notes`; no row of OPCODES has their
+        // families (`isa::tests`).
+        Family::Logic | Family::Move | Family::Convert | Family::Compare | Family::Carry => {
+            unreachable!("{op:?} is a row of OPCODES, not a program instruction")
+        }
     }
 }
 
@@ -581,7 +586,12 @@ impl SelectorNote {
             Family::Simd2 => SelectorNote::Simd2Merge,
             Family::Simd4 if add => SelectorNote::Simd4Add,
             Family::Simd4 => SelectorNote::Simd4Merge,
-            Family::Integer => return None,
+            Family::Integer
+            | Family::Logic
+            | Family::Move
+            | Family::Convert
+            | Family::Compare
+            | Family::Carry => return None,
         })
     }
 

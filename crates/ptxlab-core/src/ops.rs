@@ -15,8 +15,7 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
-pub use crate::isa::op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
-use crate::isa::Family;
+pub use crate::isa::op_rows::{OpRow, POp, PType, OP_ROWS};
 use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{
     Detail, Flag, FlagSet, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
@@ -1918,13 +1917,14 @@ impl OpInsn {
             trace: Trace {
                 instruction: self.canonical(),
                 opcode: self.op.name().to_string(),
-                family: Family::Integer,
+                family: self.op.family(),
                 sources,
                 stages: st,
                 result,
                 views,
                 doc_url: self.op.doc_url(),
                 reading: crate::differences::Reading::Hardware,
+                measured: self.op.row().measured,
             },
         }
     }

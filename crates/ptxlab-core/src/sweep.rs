@@ -442,6 +442,9 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
                 }
             }
         }
+        // A program instruction's axes are `suggest_axes_insn`'s; no row of OPCODES has these
+        // families.
+        Family::Logic | Family::Move | Family::Convert | Family::Compare | Family::Carry => {}
     }
     out
 }

@@ -660,6 +660,10 @@ pub struct Trace {
     /// Which reading produced it: the H100's, or the ISA text's taken literally.
     #[serde(default)]
     pub reading: Reading,
+    /// The GPU whose measured values these equal: the row's ([`crate::isa::Row::measured`]) for
+    /// the hardware's reading; `None` for the ISA text's literal reading or an unmeasured row.
+    #[serde(default)]
+    pub measured: Option<crate::isa::Gpu>,
 }
 
 mod i128_string {

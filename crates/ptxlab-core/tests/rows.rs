@@ -19,6 +19,10 @@ fn every_example_checks_and_evaluates() {
         assert_eq!(d, evaluate_reading(&insn, &i, Reading::Hardware));
         let _ = evaluate_reading(&insn, &i, Reading::Text);
         let t = evaluate_traced(&insn, &i);
+        assert_eq!(t.family, row.family, "{}", row.example);
+        assert_eq!(t.measured, row.measured, "{}", row.example);
+        let literal = ptxlab_core::evaluate_traced_reading(&insn, &i, Reading::Text);
+        assert_eq!(literal.measured, None, "{}", row.example);
         assert_eq!(t.result.raw() as u64, d, "{}", row.example);
         assert_eq!(t.result.bits, w.dst, "{}", row.example);
         for (k, s) in t.sources.iter().enumerate() {
@@ -67,7 +71,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         assert_eq!(insn.op, row.op, "{}", row.example);
         assert!(row.types.contains(&insn.ty), "{}", row.example);
         assert_eq!(POp::from_name(row.name), Some(row.op));
-        assert!(!row.summary.is_empty() && row.measured);
+        assert!(!row.summary.is_empty() && row.measured.is_some());
         let src: Vec<u64> = (0..insn.srcs.len())
             .map(|i| 0x8765_4321_fedc_ba98u64.rotate_left(8 * i as u32))
             .collect();
@@ -75,6 +79,9 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         let first = out.values.iter().flatten().next().copied().unwrap();
         assert_eq!(out.trace.result.raw() as u64, first, "{}", row.example);
         assert_eq!(out.trace.opcode, row.name);
+        // The trace names the row's own family (a `setp` is a comparison, not "integer").
+        assert_eq!(out.trace.family, row.family, "{}", row.example);
+        assert_eq!(out.trace.measured, row.measured, "{}", row.example);
         assert!(out.trace.doc_url.ends_with(row.doc_anchor));
         let form = |t: &str| match row.op {
             POp::Setp => format!("setp.eq.{t} p, a, b;"),

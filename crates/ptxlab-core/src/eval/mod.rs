@@ -175,6 +175,10 @@ pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
         views: Views::of(d, w.dst),
         doc_url: insn.opcode.doc_url(),
         reading: S::READING,
+        measured: match S::READING {
+            Reading::Hardware => insn.opcode.info().measured,
+            Reading::Text => None,
+        },
     }
 }
 

@@ -24,7 +24,7 @@ pub mod operation;
 pub mod rows;
 pub mod vocab;
 
-pub use op_rows::{OpFamily, OpRow, POp, PType, OP_ROWS};
+pub use op_rows::{OpRow, POp, PType, OP_ROWS};
 pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
@@ -35,7 +35,10 @@ pub use vocab::{
 /// Base address of NVIDIA's PTX ISA documentation.
 pub const PTX_DOC_BASE: &str = "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html";
 
-/// Instruction family: decides which evaluator runs and how the UI lays out the stages.
+/// Instruction family, one vocabulary for every instruction: the video and integer arithmetic
+/// opcodes of [`OPCODES`] (which evaluator runs, how the UI lays out the stages) and the program
+/// instructions of [`OP_ROWS`] (logic, move, convert, compare, carry chain), as NVIDIA's
+/// documentation groups them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
@@ -49,16 +52,31 @@ pub enum Family {
     Simd4,
     /// Integer arithmetic of section 9.7.1.
     Integer,
+    /// `and or xor not cnot lop3 shf shl shr`.
+    Logic,
+    /// `mov prmt`.
+    Move,
+    /// `cvt cvt.pack`.
+    Convert,
+    /// `setp selp slct`.
+    Compare,
+    /// The carry chain: `add.cc addc sub.cc subc mad.cc madc`.
+    Carry,
 }
 
 impl Family {
     /// Every family, in the order the pickers list them.
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 10] = [
         Family::ScalarVideo,
         Family::Vmad,
         Family::Simd2,
         Family::Simd4,
         Family::Integer,
+        Family::Logic,
+        Family::Move,
+        Family::Convert,
+        Family::Compare,
+        Family::Carry,
     ];
     /// The family's name in words.
     pub fn describe(self) -> &'static str {
@@ -68,11 +86,65 @@ impl Family {
             Family::Simd2 => "SIMD, 2 half-word lanes",
             Family::Simd4 => "SIMD, 4 byte lanes",
             Family::Integer => "integer arithmetic",
+            Family::Logic => "logic and shift",
+            Family::Move => "data movement",
+            Family::Convert => "conversion",
+            Family::Compare => "comparison and selection",
+            Family::Carry => "extended precision (the carry chain)",
         }
     }
     /// Whether the family works on SIMD lanes (`vadd2`, `vadd4`, ...).
     pub fn is_simd(self) -> bool {
         matches!(self, Family::Simd2 | Family::Simd4)
+    }
+    /// The example text of its first instruction, from whichever table holds the family (the
+    /// text the pickers switch to).
+    pub fn example(self) -> &'static str {
+        let table = OPCODES.iter().find(|r| r.family == self).map(|r| r.example);
+        let program = || OP_ROWS.iter().find(|r| r.family == self).map(|r| r.example);
+        table.or_else(program).unwrap_or("")
+    }
+    /// Whether its instructions are rows of [`OP_ROWS`] (the program instructions), not of
+    /// [`OPCODES`].
+    pub fn is_program(self) -> bool {
+        matches!(
+            self,
+            Family::Logic | Family::Move | Family::Convert | Family::Compare | Family::Carry
+        )
+    }
+}
+
+/// The GPU an instruction's values were measured on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gpu {
+    /// An NVIDIA H100 (sm_90): the rows of [`OPCODES`], every case of
+    /// `shared/conformance/h100-cases.jsonl.gz`.
+    H100,
+    /// An NVIDIA H200 (sm_90, the H100's architecture): the rows of [`OP_ROWS`], every case of
+    /// `crates/ptxlab-core/tests/data/gpu-programs.jsonl.gz`.
+    H200,
+}
+
+impl Gpu {
+    /// Its name in words: "an NVIDIA H100 (sm_90)".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Gpu::H100 => "an NVIDIA H100 (sm_90)",
+            Gpu::H200 => "an NVIDIA H200 (sm_90, the H100's architecture)",
+        }
+    }
+}
+
+/// The sentence Learn and `ptxlab explain` give on whether an instruction was measured.
+pub fn measured_sentence(measured: Option<Gpu>) -> String {
+    match measured {
+        Some(g) => format!(
+            "Measured on {}: ptxlab's values equal the GPU's on every measured case of this \
+             instruction.",
+            g.describe()
+        ),
+        None => "This instruction follows the ISA text; it is not yet measured on a GPU.".into(),
     }
 }
 
@@ -93,6 +165,9 @@ pub struct OpcodeInfo {
     pub summary: &'static str,
     /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
     pub example: &'static str,
+    /// The GPU its values were measured on (every row: an H100; `tests/checklist.rs` finds
+    /// H100 cases of each).
+    pub measured: Option<Gpu>,
     /// Types and modifiers ptxas accepts.
     pub syntax: Syntax,
     /// `d` first, then every source position the opcode can have.

@@ -11,51 +11,18 @@
 //! ([`OpRow::measured`]).
 //!
 //! ```
-//! use ptxlab_core::isa::{OpFamily, POp, PType, OP_ROWS};
+//! use ptxlab_core::isa::{Family, POp, PType, OP_ROWS};
 //!
 //! let prmt = POp::from_name("prmt").unwrap();
-//! assert_eq!(prmt.family(), OpFamily::Movement);
+//! assert_eq!(prmt.family(), Family::Move);
 //! assert_eq!(prmt.row().types, &[PType::B32]);
 //! assert!(prmt.doc_url().ends_with("#data-movement-and-conversion-instructions-prmt"));
-//! assert!(OP_ROWS.iter().all(|r| r.op.row().name == r.name && r.measured));
+//! assert!(OP_ROWS.iter().all(|r| r.op.row().name == r.name && r.measured.is_some()));
 //! ```
 
 use serde::{Deserialize, Serialize};
 
-use super::PTX_DOC_BASE;
-
-/// The family of a program instruction, as NVIDIA's documentation groups them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OpFamily {
-    /// `and or xor not cnot lop3 shf shl shr`.
-    Logic,
-    /// `mov prmt cvt`.
-    Movement,
-    /// `setp selp slct`.
-    Comparison,
-    /// The carry chain: `add.cc addc sub.cc subc mad.cc madc`.
-    Extended,
-}
-
-impl OpFamily {
-    /// Every family, in the order the pickers list them.
-    pub const ALL: [OpFamily; 4] = [
-        OpFamily::Logic,
-        OpFamily::Movement,
-        OpFamily::Comparison,
-        OpFamily::Extended,
-    ];
-    /// The family's name in words.
-    pub fn describe(self) -> &'static str {
-        match self {
-            OpFamily::Logic => "logic and shift",
-            OpFamily::Movement => "data movement and conversion",
-            OpFamily::Comparison => "comparison and selection",
-            OpFamily::Extended => "extended precision (the carry chain)",
-        }
-    }
-}
+use super::{Family, Gpu, PTX_DOC_BASE};
 
 /// Types a program instruction's modifier may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -191,7 +158,7 @@ pub struct OpRow {
     /// Its name as written: `prmt`.
     pub name: &'static str,
     /// Its family.
-    pub family: OpFamily,
+    pub family: Family,
     /// Anchor of its section in NVIDIA's PTX documentation.
     pub doc_anchor: &'static str,
     /// The instruction types ptxas accepts (for `cvt`, the destination type).
@@ -214,9 +181,8 @@ pub struct OpRow {
     pub example: &'static str,
     /// What it computes, in a sentence of our own.
     pub summary: &'static str,
-    /// Whether its results were measured on sm_90 hardware (all of them, on an H200; see
-    /// `tests/data/README.md`).
-    pub measured: bool,
+    /// The GPU its values were measured on (all of them, an H200; see `tests/data/README.md`).
+    pub measured: Option<Gpu>,
 }
 
 macro_rules! op_rows {
@@ -238,7 +204,7 @@ macro_rules! op_rows {
             $(OpRow {
                 op: POp::$var,
                 name: $name,
-                family: OpFamily::$fam,
+                family: Family::$fam,
                 doc_anchor: $anchor,
                 types: $types,
                 src_types: $src,
@@ -248,7 +214,7 @@ macro_rules! op_rows {
                 selector: op_rows!(@opt $($sel)?),
                 example: $example,
                 summary: $summary,
-                measured: true,
+                measured: Some(Gpu::H200),
             },)*
         ];
     };
@@ -292,7 +258,7 @@ const HALF: &[&[&str]] = &[&["!", "lo", "hi"]];
 const HALF_CC: &[&[&str]] = &[&["!", "lo", "hi"], &["cc"]];
 
 op_rows! {
-    Mov "mov" Movement "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
+    Mov "mov" Move "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
         "d, a  |  d, {a0, a1, ...}  |  {d0, d1, ...}, a",
         "mov.b32 d, {a, b};",
         "Copies a register or a value; with braces, packs parts into one register or splits one into parts.";
@@ -323,40 +289,40 @@ op_rows! {
     Shr "shr" Logic "logic-and-shift-instructions-shr", SHR_TYPES, NONE, NO_MODS,
         "d, a, b" amount 1, "shr.s32 d, a, b;",
         "Shift right, filling with the sign for .s types and zeros otherwise.";
-    Prmt "prmt" Movement "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
+    Prmt "prmt" Move "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
         PRMT_MODS, "d, a, b, c" selector 2, "prmt.b32 d, a, b, c;",
         "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
-    Setp "setp" Comparison "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
+    Setp "setp" Compare "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
         SETP_MODS, "p[|q], a, b[, c]", "setp.lt.s32 p|q, a, b;",
         "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
-    Selp "selp" Comparison "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
+    Selp "selp" Compare "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
         NO_MODS, "d, a, b, c", "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";
-    Cvt "cvt" Movement "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
+    Cvt "cvt" Convert "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
         CVT_MODS, "d, a", "cvt.sat.s8.s32 d, a;",
         "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.";
-    CvtPack "cvt.pack" Movement "data-movement-and-conversion-instructions-cvt-pack", PACK_TYPES,
+    CvtPack "cvt.pack" Convert "data-movement-and-conversion-instructions-cvt-pack", PACK_TYPES,
         S32_ONLY, PACK_MODS, "d, a, b  |  d, a, b, c", "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
         "Clamps a and b to a narrow type and packs them side by side, b in the lowest bits and a just above; the 16-bit types fill d, the narrower ones take the rest of d from the low bits of c.";
-    Slct "slct" Comparison "comparison-and-selection-instructions-slct", SLCT_TYPES,
+    Slct "slct" Compare "comparison-and-selection-instructions-slct", SLCT_TYPES,
         SLCT_SELECTOR, SLCT_MODS, "d, a, b, c", "slct.s32.s32 d, a, b, c;",
         "a when c is zero or positive, b when c is negative; c is a signed 32-bit integer or an f32.";
-    AddCc "add.cc" Extended "extended-precision-arithmetic-instructions-add-cc", CARRY_TYPES,
+    AddCc "add.cc" Carry "extended-precision-arithmetic-instructions-add-cc", CARRY_TYPES,
         NONE, NO_MODS, "d, a, b", "add.cc.u32 d, a, b;",
         "a + b, and the carry out of the top bit written to the carry flag CC.CF: the first link of a multi-word addition.";
-    Addc "addc" Extended "extended-precision-arithmetic-instructions-addc", CARRY_IN_TYPES,
+    Addc "addc" Carry "extended-precision-arithmetic-instructions-addc", CARRY_IN_TYPES,
         NONE, CC, "d, a, b", "addc.cc.u32 d, a, b;",
         "a + b + CC.CF; with .cc it writes its own carry out, so the chain goes on.";
-    SubCc "sub.cc" Extended "extended-precision-arithmetic-instructions-sub-cc", CARRY_TYPES,
+    SubCc "sub.cc" Carry "extended-precision-arithmetic-instructions-sub-cc", CARRY_TYPES,
         NONE, NO_MODS, "d, a, b", "sub.cc.u32 d, a, b;",
         "a - b, computed as a + ~b + 1, with the carry out (1 when nothing was borrowed) written to CC.CF.";
-    Subc "subc" Extended "extended-precision-arithmetic-instructions-subc", CARRY_IN_TYPES,
+    Subc "subc" Carry "extended-precision-arithmetic-instructions-subc", CARRY_IN_TYPES,
         NONE, CC, "d, a, b", "subc.cc.u32 d, a, b;",
         "a + ~b + CC.CF: a - b less one when the previous link borrowed; with .cc it writes its own carry.";
-    MadCc "mad.cc" Extended "extended-precision-arithmetic-instructions-mad-cc", CARRY_TYPES,
+    MadCc "mad.cc" Carry "extended-precision-arithmetic-instructions-mad-cc", CARRY_TYPES,
         NONE, HALF, "d, a, b, c", "mad.lo.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c, with the carry out of the addition written to CC.CF.";
-    Madc "madc" Extended "extended-precision-arithmetic-instructions-madc", CARRY_IN_TYPES,
+    Madc "madc" Carry "extended-precision-arithmetic-instructions-madc", CARRY_IN_TYPES,
         NONE, HALF_CC, "d, a, b, c", "madc.hi.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c and CC.CF; with .cc it writes its own carry.";
 }
@@ -376,7 +342,7 @@ impl POp {
         self.row().name
     }
     /// Its family.
-    pub fn family(self) -> OpFamily {
+    pub fn family(self) -> Family {
         self.row().family
     }
     /// The opcode named `s`, if it is a program instruction.

@@ -17,7 +17,7 @@ use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, ATYPE, BTYPE, DTYPE, TYPE,
 };
-use super::{Family, OpcodeInfo, Syntax};
+use super::{Family, Gpu, OpcodeInfo, Syntax};
 
 macro_rules! opcodes {
     ($($var:ident $name:literal $fam:ident $srcs:literal $anchor:expr,
@@ -42,6 +42,7 @@ macro_rules! opcodes {
                 doc_anchor: $anchor,
                 summary: $summary,
                 example: $example,
+                measured: Some(Gpu::H100),
                 syntax: $syntax,
                 operands: $ops,
             },)*

@@ -152,3 +152,19 @@ fn int_ops_are_listed_at_their_numbers_and_cover_the_integer_rows() {
         }
     }
 }
+
+#[test]
+fn one_family_vocabulary_splits_the_two_tables() {
+    for row in OPCODES {
+        assert!(!row.family.is_program(), "{}", row.name);
+    }
+    for row in OP_ROWS {
+        assert!(row.family.is_program(), "{}", row.name);
+    }
+    // Every family has at least one instruction.
+    for f in Family::ALL {
+        let n = OPCODES.iter().filter(|r| r.family == f).count()
+            + OP_ROWS.iter().filter(|r| r.family == f).count();
+        assert!(n > 0, "{f:?} has no instruction");
+    }
+}
