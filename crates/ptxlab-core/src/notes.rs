@@ -267,11 +267,6 @@ pub fn modifier(op: Opcode, m: Mod) -> Note {
              (0xffffffff still means none found).",
             M("bfind.shiftamt.u32 d, a;", 0x7fff_8001, 0, 0),
         ),
-        Mod::Cc => Note::with(
-            ".cc: the carry (or borrow) out is also written to the condition-code register; d \
-             itself is the same as without it.",
-            C("add.cc.u32 d, a, b;", 0xffff_ffff, 2, 0),
-        ),
     }
 }
 

@@ -150,6 +150,18 @@ impl<'a> Parser<'a> {
                 ));
             }
             let md = Mod::from_name(m).ok_or_else(|| {
+                if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
+                    // `add.cc`, `cvt.pack`: a program instruction's row, read by
+                    // `crate::ops::parse_op` (through `crate::insn::check`), not here.
+                    return Diagnostic::new(
+                        span.clone(),
+                        format!(
+                            "'{}' is a program instruction of its own (family: {}); only the video and integer arithmetic opcodes are read here",
+                            p.name(),
+                            p.family().describe()
+                        ),
+                    );
+                }
                 Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
             })?;
             mods.push((md, span));
@@ -416,7 +428,6 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
             }
             Mod::Relu => f.relu = true,
             Mod::Shiftamt => f.shiftamt = true,
-            Mod::Cc => f.cc = true,
         }
     }
     f

@@ -606,7 +606,6 @@ mod tests {
             "szext.wrap.u32 d, 0xffffffff, 0;",
             "bmsk.wrap.b32 d, 1, 2;",
             "dp2a.hi.u32.s32 d, a, b, c;",
-            "add.cc.u32 d, a, b;",
         ] {
             assert!(check(t).is_ok(), "{t}: {:?}", check(t).err());
         }
@@ -638,7 +637,15 @@ mod tests {
         assert_eq!(rejected_at("vmad.po.u32.u32.u32.po d, a, b, c;"), ".po");
         assert_eq!(rejected_at("vadd2.s32.s32.u32.sat.add d, a, b, c;"), ".add");
         assert_eq!(rejected_at("vadd2.s32.s32.u32.add.sat d, a, b, c;"), ".sat");
-        assert_eq!(rejected_at("add.cc.sat.s32 d, a, b;"), ".sat");
+        // `.cc` makes a program instruction of its own (`add.cc`, a row of OP_ROWS): the table
+        // names it rather than taking `.cc` as a modifier of `add`.
+        assert_eq!(rejected_at("add.cc.sat.s32 d, a, b;"), ".cc");
+        let e = check("mad.hi.cc.u32 d, a, b, c;").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("'mad.cc' is a program instruction of its own"),
+            "{e:?}"
+        );
         // Secondary operations: SIMD accumulates only; vmad has none.
         assert_eq!(rejected_at("vset2.u32.u32.ne.max d, a, b, c;"), ".max");
         assert_eq!(rejected_at("vmad.s32.s32.s32.add d, a, b, c;"), ".add");

@@ -1,9 +1,11 @@
 //! Accept/reject decisions measured with ptxas (sm_90): the shared conformance file and the
-//! extra decisions in `tests/data/ptxas-extra.jsonl` (made with `tests/data/ptxas_decide.py`).
+//! extra decisions in `tests/data/ptxas-extra.jsonl` (made with `tests/data/ptxas_decide.py`),
+//! read by the checker of every instruction (`insn::check`): `add.cc` is a carry-chain row, not
+//! a modifier of the table's `add`.
 
 mod shared;
 
-use ptxlab_core::check;
+use ptxlab_core::insn::check;
 
 fn agree(path: &str) -> (usize, Vec<String>) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -275,7 +275,7 @@ pub fn mod_rank(opcode: Opcode, m: Mod) -> u8 {
             Mod::Half(_) => 0,
             Mod::Shiftamt => 1,
             Mod::Mode(_) => 2,
-            Mod::Sat | Mod::Cc => 3,
+            Mod::Sat => 3,
             Mod::Relu => 4,
             Mod::Type(_) => 5,
             _ => 6,

@@ -204,24 +204,16 @@ const T_BITS: &[&[Type]] = &[types::BITS];
 const T_B32: &[&[Type]] = &[types::B32_ONLY];
 const T_WORDS: &[&[Type]] = &[types::WORDS];
 const T_US32: &[&[Type]] = &[types::VIDEO];
-const ADD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY), (Mod::Cc, types::CARRY)];
-const CC_EXCLUDES: &[(Mod, Mod)] = &[(Mod::Cc, SAT)];
-const MAD_NARROW: &[(Mod, &[Type])] = &[
-    (SAT, types::S32_ONLY),
-    (Mod::Cc, types::CARRY),
-    (WIDE, types::WIDE),
-];
+// `add.cc`, `sub.cc` and `mad.cc` are rows of their own among the program instructions
+// (`OP_ROWS`: they write the carry flag), not a modifier of these rows.
+const ADD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
+const MAD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY), (WIDE, types::WIDE)];
 const MAD_REQUIRES: &[(Mod, Mod)] = &[(SAT, HI)];
-const MAD_EXCLUDES: &[(Mod, Mod)] = &[(Mod::Cc, SAT), (Mod::Cc, WIDE)];
 const MUL_NARROW: &[(Mod, &[Type])] = &[(WIDE, types::WIDE)];
 const MAD24_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
 const RELU_NARROW: &[(Mod, &[Type])] = &[(Mod::Relu, types::RELU)];
 
-const ADD_SUB: Syntax = {
-    let mut s = with_narrow(integer(T_INT_X2, &[SAT, Mod::Cc]), ADD_NARROW);
-    s.excludes = CC_EXCLUDES;
-    s
-};
+const ADD_SUB: Syntax = with_narrow(integer(T_INT_X2, &[SAT]), ADD_NARROW);
 const SUB: Syntax = {
     let mut s = ADD_SUB;
     s.types = T_INT;
@@ -230,11 +222,10 @@ const SUB: Syntax = {
 const MUL: Syntax = with_narrow(with_mode_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
 const MAD: Syntax = {
     let mut s = with_narrow(
-        with_mode_first(integer(T_INT, &[HI, LO, WIDE, SAT, Mod::Cc])),
+        with_mode_first(integer(T_INT, &[HI, LO, WIDE, SAT])),
         MAD_NARROW,
     );
     s.requires = MAD_REQUIRES;
-    s.excludes = MAD_EXCLUDES;
     s
 };
 const MAD24: Syntax = {

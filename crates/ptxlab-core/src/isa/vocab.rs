@@ -179,8 +179,6 @@ pub enum Mod {
     Relu,
     /// `.shiftamt` of `bfind`: the shift amount rather than the bit position.
     Shiftamt,
-    /// `.cc` of `add`/`sub`/`mad`: also write the carry flag (the result in `d` is unchanged).
-    Cc,
 }
 
 impl Mod {
@@ -208,12 +206,11 @@ impl Mod {
             Mod::Half(HalfMode::Wide) => "wide",
             Mod::Relu => "relu",
             Mod::Shiftamt => "shiftamt",
-            Mod::Cc => "cc",
         }
     }
 
     /// Every modifier the parser knows.
-    pub const ALL: [Mod; 32] = [
+    pub const ALL: [Mod; 31] = [
         Mod::Type(Type::U16),
         Mod::Type(Type::U32),
         Mod::Type(Type::U64),
@@ -245,7 +242,6 @@ impl Mod {
         Mod::Half(HalfMode::Wide),
         Mod::Relu,
         Mod::Shiftamt,
-        Mod::Cc,
     ];
 
     /// The modifier written `s` (without the dot), if it is one.
@@ -280,9 +276,6 @@ pub struct Form {
     pub relu: bool,
     /// `.shiftamt` was written.
     pub shiftamt: bool,
-    /// `.cc`: the carry-out is also written; `d` is the same as without it.
-    #[serde(default)]
-    pub cc: bool,
 }
 
 impl Form {
@@ -384,8 +377,6 @@ pub enum ModGroup {
     Relu,
     /// `.shiftamt`.
     Shiftamt,
-    /// `.cc`.
-    Cc,
 }
 
 impl ModGroup {
@@ -402,18 +393,14 @@ impl ModGroup {
             Mod::Half(_) => ModGroup::Half,
             Mod::Relu => ModGroup::Relu,
             Mod::Shiftamt => ModGroup::Shiftamt,
-            Mod::Cc => ModGroup::Cc,
         }
     }
     /// Writing the same modifier of this group twice is accepted (and means it once).
     pub fn repeatable(self) -> bool {
-        matches!(
-            self,
-            ModGroup::Sat | ModGroup::Relu | ModGroup::Shiftamt | ModGroup::Cc
-        )
+        matches!(self, ModGroup::Sat | ModGroup::Relu | ModGroup::Shiftamt)
     }
     /// Every group, in the order the pickers show their controls.
-    pub const ALL: [ModGroup; 11] = [
+    pub const ALL: [ModGroup; 10] = [
         ModGroup::Type,
         ModGroup::Sat,
         ModGroup::SecOp,
@@ -423,7 +410,6 @@ impl ModGroup {
         ModGroup::Po,
         ModGroup::Half,
         ModGroup::Relu,
-        ModGroup::Cc,
         ModGroup::Shiftamt,
     ];
     /// The modifiers of this group, in [`Mod::ALL`] order.
@@ -449,7 +435,6 @@ impl ModGroup {
             ModGroup::Half => "half",
             ModGroup::Relu => "relu",
             ModGroup::Shiftamt => "shiftamt",
-            ModGroup::Cc => "cc",
         }
     }
     /// The label of the group's control.
@@ -465,7 +450,6 @@ impl ModGroup {
             ModGroup::Half => "Part kept",
             ModGroup::Relu => ".relu",
             ModGroup::Shiftamt => ".shiftamt",
-            ModGroup::Cc => ".cc (carry out)",
         }
     }
     /// The label of the group's control on one opcode: `dp2a`'s `.lo`/`.hi` choose bytes of `b`,
@@ -490,7 +474,6 @@ impl ModGroup {
             ModGroup::Half => "result part (.hi/.lo/.wide)",
             ModGroup::Relu => ".relu",
             ModGroup::Shiftamt => ".shiftamt",
-            ModGroup::Cc => "carry-out (.cc)",
         }
     }
 }
