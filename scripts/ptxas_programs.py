@@ -486,6 +486,11 @@ def forms():
         add(f"mad.cc.lo.{t} d, a, b, c;")
     add("addc.cc d, a, b;")
     add("subc d, a, b;")
+    # .b01/.b12/.b23 on a source register: ptxas reads and ignores them where the register is
+    # 32 bits wide (the table's loose operands), and refuses them on other widths.
+    for t in [l.strip() for l in open(__file__.replace("ptxas_programs.py", "ptxas_suffixes.txt"))]:
+        if t and not t.startswith("#"):
+            add(t)
     seen, out = set(), []
     for t in f:
         if t not in seen:

@@ -15,6 +15,7 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
+use crate::isa::op_rows::{OpFloat, OpSign, OpWidth};
 pub use crate::isa::op_rows::{OpRow, POp, PType, OP_ROWS};
 use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{
@@ -286,6 +287,9 @@ struct RawArg {
     not: bool,
     /// A `.b0`-like suffix.
     sel: bool,
+    /// The suffix is one ptxas reads and ignores on a 32-bit source register (`.b01`, `.b12`,
+    /// `.b23`, [`crate::isa::IGNORED_SUFFIXES`]), and where it is written.
+    loose: Option<Span>,
     span: Span,
 }
 
@@ -402,44 +406,6 @@ pub struct OpInsn {
 
 /// The carry flag's name as a register: the carry chain reads and writes it like one.
 pub const CARRY_FLAG: &str = "CC.CF";
-
-impl POp {
-    /// The program instruction a statement names, from its opcode word and the modifiers
-    /// after it: `add`, `sub` and `mad` with `.cc` are links of the carry chain, and `cvt`
-    /// with `.pack` right after it is `cvt.pack`. None for any other opcode word.
-    pub fn of_statement(word: &str, mods: &[&str]) -> Option<POp> {
-        let cc = mods.contains(&"cc");
-        match word {
-            "add" if cc => Some(POp::AddCc),
-            "sub" if cc => Some(POp::SubCc),
-            "mad" if cc => Some(POp::MadCc),
-            "cvt" if mods.first() == Some(&"pack") => Some(POp::CvtPack),
-            _ => POp::from_name(word),
-        }
-    }
-    /// A link of the carry chain.
-    pub fn is_carry(self) -> bool {
-        matches!(
-            self,
-            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc
-        )
-    }
-    /// Reads the carry flag: `addc`, `subc`, `madc`.
-    pub fn carry_in(self) -> bool {
-        matches!(self, POp::Addc | POp::Subc | POp::Madc)
-    }
-    /// The opcode word as written before the modifiers: `add` for `add.cc`, `cvt` for
-    /// `cvt.pack`.
-    pub fn word(self) -> &'static str {
-        match self {
-            POp::AddCc => "add",
-            POp::SubCc => "sub",
-            POp::MadCc => "mad",
-            POp::CvtPack => "cvt",
-            _ => self.name(),
-        }
-    }
-}
 
 fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(span, msg)
@@ -574,16 +540,25 @@ impl<'a> P<'a> {
 
     fn suffix(&mut self, raw: Raw, neg: bool, not: bool, st: usize) -> Result<RawArg, Diagnostic> {
         let mut sel = false;
+        let mut loose = None;
         if self.peek() == Some('.') {
+            let dot = self.i;
             self.bump();
-            self.word();
+            let w = self.word();
             sel = true;
+            let ignored = crate::isa::IGNORED_SUFFIXES
+                .iter()
+                .any(|[x, y]| w.as_bytes() == [b'b', b'0' + x, b'0' + y]);
+            if ignored && matches!(raw, Raw::Reg(_)) {
+                loose = Some(dot..self.i);
+            }
         }
         Ok(RawArg {
             raw,
             neg,
             not,
             sel,
+            loose,
             span: st..self.i,
         })
     }
@@ -613,6 +588,7 @@ impl<'a> P<'a> {
                 neg: false,
                 not: false,
                 sel: false,
+                loose: None,
                 span: st..self.i,
             });
         }
@@ -626,6 +602,7 @@ impl<'a> P<'a> {
                 neg: false,
                 not: false,
                 sel: false,
+                loose: None,
                 span: st..self.i,
             });
         }
@@ -733,7 +710,20 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
             ),
         ));
     }
-    Validator {
+    // `.b01`, `.b12`, `.b23` on a register: ptxas 13.5 reads the suffix and ignores it where
+    // the register is 32 bits wide or a predicate, destination or source, except on `cvt`
+    // (the machine code is the same as without it; `scripts/ptxas_suffixes.txt` lists the
+    // forms measured, `tests/data/ptxas-programs.jsonl` the decisions). The table's loose
+    // operands are the same rule. Taken off here, and the width checked once the instruction
+    // is known.
+    let mut loose: Vec<(bool, String, Span)> = Vec::new();
+    for (k, a) in ops.iter_mut().enumerate() {
+        if let (Some(sp), Raw::Reg(name)) = (&a.loose, &a.raw) {
+            loose.push((k == 0, name.clone(), sp.clone()));
+            a.sel = false;
+        }
+    }
+    let insn = Validator {
         op,
         name,
         op_span,
@@ -741,7 +731,32 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
         ops,
         end: text.len(),
     }
-    .run()
+    .run()?;
+    for (dst, reg, sp) in loose {
+        let fits = |bits: u32| insn.op != POp::Cvt && (bits == 32 || bits == 1);
+        let ok = if dst {
+            (0..insn.dsts.len()).any(|i| {
+                matches!(&insn.dsts[i], Dst::Reg(name) if *name == reg) && fits(insn.dst_bits(i))
+            })
+        } else {
+            (0..insn.srcs.len()).any(|i| {
+                matches!(&insn.srcs[i], Src::Reg { name, .. } if *name == reg)
+                    && !insn.reads_carry(i)
+                    && fits(insn.src_bits(i))
+            })
+        };
+        if !ok {
+            return Err(err(
+                sp.clone(),
+                format!(
+                    "'{}' takes no selector on '{reg}': ptxas ignores '{}' only on a 32-bit or predicate register",
+                    insn.op.name(),
+                    &text[sp]
+                ),
+            ));
+        }
+    }
+    Ok(insn)
 }
 
 fn names_list() -> String {
@@ -1453,18 +1468,15 @@ pub struct Outcome {
 impl OpInsn {
     /// Width in bits of destination `i` as the instruction writes it.
     pub fn dst_bits(&self, i: usize) -> u32 {
-        match self.op {
-            POp::Setp => 1,
-            _ if self.writes_carry(i) => 1,
-            POp::CvtPack => 32,
-            POp::Mov if self.unpack => self.ty.bits() / self.dsts.len().max(1) as u32,
-            _ => self.ty.bits(),
+        if self.writes_carry(i) {
+            return 1;
         }
+        self.width_of(self.op.row().operands.dst(i).width, self.dsts.len())
     }
     /// Whether destination `i` is written as a signed value (extended by sign into a wider
     /// register).
     pub fn dst_signed(&self, i: usize) -> bool {
-        !matches!(self.op, POp::Setp | POp::CvtPack) && !self.writes_carry(i) && self.ty.signed()
+        !self.writes_carry(i) && self.sign_of(self.op.row().operands.dst(i).sign)
     }
     /// Whether destination `i` is the carry flag.
     pub fn writes_carry(&self, i: usize) -> bool {
@@ -1476,17 +1488,30 @@ impl OpInsn {
     }
     /// Width in bits of source `i` as the instruction reads it.
     pub fn src_bits(&self, i: usize) -> u32 {
-        match self.op {
-            POp::Shl | POp::Shr if i == 1 => 32,
-            POp::Setp if i == 2 => 1,
-            POp::Selp if i == 2 => 1,
-            POp::Lop3 if i == 3 => 8,
-            POp::Cvt => self.src_ty.unwrap_or(self.ty).bits(),
-            POp::Slct if i == 2 => 32,
-            POp::CvtPack => 32,
-            _ if self.reads_carry(i) => 1,
-            POp::Mov if self.pack => self.ty.bits() / self.srcs.len().max(1) as u32,
-            _ => self.ty.bits(),
+        if self.reads_carry(i) {
+            return 1;
+        }
+        self.width_of(self.op.row().operands.src(i).width, self.srcs.len())
+    }
+    /// The width an operand rule of the row gives in this form (`parts`: how many operands
+    /// stand on that side, for the parts of a braced `mov`).
+    fn width_of(&self, w: OpWidth, parts: usize) -> u32 {
+        match w {
+            OpWidth::Type => self.ty.bits(),
+            OpWidth::Second => self.src_ty.unwrap_or(self.ty).bits(),
+            OpWidth::Bits(n) => u32::from(n),
+            OpWidth::Part => self.ty.bits() / parts.max(1) as u32,
+            OpWidth::Pred => 1,
+        }
+    }
+    /// Whether an operand rule of the row reads signed in this form.
+    fn sign_of(&self, s: OpSign) -> bool {
+        match s {
+            OpSign::Type => self.ty.signed(),
+            OpSign::Second => self.src_ty.is_some_and(PType::signed),
+            OpSign::SecondIs(t) => self.src_ty == Some(t),
+            OpSign::Signed => true,
+            OpSign::Unsigned => false,
         }
     }
     /// Name of destination `i`'s role: `d`; `p`, `q` for setp; `d0`, `d1`... for the parts of
@@ -1729,16 +1754,7 @@ impl OpInsn {
     /// Whether source `i` is read as a signed number (for display and sweeps): `cvt`'s source
     /// of a signed type; the compared, selected, moved or shifted value of a signed type.
     pub fn src_signed(&self, i: usize) -> bool {
-        match self.op {
-            POp::Cvt => self.src_ty.is_some_and(PType::signed),
-            POp::Setp | POp::Selp | POp::Mov => i < 2 && self.ty.signed(),
-            POp::Slct => (i < 2 && self.ty.signed()) || (i == 2 && self.src_ty == Some(PType::S32)),
-            POp::CvtPack => i < 2,
-            _ if self.reads_carry(i) => false,
-            _ if self.op.is_carry() => self.ty.signed(),
-            POp::Shr => i == 0 && self.ty.signed(),
-            _ => false,
-        }
+        !self.reads_carry(i) && self.sign_of(self.op.row().operands.src(i).sign)
     }
     /// Names of the source roles, for traces.
     pub fn src_name(&self, i: usize) -> String {
@@ -1846,12 +1862,11 @@ impl OpInsn {
     /// The value an immediate source has as the instruction reads it.
     /// Whether source `i` is read as a floating-point value.
     pub fn src_is_float(&self, i: usize) -> bool {
-        (self.ty.is_float()
-            && matches!(
-                (self.op, i),
-                (POp::Setp | POp::Selp | POp::Slct, 0 | 1) | (POp::Mov, 0)
-            ))
-            || (self.op == POp::Slct && i == 2 && self.src_ty == Some(PType::F32))
+        match self.op.row().operands.src(i).float {
+            OpFloat::Type => self.ty.is_float(),
+            OpFloat::SecondIs(t) => self.src_ty == Some(t),
+            OpFloat::No => false,
+        }
     }
 
     /// The value immediate `v` has as source `i` reads it (non-zero is true for a predicate).

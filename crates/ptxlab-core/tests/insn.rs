@@ -127,6 +127,46 @@ fn errors_point_at_the_text() {
     );
     let e = check("mad.cc.lo.u32 d, a, b, c;").unwrap_err();
     assert!(e.message.contains("comes first"), "{e}");
+    // One definition of add.cc: the table's add takes no .cc, so .sat with it is refused by
+    // the carry row, pointing at .sat.
+    let text = "add.cc.sat.s32 d, a, b;";
+    let e = check(text).unwrap_err();
+    assert_eq!(&text[e.span.clone()], ".sat", "{e}");
+    assert!(ptxlab_core::check(text).is_err());
+}
+
+#[test]
+fn ignored_suffixes_read_as_without() {
+    // ptxas 13.5 accepts .b01/.b12/.b23 on a 32-bit or predicate register of the program
+    // instructions, destination or source, and gives the same machine code as without them
+    // (tests/data/ptxas-programs.jsonl has the decisions).
+    let v = Inputs::new(0x1234_5678, 0x0f0f_0f0f, 0x3210, 1);
+    for (with, without) in [
+        ("and.b32 d, a.b12, b;", "and.b32 d, a, b;"),
+        ("and.b32 d.b23, a, b;", "and.b32 d, a, b;"),
+        ("add.cc.u32 d, a, b.b01;", "add.cc.u32 d, a, b;"),
+        ("prmt.b32 d, a.b23, b, c;", "prmt.b32 d, a, b, c;"),
+        ("mad.lo.cc.u32 d, a, b, c.b12;", "mad.lo.cc.u32 d, a, b, c;"),
+        ("shl.b64 d, a, b.b12;", "shl.b64 d, a, b;"),
+        ("setp.lt.s32 p.b12, a, b;", "setp.lt.s32 p, a, b;"),
+        ("selp.b32 d, a, b, c.b12;", "selp.b32 d, a, b, c;"),
+    ] {
+        let a = check(with).unwrap_or_else(|e| panic!("{with}: {e}"));
+        let b = check(without).unwrap();
+        assert_eq!(a.evaluate(&v).values, b.evaluate(&v).values, "{with}");
+    }
+    // ptxas refuses them on 16- and 64-bit registers, in braces, after `|` and on cvt.
+    for (text, at) in [
+        ("add.cc.u64 d, a.b12, b;", ".b12"),
+        ("and.b16 d, a.b12, b;", ".b12"),
+        ("and.b64 d.b12, a, b;", ".b12"),
+        ("cvt.u32.u32 d, a.b12;", ".b12"),
+        ("mov.b32 d, {lo.b12, hi};", "lo.b12"),
+        ("setp.lt.s32 p|q.b01, a, b;", "q.b01"),
+    ] {
+        let e = check(text).unwrap_err();
+        assert_eq!(&text[e.span.clone()], at, "{text}: {e}");
+    }
 }
 
 proptest! {

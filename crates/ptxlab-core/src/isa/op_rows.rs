@@ -172,6 +172,8 @@ pub struct OpRow {
     pub mods: &'static [&'static [&'static str]],
     /// The operand form, as the ISA writes it.
     pub form: &'static str,
+    /// Each operand position's width, sign and float rules.
+    pub operands: OpOperands,
     /// The source position (0 = `a`) read as a shift amount, if any (`shl`, `shr`: `b`;
     /// `shf`: `c`).
     pub amount: Option<usize>,
@@ -185,9 +187,168 @@ pub struct OpRow {
     pub measured: Option<Gpu>,
 }
 
+/// How wide a program instruction's operand is, read from the instruction's types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpWidth {
+    /// The instruction type's width.
+    Type,
+    /// The second type's width (`cvt`'s source type), or the instruction type's without one.
+    Second,
+    /// A fixed number of bits (a shift amount's 32, `lop3`'s 8-bit `immLut`).
+    Bits(u8),
+    /// One part of a braced vector: the type's width over the number of parts (the whole
+    /// type when there are no braces).
+    Part,
+    /// One bit: a predicate.
+    Pred,
+}
+
+/// Whether a program instruction's operand is read (or written) as signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpSign {
+    /// As the instruction type is.
+    Type,
+    /// As the second type is (`cvt`'s source type).
+    Second,
+    /// Signed when the second type is this one (`slct`'s `.s32` selector).
+    SecondIs(PType),
+    /// Always.
+    Signed,
+    /// Never.
+    Unsigned,
+}
+
+/// Whether a program instruction's operand is read as a float (its immediates are float
+/// literals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpFloat {
+    /// When the instruction type is a float type.
+    Type,
+    /// When the second type is this one (`slct`'s `.f32` selector).
+    SecondIs(PType),
+    /// Never.
+    No,
+}
+
+/// One operand position of a program instruction: its width, sign and float rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OpOperand {
+    /// How wide it is.
+    pub width: OpWidth,
+    /// Whether it is signed.
+    pub sign: OpSign,
+    /// Whether it is a float.
+    pub float: OpFloat,
+}
+
+/// The operand positions of a program instruction's row. A position past the end of a list
+/// takes the list's last entry (the parts of a braced `mov`). The carry flag, which the
+/// carry-chain rows read or write after their last written operand, is not listed: it is one
+/// unsigned bit wherever it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OpOperands {
+    /// The destinations, in order.
+    pub dsts: &'static [OpOperand],
+    /// The sources, in order.
+    pub srcs: &'static [OpOperand],
+}
+
+impl OpOperands {
+    /// Destination `i`'s rules.
+    pub fn dst(&self, i: usize) -> OpOperand {
+        self.dsts[i.min(self.dsts.len() - 1)]
+    }
+    /// Source `i`'s rules.
+    pub fn src(&self, i: usize) -> OpOperand {
+        self.srcs[i.min(self.srcs.len() - 1)]
+    }
+}
+
+const fn opd(width: OpWidth, sign: OpSign, float: OpFloat) -> OpOperand {
+    OpOperand { width, sign, float }
+}
+/// A value of the instruction's type, unsigned (bit operations).
+const BITS: OpOperand = opd(OpWidth::Type, OpSign::Unsigned, OpFloat::No);
+/// A value of the instruction's type, with its sign.
+const TYPED: OpOperand = opd(OpWidth::Type, OpSign::Type, OpFloat::No);
+/// A value of the instruction's type, with its sign, a float for the float types.
+const VALUE: OpOperand = opd(OpWidth::Type, OpSign::Type, OpFloat::Type);
+const PRED: OpOperand = opd(OpWidth::Pred, OpSign::Unsigned, OpFloat::No);
+const AMOUNT: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
+const WORD: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
+
+const O_LOGIC: OpOperands = OpOperands {
+    dsts: &[BITS],
+    srcs: &[BITS],
+};
+const O_LOP3: OpOperands = OpOperands {
+    dsts: &[BITS],
+    srcs: &[
+        BITS,
+        BITS,
+        BITS,
+        opd(OpWidth::Bits(8), OpSign::Unsigned, OpFloat::No),
+    ],
+};
+const O_SHL: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[BITS, AMOUNT],
+};
+const O_SHR: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[TYPED, AMOUNT],
+};
+const O_MOV: OpOperands = OpOperands {
+    dsts: &[opd(OpWidth::Part, OpSign::Type, OpFloat::No)],
+    srcs: &[
+        opd(OpWidth::Part, OpSign::Type, OpFloat::Type),
+        opd(OpWidth::Part, OpSign::Type, OpFloat::No),
+        opd(OpWidth::Part, OpSign::Unsigned, OpFloat::No),
+    ],
+};
+const O_SETP: OpOperands = OpOperands {
+    dsts: &[PRED],
+    srcs: &[VALUE, VALUE, PRED],
+};
+const O_SELP: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[VALUE, VALUE, PRED],
+};
+const O_CVT: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[opd(OpWidth::Second, OpSign::Second, OpFloat::No)],
+};
+const O_PACK: OpOperands = OpOperands {
+    dsts: &[WORD],
+    srcs: &[
+        opd(OpWidth::Bits(32), OpSign::Signed, OpFloat::No),
+        opd(OpWidth::Bits(32), OpSign::Signed, OpFloat::No),
+        WORD,
+    ],
+};
+const O_SLCT: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[
+        VALUE,
+        VALUE,
+        opd(
+            OpWidth::Bits(32),
+            OpSign::SecondIs(PType::S32),
+            OpFloat::SecondIs(PType::F32),
+        ),
+    ],
+};
+const O_CARRY: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[TYPED],
+};
+
 macro_rules! op_rows {
     ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
-       $form:literal $(amount $amount:literal)? $(selector $sel:literal)?, $example:literal,
+       $form:literal $ops:ident $(amount $amount:literal)? $(selector $sel:literal)?, $example:literal,
        $summary:literal;)*) => {
         /// The program instructions: logic, shift, data movement, comparison and conversion.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -210,6 +371,7 @@ macro_rules! op_rows {
                 src_types: $src,
                 mods: $mods,
                 form: $form,
+                operands: $ops,
                 amount: op_rows!(@opt $($amount)?),
                 selector: op_rows!(@opt $($sel)?),
                 example: $example,
@@ -259,71 +421,71 @@ const HALF_CC: &[&[&str]] = &[&["!", "lo", "hi"], &["cc"]];
 
 op_rows! {
     Mov "mov" Move "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
-        "d, a  |  d, {a0, a1, ...}  |  {d0, d1, ...}, a",
+        "d, a  |  d, {a0, a1, ...}  |  {d0, d1, ...}, a" O_MOV,
         "mov.b32 d, {a, b};",
         "Copies a register or a value; with braces, packs parts into one register or splits one into parts.";
     And "and" Logic "logic-and-shift-instructions-and", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a, b", "and.b32 d, a, b;",
+        "d, a, b" O_LOGIC, "and.b32 d, a, b;",
         "Bitwise and (logical and for predicates).";
     Or "or" Logic "logic-and-shift-instructions-or", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a, b", "or.b32 d, a, b;",
+        "d, a, b" O_LOGIC, "or.b32 d, a, b;",
         "Bitwise or (logical or for predicates).";
     Xor "xor" Logic "logic-and-shift-instructions-xor", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a, b", "xor.b32 d, a, b;",
+        "d, a, b" O_LOGIC, "xor.b32 d, a, b;",
         "Bitwise exclusive or (for predicates: true when exactly one is).";
     Not "not" Logic "logic-and-shift-instructions-not", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a", "not.b32 d, a;",
+        "d, a" O_LOGIC, "not.b32 d, a;",
         "Flips every bit (negates a predicate).";
     Cnot "cnot" Logic "logic-and-shift-instructions-cnot", BITS3, NONE, NO_MODS,
-        "d, a", "cnot.b32 d, a;",
+        "d, a" O_LOGIC, "cnot.b32 d, a;",
         "1 when a is zero, else 0, like C's !a.";
     Lop3 "lop3" Logic "logic-and-shift-instructions-lop3", B32_ONLY, NONE, NO_MODS,
-        "d, a, b, c, immLut", "lop3.b32 d, a, b, c, 0xb2;",
+        "d, a, b, c, immLut" O_LOP3, "lop3.b32 d, a, b, c, 0xb2;",
         "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.";
     Shf "shf" Logic "logic-and-shift-instructions-shf", B32_ONLY, NONE, SHF_MODS,
-        "d, a, b, c" amount 2, "shf.l.wrap.b32 d, a, b, c;",
+        "d, a, b, c" O_LOGIC amount 2, "shf.l.wrap.b32 d, a, b, c;",
         "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.";
     Shl "shl" Logic "logic-and-shift-instructions-shl", BITS3, NONE, NO_MODS,
-        "d, a, b" amount 1, "shl.b32 d, a, b;",
+        "d, a, b" O_SHL amount 1, "shl.b32 d, a, b;",
         "Shift left; amounts of the width or more give 0.";
     Shr "shr" Logic "logic-and-shift-instructions-shr", SHR_TYPES, NONE, NO_MODS,
-        "d, a, b" amount 1, "shr.s32 d, a, b;",
+        "d, a, b" O_SHR amount 1, "shr.s32 d, a, b;",
         "Shift right, filling with the sign for .s types and zeros otherwise.";
     Prmt "prmt" Move "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
-        PRMT_MODS, "d, a, b, c" selector 2, "prmt.b32 d, a, b, c;",
+        PRMT_MODS, "d, a, b, c" O_LOGIC selector 2, "prmt.b32 d, a, b, c;",
         "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
     Setp "setp" Compare "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
-        SETP_MODS, "p[|q], a, b[, c]", "setp.lt.s32 p|q, a, b;",
+        SETP_MODS, "p[|q], a, b[, c]" O_SETP, "setp.lt.s32 p|q, a, b;",
         "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
     Selp "selp" Compare "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
-        NO_MODS, "d, a, b, c", "selp.b32 d, a, b, c;",
+        NO_MODS, "d, a, b, c" O_SELP, "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";
     Cvt "cvt" Convert "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
-        CVT_MODS, "d, a", "cvt.sat.s8.s32 d, a;",
+        CVT_MODS, "d, a" O_CVT, "cvt.sat.s8.s32 d, a;",
         "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.";
     CvtPack "cvt.pack" Convert "data-movement-and-conversion-instructions-cvt-pack", PACK_TYPES,
-        S32_ONLY, PACK_MODS, "d, a, b  |  d, a, b, c", "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
+        S32_ONLY, PACK_MODS, "d, a, b  |  d, a, b, c" O_PACK, "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
         "Clamps a and b to a narrow type and packs them side by side, b in the lowest bits and a just above; the 16-bit types fill d, the narrower ones take the rest of d from the low bits of c.";
     Slct "slct" Compare "comparison-and-selection-instructions-slct", SLCT_TYPES,
-        SLCT_SELECTOR, SLCT_MODS, "d, a, b, c", "slct.s32.s32 d, a, b, c;",
+        SLCT_SELECTOR, SLCT_MODS, "d, a, b, c" O_SLCT, "slct.s32.s32 d, a, b, c;",
         "a when c is zero or positive, b when c is negative; c is a signed 32-bit integer or an f32.";
     AddCc "add.cc" Carry "extended-precision-arithmetic-instructions-add-cc", CARRY_TYPES,
-        NONE, NO_MODS, "d, a, b", "add.cc.u32 d, a, b;",
+        NONE, NO_MODS, "d, a, b" O_CARRY, "add.cc.u32 d, a, b;",
         "a + b, and the carry out of the top bit written to the carry flag CC.CF: the first link of a multi-word addition.";
     Addc "addc" Carry "extended-precision-arithmetic-instructions-addc", CARRY_IN_TYPES,
-        NONE, CC, "d, a, b", "addc.cc.u32 d, a, b;",
+        NONE, CC, "d, a, b" O_CARRY, "addc.cc.u32 d, a, b;",
         "a + b + CC.CF; with .cc it writes its own carry out, so the chain goes on.";
     SubCc "sub.cc" Carry "extended-precision-arithmetic-instructions-sub-cc", CARRY_TYPES,
-        NONE, NO_MODS, "d, a, b", "sub.cc.u32 d, a, b;",
+        NONE, NO_MODS, "d, a, b" O_CARRY, "sub.cc.u32 d, a, b;",
         "a - b, computed as a + ~b + 1, with the carry out (1 when nothing was borrowed) written to CC.CF.";
     Subc "subc" Carry "extended-precision-arithmetic-instructions-subc", CARRY_IN_TYPES,
-        NONE, CC, "d, a, b", "subc.cc.u32 d, a, b;",
+        NONE, CC, "d, a, b" O_CARRY, "subc.cc.u32 d, a, b;",
         "a + ~b + CC.CF: a - b less one when the previous link borrowed; with .cc it writes its own carry.";
     MadCc "mad.cc" Carry "extended-precision-arithmetic-instructions-mad-cc", CARRY_TYPES,
-        NONE, HALF, "d, a, b, c", "mad.lo.cc.u32 d, a, b, c;",
+        NONE, HALF, "d, a, b, c" O_CARRY, "mad.lo.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c, with the carry out of the addition written to CC.CF.";
     Madc "madc" Carry "extended-precision-arithmetic-instructions-madc", CARRY_IN_TYPES,
-        NONE, HALF_CC, "d, a, b, c", "madc.hi.cc.u32 d, a, b, c;",
+        NONE, HALF_CC, "d, a, b, c" O_CARRY, "madc.hi.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c and CC.CF; with .cc it writes its own carry.";
 }
 
@@ -368,5 +530,43 @@ impl POp {
     /// The types it takes (for `cvt`, the destination type).
     pub fn types(self) -> &'static [PType] {
         self.row().types
+    }
+}
+
+impl POp {
+    /// The program instruction a statement names, from its opcode word and the modifiers
+    /// after it: `add`, `sub` and `mad` with `.cc` are links of the carry chain, and `cvt`
+    /// with `.pack` right after it is `cvt.pack`. None for any other opcode word.
+    pub fn of_statement(word: &str, mods: &[&str]) -> Option<POp> {
+        let cc = mods.contains(&"cc");
+        match word {
+            "add" if cc => Some(POp::AddCc),
+            "sub" if cc => Some(POp::SubCc),
+            "mad" if cc => Some(POp::MadCc),
+            "cvt" if mods.first() == Some(&"pack") => Some(POp::CvtPack),
+            _ => POp::from_name(word),
+        }
+    }
+    /// A link of the carry chain.
+    pub fn is_carry(self) -> bool {
+        matches!(
+            self,
+            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc
+        )
+    }
+    /// Reads the carry flag: `addc`, `subc`, `madc`.
+    pub fn carry_in(self) -> bool {
+        matches!(self, POp::Addc | POp::Subc | POp::Madc)
+    }
+    /// The opcode word as written before the modifiers: `add` for `add.cc`, `cvt` for
+    /// `cvt.pack`.
+    pub fn word(self) -> &'static str {
+        match self {
+            POp::AddCc => "add",
+            POp::SubCc => "sub",
+            POp::MadCc => "mad",
+            POp::CvtPack => "cvt",
+            _ => self.name(),
+        }
     }
 }
