@@ -2847,6 +2847,7 @@ impl OpInsn {
                     lane_bits: ew,
                     from_result: vec![true; n as usize],
                     other: String::new(),
+                    moved: false,
                 })
             });
             if let Some(o) = out.first_mut() {

@@ -29,7 +29,6 @@
 //! assert_eq!(lit[0] & (1 << 16), 1 << 16, "stage 0 reads a; bit 16 of it feeds bit 0 of d");
 //! ```
 
-use crate::isa::Family;
 use crate::trace::{mask128, Detail, StageKind, Trace};
 
 /// A set of bits of one node (stage index), as a mask.
@@ -369,13 +368,14 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
             lane_bits,
             from_result,
             other,
+            moved,
         } => {
             let lb = (*lane_bits).max(1);
             let other_k = ins.iter().position(|v| &v.name == other);
             let result_k = ins.iter().position(|v| &v.name != other).unwrap_or(0);
             // A scalar video merge takes the low part of the result into the selected part of
-            // c, unless the stage says it keeps it in place.
-            let moved = t.family == Family::ScalarVideo && !s.label.contains("in place");
+            // c, unless the stage's detail says it keeps it in place.
+            let moved = *moved;
             let from = from_result.clone();
             Box::new(move |b: u32, k: usize| {
                 let lane = (b / lb) as usize;
@@ -547,13 +547,15 @@ fn op_rule<'a>(
     // A shift by a known amount: `ta >> n`, `tmp >> 15`, `ta << n`.
     // (`>>>` is the logical shift.)
     let shift = match toks.as_slice() {
-        [Tok::Name(x), Tok::Sym(c1), Tok::Sym(c2), amount] if c1 == c2 => Some((x, c1, amount)),
+        [Tok::Name(x), Tok::Sym(c1), Tok::Sym(c2), amount] if c1 == c2 => {
+            Some((x, c1, amount, false))
+        }
         [Tok::Name(x), Tok::Sym('>'), Tok::Sym('>'), Tok::Sym('>'), amount] => {
-            Some((x, &'>', amount))
+            Some((x, &'>', amount, true))
         }
         _ => None,
     };
-    if let Some((x, c1, amount)) = shift {
+    if let Some((x, c1, amount, logical)) = shift {
         if *c1 == '>' || *c1 == '<' {
             if let Some(k0) = input(x) {
                 let (n, by) = match amount {
@@ -565,7 +567,7 @@ fn op_rule<'a>(
                     let n = n.clamp(0, 128) as u32;
                     let w = ins[k0].bits;
                     let right = *c1 == '>';
-                    let sign = right && ins[k0].signed && !s.label.contains("logical");
+                    let sign = right && ins[k0].signed && !logical;
                     return Box::new(move |b: u32, k: usize| {
                         if Some(k) == by {
                             return all(b, k);
@@ -799,6 +801,16 @@ mod tests {
         assert_eq!(lit_src(&t, &p, 16, "c"), 0);
         assert_eq!(lit_src(&t, &p, 15, "c"), 1 << 15);
         assert_eq!(lit_src(&t, &p, 15, "a"), 0);
+        // The ISA text read literally moves the low half-word up: d bit 16 is the result's
+        // bit 0, the sum of a's and b's selected bit 0 (bit 16 of each). The merge stage's
+        // detail says which (`moved`); its label is not read.
+        let insn = check("vadd.u32.u32.u32 d.h1, a.h1, b.h1, c;").unwrap();
+        let t =
+            crate::evaluate_traced_reading(&insn, &Inputs::new(1, 2, 3, 0), crate::Reading::Text);
+        let p = Provenance::of(&t);
+        assert_eq!(lit_src(&t, &p, 16, "a"), 1 << 16);
+        assert_eq!(lit_src(&t, &p, 17, "a"), span(16, 17));
+        assert_eq!(lit_src(&t, &p, 16, "c"), 0);
     }
 
     #[test]

@@ -407,6 +407,11 @@ pub enum Detail {
         from_result: Vec<bool>,
         /// The operand the other lanes come from (`c`, or `b` for some SIMD forms).
         other: String,
+        /// Whether a lane taken from the result comes from the result's lowest lane (a scalar
+        /// video merge into a byte or `d.h0`, and the ISA text's `d.h1`), rather than from the
+        /// same position (SIMD lanes, the H100's `d.h1`).
+        #[serde(default)]
+        moved: bool,
     },
     /// SIMD pool: the 8 bytes (or 4 half-words) of `b:a`, and which pool entry each lane took.
     Pool {

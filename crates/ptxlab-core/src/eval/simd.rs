@@ -468,6 +468,7 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
                     lane_bits: lb,
                     from_result,
                     other: "c".into(),
+                    moved: false,
                 })
                 .differs_if(text != d, DiffId::SimdMergeLanes)
             }
@@ -875,7 +876,8 @@ mod tests {
             Detail::Merge {
                 lane_bits: 8,
                 from_result: vec![true, false, true, false],
-                other: "c".into()
+                other: "c".into(),
+                moved: false,
             }
         );
         let last = tr.stages.last().unwrap();

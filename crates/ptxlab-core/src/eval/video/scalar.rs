@@ -702,6 +702,8 @@ fn merge_path<S: Semantics, T: Tracer>(
                 lane_bits: part.width,
                 from_result: (0..lanes).map(|i| i == target).collect(),
                 other: "c".to_string(),
+                // The H100 keeps bits 16-31 of the result in place for d.h1.
+                moved: !(part.width == 16 && part.lo == 16 && !S::TEXT),
             })
     });
     (d, wrapped)
