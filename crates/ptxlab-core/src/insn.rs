@@ -35,7 +35,8 @@ use serde::{Deserialize, Serialize};
 use crate::ast::{Guard, Instruction};
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
-use crate::ops::{parse_op, OpInsn, POp, Src};
+use crate::isa::Instr;
+use crate::ops::{parse_op, OpInsn, Src};
 use crate::trace::Trace;
 
 /// One instruction of either kind.
@@ -96,31 +97,19 @@ pub fn check(text: &str) -> Result<Insn, Diagnostic> {
         None => (None, t),
     };
     let body = body.trim_start();
-    let word: String = body
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    if !crate::ops::claims(body) {
+    // One index of both tables says which parser reads it.
+    if !matches!(Instr::of_statement(body), Some(Instr::Program(_))) {
         return crate::check(text).map(Insn::Table).map_err(|mut d| {
-            if crate::isa::Opcode::from_name(&word).is_none()
-                && d.message.starts_with("unknown opcode")
-            {
-                // Both tables are read here: suggest from both.
-                let stem: String = word.to_ascii_lowercase().chars().take(3).collect();
-                let near = POp::all()
-                    .map(|o| o.name())
-                    .filter(|n| !stem.is_empty() && n.starts_with(&stem));
-                let near: Vec<String> = near.map(String::from).collect();
-                if d.allowed.len() == crate::isa::OPCODES.len() {
-                    // Nothing near among the table's names.
-                    if near.is_empty() {
-                        d.allowed.extend(POp::all().map(|o| o.name().to_string()));
-                    } else {
-                        d.allowed = near;
-                    }
-                } else {
-                    d.allowed.extend(near);
-                }
+            if d.message.starts_with("unknown opcode") {
+                // Suggest from every instruction's name, not only the table's.
+                let word: String = body
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                d.allowed = crate::isa::instr::suggest(&word)
+                    .into_iter()
+                    .map(String::from)
+                    .collect();
             }
             d
         });
@@ -179,10 +168,7 @@ impl Insn {
     }
     /// The opcode's name as written: `vadd`, `prmt`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Insn::Table(i) => i.opcode.name(),
-            Insn::Op { op, .. } => op.op.name(),
-        }
+        self.instr().name()
     }
     /// The table instruction, if it is one.
     pub fn table(&self) -> Option<&Instruction> {
@@ -212,25 +198,23 @@ impl Insn {
     }
     /// Link to the instruction's section of NVIDIA's documentation.
     pub fn doc_url(&self) -> String {
-        match self {
-            Insn::Table(i) => i.opcode.doc_url(),
-            Insn::Op { op, .. } => op.op.doc_url(),
-        }
+        self.instr().doc_url()
     }
     /// What it computes, in a sentence of our own.
     pub fn summary(&self) -> &'static str {
-        match self {
-            Insn::Table(i) => i.opcode.info().summary,
-            Insn::Op { op, .. } => op.op.summary(),
-        }
+        self.instr().summary()
     }
     /// The GPU its values were measured on, read from its row: the 47 table opcodes on an H100
     /// (`shared/conformance/h100-cases.jsonl.gz`), the 22 program instructions on an H200
     /// (`tests/data/gpu-programs.jsonl.gz`).
     pub fn measured(&self) -> Option<crate::isa::Gpu> {
+        self.instr().measured()
+    }
+    /// Its row in the one index of both tables.
+    pub fn instr(&self) -> Instr {
         match self {
-            Insn::Table(i) => i.opcode.info().measured,
-            Insn::Op { op, .. } => op.op.row().measured,
+            Insn::Table(i) => Instr::Table(i.opcode),
+            Insn::Op { op, .. } => Instr::Program(op.op),
         }
     }
     /// Operand widths: the first destination and each source position as read.

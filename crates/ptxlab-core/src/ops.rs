@@ -619,15 +619,10 @@ pub fn is_op_name(name: &str) -> bool {
 /// found from its opcode word, or with its modifiers (`add.cc`, `cvt.pack`; see
 /// [`POp::of_statement`]).
 pub fn statement_op(text: &str) -> Option<POp> {
-    let head = text
-        .trim_start()
-        .split(char::is_whitespace)
-        .next()
-        .unwrap_or("");
-    let mut words = head.trim_end_matches(';').split('.');
-    let word = words.next().unwrap_or("");
-    let mods: Vec<&str> = words.collect();
-    POp::of_statement(word, &mods)
+    match crate::isa::Instr::of_statement(text)? {
+        crate::isa::Instr::Program(p) => Some(p),
+        crate::isa::Instr::Table(_) => None,
+    }
 }
 
 /// Whether a statement (without its guard) is an instruction of this module

@@ -17,6 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod instr;
 pub mod lanes;
 pub mod op_rows;
 pub mod operand;
@@ -24,6 +25,7 @@ pub mod operation;
 pub mod rows;
 pub mod vocab;
 
+pub use instr::Instr;
 pub use op_rows::{OpRow, POp, PType, OP_ROWS};
 pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
@@ -100,9 +102,9 @@ impl Family {
     /// The example text of its first instruction, from whichever table holds the family (the
     /// text the pickers switch to).
     pub fn example(self) -> &'static str {
-        let table = OPCODES.iter().find(|r| r.family == self).map(|r| r.example);
-        let program = || OP_ROWS.iter().find(|r| r.family == self).map(|r| r.example);
-        table.or_else(program).unwrap_or("")
+        Instr::all()
+            .find(|i| i.family() == self)
+            .map_or("", Instr::example)
     }
     /// Whether its instructions are rows of [`OP_ROWS`] (the program instructions), not of
     /// [`OPCODES`].

@@ -168,3 +168,29 @@ fn one_family_vocabulary_splits_the_two_tables() {
         assert!(n > 0, "{f:?} has no instruction");
     }
 }
+
+#[test]
+fn one_index_of_both_tables() {
+    let all: Vec<Instr> = Instr::all().collect();
+    assert_eq!(all.len(), OPCODES.len() + OP_ROWS.len());
+    // Every name once, and every example is found again from its text.
+    let mut names: Vec<&str> = all.iter().map(|i| i.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), all.len());
+    for i in &all {
+        assert_eq!(
+            Instr::of_statement(i.example()),
+            Some(*i),
+            "{}",
+            i.example()
+        );
+        assert!(i.doc_url().starts_with(PTX_DOC_BASE) && !i.summary().is_empty());
+        assert!(i.measured().is_some(), "{}", i.name());
+    }
+    // Suggestions come from both tables.
+    assert_eq!(instr::suggest("ad"), instr::suggest("add"));
+    assert!(instr::suggest("addx").contains(&"add.cc"));
+    assert!(instr::suggest("addx").contains(&"add"));
+    assert_eq!(instr::suggest("zzz").len(), all.len());
+}

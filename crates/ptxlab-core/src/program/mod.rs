@@ -63,6 +63,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::{Instruction, OperandKind};
 use crate::eval::{evaluate, evaluate_traced, widths, Inputs};
+use crate::isa::Instr;
 use crate::ops::{width_fits, width_name};
 use crate::trace::Trace;
 
@@ -1306,6 +1307,8 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
     let full_word = body.split(char::is_whitespace).next().unwrap_or("");
     let text = written[t.len() - body.len()..].to_string();
     let with_semicolon = format!("{body};");
+    // Which row reads it, from the one index of both tables.
+    let instr = Instr::of_statement(body);
     let shown = |d: &dyn fmt::Display| perr(line, format!("{d} in '{text}'"));
     let body_of = |b: Body| Statement {
         line,
@@ -1362,17 +1365,17 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         }
         body_of(Body::End)
     } else if float
-        && (ops::claims(body) || crate::isa::Opcode::from_name(opname).is_some())
+        && instr.is_some()
         && !matches!(opname, "mov" | "cvt" | "setp" | "selp" | "slct")
     {
         return Err(perr(
             line,
             format!("'{full_word}': floating point is not modelled; programs compute with integer and bit types"),
         ));
-    } else if ops::claims(body) {
+    } else if let Some(Instr::Program(_)) = instr {
         let insn = parse_op(&with_semicolon).map_err(|d| shown(&d))?;
         body_of(Body::Op(Box::new(insn)))
-    } else if crate::isa::Opcode::from_name(opname).is_some() {
+    } else if let Some(Instr::Table(_)) = instr {
         let insn = crate::check(&with_semicolon).map_err(|d| shown(&d))?;
         body_of(Body::Table(Box::new(insn)))
     } else if let Some((why, _)) = NOT_MODELLED.iter().find(|(_, ops)| ops.contains(&opname)) {

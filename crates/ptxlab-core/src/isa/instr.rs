@@ -1,0 +1,115 @@
+//! One index of every instruction ptxlab reads: the 47 video and integer arithmetic opcodes of
+//! [`OPCODES`] and the program instructions of [`OP_ROWS`]. Whatever asks about an instruction by
+//! name (the checker's dispatch, its suggestions for a misspelt name, the family list, Learn,
+//! `ptxlab explain`) asks here, so both tables are one list to it.
+//!
+//! ```
+//! use ptxlab_core::isa::{Family, Gpu, Instr};
+//!
+//! let setp = Instr::of_statement("setp.lt.s32 p, a, b;").unwrap();
+//! assert_eq!((setp.name(), setp.family()), ("setp", Family::Compare));
+//! // A modifier can name a row of its own: add.cc is the carry chain's, not add's.
+//! assert_eq!(Instr::of_statement("add.cc.u32 d, a, b;").unwrap().name(), "add.cc");
+//! assert_eq!(Instr::of_statement("add.u32 d, a, b;").unwrap().measured(), Some(Gpu::H100));
+//! assert!(Instr::all().count() > 60);
+//! ```
+
+use super::{Family, Gpu, Opcode, POp, OPCODES, OP_ROWS, PTX_DOC_BASE};
+
+/// Any instruction: a row of either table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Instr {
+    /// A row of [`OPCODES`].
+    Table(Opcode),
+    /// A row of [`OP_ROWS`].
+    Program(POp),
+}
+
+impl Instr {
+    /// Every instruction: the table's rows in their order, then the program rows.
+    pub fn all() -> impl Iterator<Item = Instr> {
+        OPCODES
+            .iter()
+            .map(|r| Instr::Table(r.opcode))
+            .chain(OP_ROWS.iter().map(|r| Instr::Program(r.op)))
+    }
+    /// The instruction named by an opcode word and the modifiers written after it: `add.cc`
+    /// and `cvt.pack` are rows of their own ([`POp::of_statement`]); `None` for a word no row
+    /// has.
+    pub fn of_words(word: &str, mods: &[&str]) -> Option<Instr> {
+        POp::of_statement(word, mods)
+            .map(Instr::Program)
+            .or_else(|| Opcode::from_name(word).map(Instr::Table))
+    }
+    /// The instruction a statement (without its guard) names, read from its first word:
+    /// `setp.lt.s32 p, a, b;` is `setp`.
+    pub fn of_statement(text: &str) -> Option<Instr> {
+        let head = text
+            .trim_start()
+            .split(char::is_whitespace)
+            .next()
+            .unwrap_or("");
+        let mut words = head.trim_end_matches(';').split('.');
+        let word = words.next().unwrap_or("");
+        let mods: Vec<&str> = words.collect();
+        Instr::of_words(word, &mods)
+    }
+    /// Its name as written: `vadd`, `add.cc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Instr::Table(o) => o.name(),
+            Instr::Program(p) => p.name(),
+        }
+    }
+    /// Its family.
+    pub fn family(self) -> Family {
+        match self {
+            Instr::Table(o) => o.family(),
+            Instr::Program(p) => p.family(),
+        }
+    }
+    /// The GPU its values were measured on.
+    pub fn measured(self) -> Option<Gpu> {
+        match self {
+            Instr::Table(o) => o.info().measured,
+            Instr::Program(p) => p.row().measured,
+        }
+    }
+    /// What it computes, in a sentence of our own.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Instr::Table(o) => o.info().summary,
+            Instr::Program(p) => p.row().summary,
+        }
+    }
+    /// A text ptxas accepts: the starting point when the pickers switch to it.
+    pub fn example(self) -> &'static str {
+        match self {
+            Instr::Table(o) => o.example(),
+            Instr::Program(p) => p.row().example,
+        }
+    }
+    /// Link to its section of NVIDIA's PTX documentation.
+    pub fn doc_url(self) -> String {
+        let anchor = match self {
+            Instr::Table(o) => o.info().doc_anchor,
+            Instr::Program(p) => p.row().doc_anchor,
+        };
+        format!("{PTX_DOC_BASE}#{anchor}")
+    }
+}
+
+/// The names to suggest for an unknown opcode word: every instruction whose name starts with
+/// the word's first three letters, or every name when none does.
+pub fn suggest(word: &str) -> Vec<&'static str> {
+    let stem: String = word.to_ascii_lowercase().chars().take(3).collect();
+    let near: Vec<&'static str> = Instr::all()
+        .map(Instr::name)
+        .filter(|n| !stem.is_empty() && n.starts_with(&stem))
+        .collect();
+    if near.is_empty() {
+        Instr::all().map(Instr::name).collect()
+    } else {
+        near
+    }
+}
