@@ -3,7 +3,7 @@
 
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
-use crate::eval::video::scalar::word_only;
+use crate::eval::video::scalar::{primary_of, word_only};
 use crate::eval::Inputs;
 use crate::isa::ScalarOp;
 use crate::trace::Flag;
@@ -247,19 +247,8 @@ impl Scalar {
         } else {
             fb.get(v[1])
         };
-        // The evaluator's `primary`, restated: computed through one shared function taking
-        // `vset`'s comparison as a closure, this entry's one case of `vadd.sat.add` ran about
-        // 20% slower (plan_speed, 2026-11-26).
-        let tmp = match op {
-            ScalarOp::Add => ta + tb,
-            ScalarOp::Sub => ta - tb,
-            ScalarOp::Absdiff => (ta - tb).abs(),
-            ScalarOp::Min => ta.min(tb),
-            ScalarOp::Max => ta.max(tb),
-            ScalarOp::Shl => ((ta as u64) << (tb & 63)) as i64,
-            ScalarOp::Shr => ta >> (tb & 63),
-            ScalarOp::Set => self.cmp.test(ta, tb),
-        };
+        // The evaluator's primary arithmetic itself, with the operation a constant here.
+        let tmp = primary_of(op, self.cmp, ta, tb);
 
         if tail == Tail::Merge {
             let orig = if shift { sext34(tmp) } else { tmp };

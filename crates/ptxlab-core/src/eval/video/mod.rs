@@ -121,3 +121,42 @@ pub use vmad::eval_vmad;
 
 #[cfg(test)]
 mod tests;
+
+/// Branch-free comparison: `cmp` as which of `<`, `==`, `>` count as true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CmpBits {
+    pub(crate) lt: i64,
+    pub(crate) eq: i64,
+    pub(crate) gt: i64,
+}
+
+impl CmpBits {
+    /// Never true (for an operation that reads no comparison).
+    pub(crate) const NONE: CmpBits = CmpBits {
+        lt: 0,
+        eq: 0,
+        gt: 0,
+    };
+    pub(crate) fn of(c: crate::ast::Cmp) -> CmpBits {
+        use crate::ast::Cmp;
+        let (lt, eq, gt) = match c {
+            Cmp::Eq => (0, 1, 0),
+            Cmp::Ne => (1, 0, 1),
+            Cmp::Lt => (1, 0, 0),
+            Cmp::Le => (1, 1, 0),
+            Cmp::Gt => (0, 0, 1),
+            Cmp::Ge => (0, 1, 1),
+        };
+        CmpBits { lt, eq, gt }
+    }
+    #[inline(always)]
+    pub(crate) fn test(self, x: i64, y: i64) -> i64 {
+        (((x < y) as i64) & self.lt) | (((x == y) as i64) & self.eq) | (((x > y) as i64) & self.gt)
+    }
+    #[inline(always)]
+    pub(crate) fn test32(self, x: i32, y: i32) -> i32 {
+        (((x < y) as i32) & self.lt as i32)
+            | (((x == y) as i32) & self.eq as i32)
+            | (((x > y) as i32) & self.gt as i32)
+    }
+}

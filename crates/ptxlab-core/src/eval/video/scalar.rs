@@ -1,7 +1,7 @@
 //! The scalar video instructions: `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`, `vshr`
 //! and `vset`.
 
-use super::{outside, read_part, src_sel, Part, M32, S32_MAX, S32_MIN, U32_MAX};
+use super::{outside, read_part, src_sel, CmpBits, Part, M32, S32_MAX, S32_MIN, U32_MAX};
 use crate::ast::{ClampMode, Cmp, Instruction, SecOp, Selector};
 use crate::bits::{clamp_i64, field, int_range, sext};
 use crate::differences::DiffId;
@@ -115,23 +115,35 @@ pub(crate) fn word_only(op: ScalarOp, sat: bool) -> bool {
 /// The value is exact, except that `vshl` keeps 64 bits (the hardware's width), read as signed.
 #[inline]
 fn primary(p: Prim, ta: i64, tb: i64) -> i64 {
+    // Each arm names its operation as a constant, so `primary_of` folds to that operation's
+    // line (no comparison is read but by `vset`).
+    let none = CmpBits::NONE;
     match p {
-        Prim::Add => ta + tb,
-        Prim::Sub => ta - tb,
-        Prim::Absdiff => (ta - tb).abs(),
-        Prim::Min => ta.min(tb),
-        Prim::Max => ta.max(tb),
+        Prim::Add => primary_of(ScalarOp::Add, none, ta, tb),
+        Prim::Sub => primary_of(ScalarOp::Sub, none, ta, tb),
+        Prim::Absdiff => primary_of(ScalarOp::Absdiff, none, ta, tb),
+        Prim::Min => primary_of(ScalarOp::Min, none, ta, tb),
+        Prim::Max => primary_of(ScalarOp::Max, none, ta, tb),
+        Prim::Shl => primary_of(ScalarOp::Shl, none, ta, tb),
+        Prim::Shr => primary_of(ScalarOp::Shr, none, ta, tb),
+        Prim::Set(c) => primary_of(ScalarOp::Set, CmpBits::of(c), ta, tb),
+    }
+}
+
+/// [`primary`] of the operation `op` (`cmp` for `vset`): the one definition of the primary
+/// arithmetic, which the plans' kernels (`plan::video`) run too, with `op` a constant there.
+#[inline(always)]
+pub(crate) fn primary_of(op: ScalarOp, cmp: CmpBits, ta: i64, tb: i64) -> i64 {
+    match op {
+        ScalarOp::Add => ta + tb,
+        ScalarOp::Sub => ta - tb,
+        ScalarOp::Absdiff => (ta - tb).abs(),
+        ScalarOp::Min => ta.min(tb),
+        ScalarOp::Max => ta.max(tb),
         // The amount is at most 32 and ta fits in 33 bits: nothing is lost below bit 64.
-        Prim::Shl => ((ta as u64) << (tb & 63)) as i64,
-        Prim::Shr => ta >> (tb & 63),
-        Prim::Set(c) => i64::from(match c {
-            Cmp::Eq => ta == tb,
-            Cmp::Ne => ta != tb,
-            Cmp::Lt => ta < tb,
-            Cmp::Le => ta <= tb,
-            Cmp::Gt => ta > tb,
-            Cmp::Ge => ta >= tb,
-        }),
+        ScalarOp::Shl => ((ta as u64) << (tb & 63)) as i64,
+        ScalarOp::Shr => ta >> (tb & 63),
+        ScalarOp::Set => cmp.test(ta, tb),
     }
 }
 
