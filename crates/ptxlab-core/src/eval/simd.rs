@@ -24,6 +24,7 @@
 //! ```
 
 use super::semantics::Semantics;
+use super::video::CmpBits;
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::differences::DiffId;
 use crate::isa::{lanes, Operation, SimdOp};
@@ -139,14 +140,6 @@ fn abs_of(x: i64) -> i64 {
     (x ^ m) - m
 }
 
-/// The average of two lanes, halves rounded away from zero.
-#[inline(always)]
-fn average(x: i64, y: i64) -> i64 {
-    let s = x + y;
-    // Branch-free form of `if s >= 0 { (s + 1) >> 1 } else { s >> 1 }`.
-    (s + (s >= 0) as i64) >> 1
-}
-
 #[inline(always)]
 fn lanewise<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> i64) -> [i64; N] {
     let mut r = [0i64; N];
@@ -154,6 +147,116 @@ fn lanewise<const N: usize>(x: &[i64; N], y: &[i64; N], f: impl Fn(i64, i64) -> 
         r[i] = f(x[i], y[i]);
     }
     r
+}
+
+/// The integer type lanes are computed in: in the plans `i16` for byte lanes (every value and
+/// result of a byte lane fits, and 16-bit lanes vectorise twice as wide with native min and
+/// max) and `i32` for half-word lanes; in the evaluator `i64`.
+pub(crate) trait Lane:
+    Copy
+    + Default
+    + Ord
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+    + std::ops::BitAnd<Output = Self>
+{
+    /// `x` truncated to this type (the caller knows it fits).
+    fn of(x: i32) -> Self;
+    /// The low `bits` (8 or 16) of `w`, sign-extended.
+    fn lane(w: u32, bits: u32) -> Self;
+    fn i32(self) -> i32;
+    fn abs(self) -> Self;
+    fn test(c: CmpBits, x: Self, y: Self) -> Self;
+}
+
+impl Lane for i16 {
+    #[inline(always)]
+    fn of(x: i32) -> i16 {
+        x as i16
+    }
+    #[inline(always)]
+    fn lane(w: u32, bits: u32) -> i16 {
+        debug_assert_eq!(bits, 8);
+        i16::from(w as u8 as i8)
+    }
+    #[inline(always)]
+    fn i32(self) -> i32 {
+        i32::from(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> i16 {
+        self.abs()
+    }
+    #[inline(always)]
+    fn test(c: CmpBits, x: i16, y: i16) -> i16 {
+        c.test32(i32::from(x), i32::from(y)) as i16
+    }
+}
+
+impl Lane for i32 {
+    #[inline(always)]
+    fn of(x: i32) -> i32 {
+        x
+    }
+    #[inline(always)]
+    fn lane(w: u32, bits: u32) -> i32 {
+        ((w << (32 - bits)) as i32) >> (32 - bits)
+    }
+    #[inline(always)]
+    fn i32(self) -> i32 {
+        self
+    }
+    #[inline(always)]
+    fn abs(self) -> i32 {
+        self.abs()
+    }
+    #[inline(always)]
+    fn test(c: CmpBits, x: i32, y: i32) -> i32 {
+        c.test32(x, y)
+    }
+}
+
+impl Lane for i64 {
+    #[inline(always)]
+    fn of(x: i32) -> i64 {
+        i64::from(x)
+    }
+    #[inline(always)]
+    fn lane(w: u32, bits: u32) -> i64 {
+        i64::from(((w << (32 - bits)) as i32) >> (32 - bits))
+    }
+    #[inline(always)]
+    fn i32(self) -> i32 {
+        self as i32
+    }
+    #[inline(always)]
+    fn abs(self) -> i64 {
+        abs_of(self)
+    }
+    #[inline(always)]
+    fn test(c: CmpBits, x: i64, y: i64) -> i64 {
+        c.test(x, y)
+    }
+}
+
+/// The primary operation on one lane: the one definition of the SIMD lane arithmetic, run by
+/// the evaluator (in `i64`, `op` a constant in each of its arms) and by the plans' kernels
+/// (`plan::simd`, in `i16` or `i32` lanes, `op` a constant of the kernel).
+#[inline(always)]
+pub(crate) fn lane_op<L: Lane>(op: SimdOp, cmp: CmpBits, x: L, y: L) -> L {
+    match op {
+        SimdOp::Add => x + y,
+        SimdOp::Sub => x - y,
+        SimdOp::Avrg => {
+            let s = x + y;
+            (s + L::of((s >= L::default()) as i32)) >> 1
+        }
+        SimdOp::Absdiff => (x - y).abs(),
+        SimdOp::Min => x.min(y),
+        SimdOp::Max => x.max(y),
+        SimdOp::Set => L::test(cmp, x, y),
+    }
 }
 
 /// Value of a `bits`-wide field (already masked), sign-extended when `signed`.
@@ -213,19 +316,20 @@ pub(crate) fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
         y[i] = lane_of::<N>(pool, picks[1][i]) & keep_b;
     }
 
+    // The lane arithmetic is `lane_op`'s, which the plans run too; each arm names its
+    // operation as a constant, so the loop holds only that operation's line.
+    let none = CmpBits::NONE;
     let r = match op {
-        Op::Add => lanewise(&x, &y, |x, y| x + y),
-        Op::Sub => lanewise(&x, &y, |x, y| x - y),
-        Op::Avrg => lanewise(&x, &y, average),
-        Op::Absdiff => lanewise(&x, &y, |x, y| abs_of(x - y)),
-        Op::Min => lanewise(&x, &y, min_of),
-        Op::Max => lanewise(&x, &y, max_of),
-        Op::Set(Cmp::Eq) => lanewise(&x, &y, |x, y| (x == y) as i64),
-        Op::Set(Cmp::Ne) => lanewise(&x, &y, |x, y| (x != y) as i64),
-        Op::Set(Cmp::Lt) => lanewise(&x, &y, |x, y| (x < y) as i64),
-        Op::Set(Cmp::Le) => lanewise(&x, &y, |x, y| (x <= y) as i64),
-        Op::Set(Cmp::Gt) => lanewise(&x, &y, |x, y| (x > y) as i64),
-        Op::Set(Cmp::Ge) => lanewise(&x, &y, |x, y| (x >= y) as i64),
+        Op::Add => lanewise(&x, &y, |x, y| lane_op(SimdOp::Add, none, x, y)),
+        Op::Sub => lanewise(&x, &y, |x, y| lane_op(SimdOp::Sub, none, x, y)),
+        Op::Avrg => lanewise(&x, &y, |x, y| lane_op(SimdOp::Avrg, none, x, y)),
+        Op::Absdiff => lanewise(&x, &y, |x, y| lane_op(SimdOp::Absdiff, none, x, y)),
+        Op::Min => lanewise(&x, &y, |x, y| lane_op(SimdOp::Min, none, x, y)),
+        Op::Max => lanewise(&x, &y, |x, y| lane_op(SimdOp::Max, none, x, y)),
+        Op::Set(c) => {
+            let cmp = CmpBits::of(c);
+            lanewise(&x, &y, |x, y| lane_op(SimdOp::Set, cmp, x, y))
+        }
     };
 
     // Lane results: exact values, clamped with `.sat`.

@@ -6,6 +6,7 @@ use super::{drive, fns, CmpBits, Fns, Kernel, Notes, Operands};
 #[cfg(not(target_arch = "wasm32"))]
 use super::{words, SOA};
 use crate::ast::{Cmp, Instruction, Selector};
+use crate::eval::simd::{lane_op, Lane};
 use crate::eval::Inputs;
 use crate::isa::SimdOp;
 use crate::trace::Flag;
@@ -55,91 +56,6 @@ fn picks(sel: Option<&Selector>, n: usize, base: usize) -> [u32; 4] {
         };
     }
     p
-}
-
-/// The integer type lanes are computed in: `i16` for byte lanes (every value and result of a
-/// byte lane fits, and 16-bit lanes vectorise twice as wide with native min and max), `i32`
-/// for half-word lanes.
-trait Lane:
-    Copy
-    + Default
-    + Ord
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Shr<u32, Output = Self>
-    + std::ops::BitAnd<Output = Self>
-{
-    /// `x` truncated to this type (the caller knows it fits).
-    fn of(x: i32) -> Self;
-    /// The low `bits` (8 or 16) of `w`, sign-extended.
-    fn lane(w: u32, bits: u32) -> Self;
-    fn i32(self) -> i32;
-    fn abs(self) -> Self;
-    fn test(c: CmpBits, x: Self, y: Self) -> Self;
-}
-
-impl Lane for i16 {
-    #[inline(always)]
-    fn of(x: i32) -> i16 {
-        x as i16
-    }
-    #[inline(always)]
-    fn lane(w: u32, bits: u32) -> i16 {
-        debug_assert_eq!(bits, 8);
-        i16::from(w as u8 as i8)
-    }
-    #[inline(always)]
-    fn i32(self) -> i32 {
-        i32::from(self)
-    }
-    #[inline(always)]
-    fn abs(self) -> i16 {
-        self.abs()
-    }
-    #[inline(always)]
-    fn test(c: CmpBits, x: i16, y: i16) -> i16 {
-        c.test32(i32::from(x), i32::from(y)) as i16
-    }
-}
-
-impl Lane for i32 {
-    #[inline(always)]
-    fn of(x: i32) -> i32 {
-        x
-    }
-    #[inline(always)]
-    fn lane(w: u32, bits: u32) -> i32 {
-        ((w << (32 - bits)) as i32) >> (32 - bits)
-    }
-    #[inline(always)]
-    fn i32(self) -> i32 {
-        self
-    }
-    #[inline(always)]
-    fn abs(self) -> i32 {
-        self.abs()
-    }
-    #[inline(always)]
-    fn test(c: CmpBits, x: i32, y: i32) -> i32 {
-        c.test32(x, y)
-    }
-}
-
-/// The primary operation on one lane.
-#[inline(always)]
-fn lane_op<L: Lane>(op: SimdOp, cmp: CmpBits, x: L, y: L) -> L {
-    match op {
-        SimdOp::Add => x + y,
-        SimdOp::Sub => x - y,
-        SimdOp::Avrg => {
-            let s = x + y;
-            (s + L::of((s >= L::default()) as i32)) >> 1
-        }
-        SimdOp::Absdiff => (x - y).abs(),
-        SimdOp::Min => x.min(y),
-        SimdOp::Max => x.max(y),
-        SimdOp::Set => L::test(cmp, x, y),
-    }
 }
 
 /// The batch loop without notes of half-word lanes with selectors, lane by lane over chunks of
