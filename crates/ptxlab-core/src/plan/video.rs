@@ -2,9 +2,11 @@
 //! [`crate::eval::video`] on the hardware's reading, with the form decoded beforehand.
 
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
-use crate::ast::{ClampMode, Instruction, Scale, SecOp, SelKind, Selector};
-use crate::eval::video::scalar::{primary_of, word_only};
+use crate::ast::{ClampMode, Instruction, Scale, SecOp, Selector};
+use crate::eval::video::scalar::{merge, primary_of, secondary, word_only};
+use crate::eval::video::Part;
 use crate::eval::Inputs;
+use crate::isa::lanes::scalar_part;
 use crate::isa::ScalarOp;
 use crate::trace::Flag;
 #[cfg(not(target_arch = "wasm32"))]
@@ -87,21 +89,6 @@ impl Tail {
     }
 }
 
-/// Bit offset and width of the part of a register a scalar selector names (see
-/// `eval::video::Part`): `.bN` byte N, `.hN` half-word N, none the whole word.
-fn part(sel: Option<&Selector>) -> (u32, u32) {
-    match sel {
-        None => (0, 32),
-        Some(s) => {
-            let d = u32::from(s.lane(0));
-            match s.kind {
-                SelKind::B => (8 * (d & 3), 8),
-                SelKind::H => (16 * (d & 1), 16),
-            }
-        }
-    }
-}
-
 fn src_sel(insn: &Instruction, i: usize) -> Option<&Selector> {
     insn.srcs.get(i).and_then(|o| o.sel.as_ref())
 }
@@ -145,12 +132,10 @@ pub(crate) struct Scalar {
     dsig: bool,
     sat: bool,
     tail: Tail,
-    /// `.max` (else `.min`) when the tail is a min/max.
-    is_max: bool,
-    /// Merge: lane position and width, and whether it is `.h1` (kept in place).
-    m_lo: u32,
-    m_width: u32,
-    m_h1: bool,
+    /// The secondary operation, when the tail is one.
+    sec: SecOp,
+    /// Merge: the part of `d` written.
+    m: Part,
     /// Saturation bound of the merged lane.
     lane_max: u64,
     /// Bounds of the word's saturation (signed: the s32 range; unsigned shifts: the u32 range;
@@ -179,16 +164,16 @@ impl Scalar {
                 f.ty(2).is_signed(),
             )
         };
-        let (alo, aw) = part(src_sel(insn, 0));
-        let (blo, bw) = part(src_sel(insn, 1));
-        let merge = insn.dst.sel.as_ref().map(|s| part(Some(s)));
+        let (alo, aw) = scalar_part(src_sel(insn, 0));
+        let (blo, bw) = scalar_part(src_sel(insn, 1));
+        let merge = insn.dst.sel.as_ref().map(|s| scalar_part(Some(s)));
         let tail = match (merge, f.secop) {
             (Some(_), _) => Tail::Merge,
             (None, None) => Tail::Plain,
             (None, Some(SecOp::Add)) => Tail::SecAdd,
             (None, Some(_)) => Tail::SecMinMax,
         };
-        let (m_lo, m_width) = merge.unwrap_or((0, 32));
+        let m = merge.map_or(Part { lo: 0, width: 32 }, |(lo, width)| Part { lo, width });
         Scalar {
             op,
             cmp: CmpBits::of(f.cmp.unwrap_or(crate::ast::Cmp::Eq)),
@@ -198,11 +183,9 @@ impl Scalar {
             dsig,
             sat: f.sat && !set,
             tail,
-            is_max: f.secop == Some(SecOp::Max),
-            m_lo,
-            m_width,
-            m_h1: m_width == 16 && m_lo == 16,
-            lane_max: range(m_width.min(31), dsig).1 as u64,
+            sec: f.secop.unwrap_or(SecOp::Add),
+            m,
+            lane_max: range(m.width.min(31), dsig).1 as u64,
             sat_lo: if dsig { S32_MIN } else { 0 },
             sat_hi: match (dsig, shift) {
                 (true, _) => S32_MAX,
@@ -277,14 +260,9 @@ impl Scalar {
             } else {
                 tmp as u64 & M32
             };
-            t.note_if(!sat && outside(orig, self.m_width, dsig), Flag::Wrapped);
-            return if self.m_h1 {
-                (x & 0xffff_0000) | (c & 0xffff)
-            } else {
-                let lane = (1u64 << self.m_width) - 1;
-                let m = lane << self.m_lo;
-                ((x & lane) << self.m_lo) | (c & !m & M32)
-            };
+            t.note_if(!sat && outside(orig, self.m.width, dsig), Flag::Wrapped);
+            // The evaluator's merge.
+            return merge(x, c, self.m);
         }
 
         let r = if sat {
@@ -307,7 +285,8 @@ impl Scalar {
             }
             Tail::SecAdd => {
                 let seen = if word_only { sext32(r) } else { r };
-                let out = (seen as u64).wrapping_add(c) & M32;
+                // The evaluator's secondary operation.
+                let out = secondary(SecOp::Add, seen, c, dsig);
                 let cx = if dsig { sext32(c as i64) } else { c as i64 };
                 t.note_if(outside(r.wrapping_add(cx), 32, dsig), Flag::Wrapped);
                 out
@@ -317,22 +296,8 @@ impl Scalar {
                 let seen = if word_only { sext32(r) } else { r };
                 // The evaluator's stage: only the low 32 bits kept, then sign-extended.
                 t.note_if(seen != r, Flag::Wrapped);
-                let pick_r = if dsig {
-                    let cs = sext32(c as i64);
-                    if self.is_max {
-                        seen >= cs
-                    } else {
-                        seen <= cs
-                    }
-                } else {
-                    let ru = seen as u64;
-                    if self.is_max {
-                        ru >= c
-                    } else {
-                        ru <= c
-                    }
-                };
-                let out = if pick_r { seen as u64 & M32 } else { c };
+                // The evaluator's secondary operation.
+                let out = secondary(self.sec, seen, c, dsig);
                 t.note_if(out == r as u64 & M32 && outside(r, 32, dsig), Flag::Wrapped);
                 out
             }
@@ -610,8 +575,8 @@ impl Vmad {
         let (na, nb, nc) = (neg(0), neg(1), neg(2));
         let negp = na ^ nb;
         let signed_final = asig || bsig || negp || nc;
-        let (alo, aw) = part(src_sel(insn, 0));
-        let (blo, bw) = part(src_sel(insn, 1));
+        let (alo, aw) = scalar_part(src_sel(insn, 0));
+        let (blo, bw) = scalar_part(src_sel(insn, 1));
         // A whole word multiplies as a signed 32-bit number whatever its type.
         let p_not = if !f.po && negp { -1 } else { 0 };
         let c_not = if !f.po && !negp && nc { M32 } else { 0 };

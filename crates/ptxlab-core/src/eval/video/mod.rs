@@ -19,8 +19,9 @@
 //! assert_eq!(video::eval_scalar::<Hardware, _>(&insn, &v, &mut NoTrace), 0x2f);
 //! ```
 
-use crate::ast::{Instruction, SelKind, Selector};
+use crate::ast::{Instruction, Selector};
 use crate::bits::{extend_field, int_range};
+use crate::isa::lanes;
 use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
 
 const M32: u64 = 0xffff_ffff;
@@ -30,31 +31,19 @@ const S32_MAX: i64 = i32::MAX as i64;
 
 /// The part of a register a selector names: bit offset and width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Part {
-    lo: u32,
-    width: u32,
+pub(crate) struct Part {
+    pub(crate) lo: u32,
+    pub(crate) width: u32,
 }
 
 impl Part {
-    /// `.bN` is byte N, `.hN` half-word N, no selector the whole word. Digits out of range wrap
-    /// (an invalid selector still reads some part of the register).
-    fn of(sel: Option<&Selector>) -> Part {
-        match sel {
-            None => Part { lo: 0, width: 32 },
-            Some(s) => {
-                let d = u32::from(s.lane(0));
-                match s.kind {
-                    SelKind::B => Part {
-                        lo: 8 * (d & 3),
-                        width: 8,
-                    },
-                    SelKind::H => Part {
-                        lo: 16 * (d & 1),
-                        width: 16,
-                    },
-                }
-            }
-        }
+    /// `.bN` is byte N, `.hN` half-word N, no selector the whole word, as
+    /// [`lanes::scalar_part`] decodes it (digits out of range wrap: an invalid selector still
+    /// reads some part of the register).
+    #[inline(always)]
+    pub(crate) fn of(sel: Option<&Selector>) -> Part {
+        let (lo, width) = lanes::scalar_part(sel);
+        Part { lo, width }
     }
 }
 

@@ -201,8 +201,9 @@ fn saturate_lane(p: Prim, tmp: i64, dsig: bool, lane_bits: u32) -> u64 {
 /// it; `signed` is the signedness of the comparison (the destination type's; for `vset`, the
 /// first source type's). min/max compare 64-bit values: `r` against `c` sign- or
 /// zero-extended.
-#[inline]
-fn secondary(op: SecOp, r: i64, c: u64, signed: bool) -> u64 {
+/// The plans' kernels (`plan::video`) run it too.
+#[inline(always)]
+pub(crate) fn secondary(op: SecOp, r: i64, c: u64, signed: bool) -> u64 {
     match op {
         SecOp::Add => (r as u64).wrapping_add(c) & M32,
         SecOp::Min | SecOp::Max => {
@@ -251,8 +252,9 @@ fn secondary_text(op: SecOp, r: i64, c: u64, signed: bool) -> u64 {
 ///
 /// Bytes and `.h0` take the low bits of `x`, moved to the lane. `.h1` takes bits 16-31 of `x`
 /// where they are: `d = (x & 0xffff0000) | (c & 0xffff)`.
-#[inline]
-fn merge(x: u64, c: u64, part: Part) -> u64 {
+/// The plans' kernels (`plan::video`) run it too.
+#[inline(always)]
+pub(crate) fn merge(x: u64, c: u64, part: Part) -> u64 {
     if part.width == 16 && part.lo == 16 {
         (x & 0xffff_0000) | (c & 0xffff)
     } else {
