@@ -3,7 +3,7 @@
 
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, Selector};
-use crate::eval::video::scalar::{merge, primary_of, secondary, word_only};
+use crate::eval::video::scalar::{merge, primary_of, secondary, word_bounds, word_only};
 use crate::eval::video::Part;
 use crate::eval::Inputs;
 use crate::isa::lanes::scalar_part;
@@ -186,12 +186,8 @@ impl Scalar {
             sec: f.secop.unwrap_or(SecOp::Add),
             m,
             lane_max: range(m.width.min(31), dsig).1 as u64,
-            sat_lo: if dsig { S32_MIN } else { 0 },
-            sat_hi: match (dsig, shift) {
-                (true, _) => S32_MAX,
-                (false, true) => U32_MAX,
-                (false, false) => i64::MAX,
-            },
+            sat_lo: word_bounds(shift, dsig).0,
+            sat_hi: word_bounds(shift, dsig).1,
             whole: (alo, aw, blo, bw) == (0, 32, 0, 32),
         }
     }

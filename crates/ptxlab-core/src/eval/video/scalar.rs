@@ -160,12 +160,19 @@ fn saturate_word(p: Prim, tmp: i64, dsig: bool) -> i64 {
     } else {
         tmp
     };
-    if dsig {
-        clamp_i64(x, S32_MIN, S32_MAX)
-    } else if p.is_shift() {
-        clamp_i64(x, 0, U32_MAX)
-    } else {
-        x.max(0)
+    let (lo, hi) = word_bounds(p.is_shift(), dsig);
+    clamp_i64(x, lo, hi)
+}
+
+/// The bounds of [`saturate_word`]: the s32 range for a signed result, `0..=U32_MAX` for an
+/// unsigned shift, and only a floor of 0 for the other unsigned results. The plans
+/// (`plan::video`) decode them once from here.
+#[inline(always)]
+pub(crate) fn word_bounds(shift: bool, dsig: bool) -> (i64, i64) {
+    match (dsig, shift) {
+        (true, _) => (S32_MIN, S32_MAX),
+        (false, true) => (0, U32_MAX),
+        (false, false) => (0, i64::MAX),
     }
 }
 
