@@ -4,7 +4,7 @@
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, Selector};
 use crate::eval::video::scalar::{merge, primary_of, secondary, word_bounds, word_only};
-use crate::eval::video::Part;
+use crate::eval::video::{vmad, Part};
 use crate::eval::Inputs;
 use crate::isa::lanes::scalar_part;
 use crate::isa::ScalarOp;
@@ -14,8 +14,6 @@ use {super::drive4, crate::trace::NoTrace};
 
 const M32: u64 = 0xffff_ffff;
 const U32_MAX: i64 = 0xffff_ffff;
-const S32_MIN: i64 = i32::MIN as i64;
-const S32_MAX: i64 = i32::MAX as i64;
 
 // The primary operations, as const parameters of the kernels.
 const ADD: u8 = 0;
@@ -619,13 +617,10 @@ impl Vmad {
         let p = ma.wrapping_mul(mb) ^ self.p_not;
         let cx = sext32((u64::from(c) ^ self.c_not) as i64);
         let sum = p.wrapping_add(cx).wrapping_add(self.lsb);
-        let scaled = if sf {
-            sum >> k
-        } else {
-            ((sum as u64) >> k) as i64
-        };
+        // The evaluator's scale and bounds.
+        let scaled = vmad::scale(sum, sf, k);
         if sat {
-            let (lo, hi) = if sf { (S32_MIN, S32_MAX) } else { (0, U32_MAX) };
+            let (lo, hi) = vmad::sat_bounds(sf);
             let r = scaled.clamp(lo, hi);
             t.note_if(r < scaled, Flag::ClampedHigh);
             t.note_if(r > scaled, Flag::ClampedLow);

@@ -121,11 +121,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
                 Scale::Shr7 => 7,
                 Scale::Shr15 => 15,
             };
-            let r = if signed_final {
-                sum >> k
-            } else {
-                ((sum as u64) >> k) as i64
-            };
+            let r = scale(sum, signed_final, k);
             t.stage([], || {
                 let (label, op) = if signed_final {
                     (
@@ -164,11 +160,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     };
 
     let d = if f.sat {
-        let (lo, hi) = if signed_final {
-            (S32_MIN, S32_MAX)
-        } else {
-            (0, U32_MAX)
-        };
+        let (lo, hi) = sat_bounds(signed_final);
         let r = clamp_i64(scaled, lo, hi);
         t.stage(
             [
@@ -217,6 +209,29 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
         .differs_if(final_differs, vmad_id)
     });
     d
+}
+
+/// `vmad`'s scale: the 64-bit sum shifted right by `k` (0 without `.shr7`/`.shr15`),
+/// arithmetically for a signed result and logically otherwise. The plans (`plan::video`) run
+/// it too.
+#[inline(always)]
+pub(crate) fn scale(sum: i64, signed_final: bool, k: u32) -> i64 {
+    if signed_final {
+        sum >> k
+    } else {
+        ((sum as u64) >> k) as i64
+    }
+}
+
+/// The range `.sat` clamps `vmad`'s result to: s32 for a signed result, u32 otherwise. The
+/// plans read it too.
+#[inline(always)]
+pub(crate) fn sat_bounds(signed_final: bool) -> (i64, i64) {
+    if signed_final {
+        (S32_MIN, S32_MAX)
+    } else {
+        (0, U32_MAX)
+    }
 }
 
 /// The `.po`, negated-product and negated-`c` step of `vmad`, the same in both readings: returns
