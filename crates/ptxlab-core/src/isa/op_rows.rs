@@ -6,7 +6,7 @@
 //! summary in our own words. [`crate::ops`] parses, validates and evaluates them from these rows.
 //!
 //! Every one of them has been measured on a Hopper GPU (an H200, sm_90, the H100's
-//! architecture): `tests/data/gpu-programs.jsonl.gz` holds 110,544 cases of 2,303 forms, and
+//! architecture): `tests/data/gpu-programs.jsonl.gz` holds 111,408 cases of 2,311 forms, and
 //! ptxlab's values equal the GPU's on all of them (`tests/gpu_programs.rs`). Each row says so
 //! ([`OpRow::measured`]).
 //!
