@@ -52,26 +52,31 @@ pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T
 }
 
 /// [`eval`] of the operation `op`, as the family's dispatch reads it. Native builds jump to a
-/// copy of [`IntForm::new`] and [`IntForm::run`] made for the operation ([`eval_as`]), so each
+/// copy of [`IntForm::new`] and [`IntForm::run`] made for the operation (`eval_as`), so each
 /// copy decodes only the fields its step function reads and runs only its own arm; the
 /// playground's wasm keeps one copy (less code to download).
-#[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) fn eval_op<S: Semantics, T: Tracer>(
     op: IntOp,
     insn: &Instruction,
     v: &[u64; 4],
     t: &mut T,
 ) -> u64 {
-    macro_rules! each {
-        ($($o:ident)*) => {
-            match op {
-                $(IntOp::$o => eval_as::<S, T, { IntOp::$o as u8 }>(insn, v, t),)*
-            }
-        };
+    #[cfg(target_arch = "wasm32")]
+    return IntForm::new(insn, op).run::<S, T>(v, t);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        macro_rules! each {
+            ($($o:ident)*) => {
+                match op {
+                    $(IntOp::$o => eval_as::<S, T, { IntOp::$o as u8 }>(insn, v, t),)*
+                }
+            };
+        }
+        each!(Add Sub Mul Mad Mul24 Mad24 Sad Div Rem Abs Neg Min Max Popc Clz Bfind Fns Brev Bfe
+            Bfi Szext Bmsk Dp4a Dp2a)
     }
-    each!(Add Sub Mul Mad Mul24 Mad24 Sad Div Rem Abs Neg Min Max Popc Clz Bfind Fns Brev Bfe Bfi
-        Szext Bmsk Dp4a Dp2a)
 }
 
 /// [`IntForm::new`] and [`IntForm::run`] for the operation numbered `OP` (`IntOp::ALL[OP]`,
@@ -84,18 +89,6 @@ fn eval_as<S: Semantics, T: Tracer, const OP: u8>(
     t: &mut T,
 ) -> u64 {
     IntForm::new(insn, const { IntOp::ALL[OP as usize] }).run::<S, T>(v, t)
-}
-
-/// [`eval`] of the operation `op`, as the family's dispatch reads it (one copy in wasm).
-#[cfg(target_arch = "wasm32")]
-#[inline(never)]
-pub(crate) fn eval_op<S: Semantics, T: Tracer>(
-    op: IntOp,
-    insn: &Instruction,
-    v: &[u64; 4],
-    t: &mut T,
-) -> u64 {
-    IntForm::new(insn, op).run::<S, T>(v, t)
 }
 
 /// An integer instruction decoded once: its operation and what its form says. The evaluator
