@@ -435,18 +435,7 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
 
 /// Opcodes that start like `name`, or all of them when none does.
 fn suggest_opcodes(name: &str) -> Vec<&'static str> {
-    let lower = name.to_ascii_lowercase();
-    let stem: String = lower.chars().take(3).collect();
-    let near: Vec<&'static str> = OPCODES
-        .iter()
-        .map(|o| o.name)
-        .filter(|n| !stem.is_empty() && n.starts_with(&stem))
-        .collect();
-    if near.is_empty() {
-        OPCODES.iter().map(|o| o.name).collect()
-    } else {
-        near
-    }
+    crate::isa::instr::suggest_among(name, OPCODES.iter().map(|o| o.name))
 }
 
 #[cfg(test)]

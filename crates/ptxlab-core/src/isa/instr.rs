@@ -14,7 +14,7 @@
 //! assert!(Instr::all().count() > 60);
 //! ```
 
-use super::{Family, Gpu, Opcode, POp, OPCODES, OP_ROWS, PTX_DOC_BASE};
+use super::{Family, Gpu, Opcode, POp, OPCODES, OP_ROWS};
 
 /// Any instruction: a row of either table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,7 +27,7 @@ pub enum Instr {
 
 impl Instr {
     /// Every instruction: the table's rows in their order, then the program rows.
-    pub fn all() -> impl Iterator<Item = Instr> {
+    pub fn all() -> impl Iterator<Item = Instr> + Clone {
         OPCODES
             .iter()
             .map(|r| Instr::Table(r.opcode))
@@ -79,36 +79,43 @@ impl Instr {
     pub fn summary(self) -> &'static str {
         match self {
             Instr::Table(o) => o.info().summary,
-            Instr::Program(p) => p.row().summary,
+            Instr::Program(p) => p.summary(),
         }
     }
     /// A text ptxas accepts: the starting point when the pickers switch to it.
     pub fn example(self) -> &'static str {
         match self {
             Instr::Table(o) => o.example(),
-            Instr::Program(p) => p.row().example,
+            Instr::Program(p) => p.example(),
         }
     }
     /// Link to its section of NVIDIA's PTX documentation.
     pub fn doc_url(self) -> String {
-        let anchor = match self {
-            Instr::Table(o) => o.info().doc_anchor,
-            Instr::Program(p) => p.row().doc_anchor,
-        };
-        format!("{PTX_DOC_BASE}#{anchor}")
+        match self {
+            Instr::Table(o) => o.doc_url(),
+            Instr::Program(p) => p.doc_url(),
+        }
     }
 }
 
 /// The names to suggest for an unknown opcode word: every instruction whose name starts with
 /// the word's first three letters, or every name when none does.
 pub fn suggest(word: &str) -> Vec<&'static str> {
+    suggest_among(word, Instr::all().map(Instr::name))
+}
+
+/// [`suggest`] among `names` (the table parser offers the table's names alone).
+pub fn suggest_among(
+    word: &str,
+    names: impl Iterator<Item = &'static str> + Clone,
+) -> Vec<&'static str> {
     let stem: String = word.to_ascii_lowercase().chars().take(3).collect();
-    let near: Vec<&'static str> = Instr::all()
-        .map(Instr::name)
+    let near: Vec<&'static str> = names
+        .clone()
         .filter(|n| !stem.is_empty() && n.starts_with(&stem))
         .collect();
     if near.is_empty() {
-        Instr::all().map(Instr::name).collect()
+        names.collect()
     } else {
         near
     }
