@@ -287,8 +287,9 @@ struct RawArg {
     not: bool,
     /// A `.b0`-like suffix.
     sel: bool,
-    /// The suffix is one ptxas reads and ignores on a 32-bit source register (`.b01`, `.b12`,
-    /// `.b23`, [`crate::isa::IGNORED_SUFFIXES`]), and where it is written.
+    /// The suffix is one ptxas may read and ignore (`.b01`, `.b12`, `.b23`,
+    /// [`crate::isa::IGNORED_SUFFIXES`]) on a register, and where it is written; whether it is
+    /// ignored here depends on the register's width, checked by `parse_op`.
     loose: Option<Span>,
     span: Span,
 }
@@ -623,12 +624,6 @@ pub fn statement_op(text: &str) -> Option<POp> {
         crate::isa::Instr::Program(p) => Some(p),
         crate::isa::Instr::Table(_) => None,
     }
-}
-
-/// Whether a statement (without its guard) is an instruction of this module
-/// ([`statement_op`]).
-pub fn claims(text: &str) -> bool {
-    statement_op(text).is_some()
 }
 
 /// Parse and validate one statement (an optional guard is not part of it; see
