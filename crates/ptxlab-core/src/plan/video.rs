@@ -3,8 +3,9 @@
 
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
 use crate::ast::{ClampMode, Instruction, Scale, SecOp, Selector};
+use crate::bits::int_range;
 use crate::eval::video::scalar::{merge, primary_of, secondary, word_bounds, word_only};
-use crate::eval::video::{vmad, Part};
+use crate::eval::video::{outside, vmad, Part};
 use crate::eval::Inputs;
 use crate::isa::lanes::scalar_part;
 use crate::isa::ScalarOp;
@@ -101,21 +102,6 @@ fn sext34(x: i64) -> i64 {
     ((x as u64) << 30) as i64 >> 30
 }
 
-#[inline(always)]
-fn range(bits: u32, signed: bool) -> (i64, i64) {
-    if signed {
-        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
-    } else {
-        (0, (1i64 << bits) - 1)
-    }
-}
-
-#[inline(always)]
-fn outside(x: i64, bits: u32, signed: bool) -> bool {
-    let (lo, hi) = range(bits, signed);
-    x < lo || x > hi
-}
-
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scalar {
@@ -171,7 +157,8 @@ impl Scalar {
             (None, Some(SecOp::Add)) => Tail::SecAdd,
             (None, Some(_)) => Tail::SecMinMax,
         };
-        let m = merge.map_or(Part { lo: 0, width: 32 }, |(lo, width)| Part { lo, width });
+        let m = Part::of(insn.dst.sel.as_ref());
+        let (sat_lo, sat_hi) = word_bounds(shift, dsig);
         Scalar {
             op,
             cmp: CmpBits::of(f.cmp.unwrap_or(crate::ast::Cmp::Eq)),
@@ -183,9 +170,9 @@ impl Scalar {
             tail,
             sec: f.secop.unwrap_or(SecOp::Add),
             m,
-            lane_max: range(m.width.min(31), dsig).1 as u64,
-            sat_lo: word_bounds(shift, dsig).0,
-            sat_hi: word_bounds(shift, dsig).1,
+            lane_max: int_range(m.width.min(31), dsig).1 as u64,
+            sat_lo,
+            sat_hi,
             whole: (alo, aw, blo, bw) == (0, 32, 0, 32),
         }
     }
@@ -231,7 +218,7 @@ impl Scalar {
             let orig = if shift { sext34(tmp) } else { tmp };
             let x = if sat {
                 if shift {
-                    let (lo, hi) = range(32, dsig);
+                    let (lo, hi) = int_range(32, dsig);
                     let val = orig.clamp(lo, hi);
                     t.note_if(val != orig && val == hi, Flag::ClampedHigh);
                     t.note_if(val != orig && val == lo, Flag::ClampedLow);

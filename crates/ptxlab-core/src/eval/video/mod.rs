@@ -96,8 +96,9 @@ fn read_part<T: Tracer>(
 }
 
 /// Whether `x` lies outside the range of a `bits`-bit destination (its low bits are written).
+/// The plans (`plan::video`) read it too.
 #[inline(always)]
-fn outside(x: i64, bits: u32, signed: bool) -> bool {
+pub(crate) fn outside(x: i64, bits: u32, signed: bool) -> bool {
     let (lo, hi) = int_range(bits, signed);
     x < lo || x > hi
 }
