@@ -109,6 +109,13 @@ def decls(ptx):
     elif op in ("shl", "shr"):
         for i, o in enumerate(ops):
             put(o, "u32" if i == 2 else t)
+    elif op == "set":
+        # set.CMP[.BOOL][.ftz].dtype.stype d, a, b[, c]: d of the first type, a and b of the
+        # second, c a predicate.
+        dt = types[0] if types else "u32"
+        st = types[1] if len(types) > 1 else dt
+        for i, o in enumerate(ops):
+            put(o, dt if i == 0 else "pred" if i == 3 else st)
     elif op == "slct":
         ct = types[-1] if len(types) > 1 else "s32"
         for i, o in enumerate(ops):
@@ -426,6 +433,73 @@ def forms():
     add("slct.b32 d, a, b, c;")
     add("slct d, a, b, c;")
     add("slct.b16.s32 d, 0x10000, b, c;")
+    # set: every d type and compared type under eq and lt, every comparison for four compared
+    # types, the Boolean forms, .ftz, immediates and what is refused. (A half-precision d or
+    # compared type, which ptxas takes, belongs to the half-precision set and is not asked.)
+    set_types = ["b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64"]
+    for dt in ("u32", "s32", "f32", "b32", "u16", "u64", "s64", "f64", "pred"):
+        for st in set_types + ["u8", "s8", "b8", "pred"]:
+            add(f"set.eq.{dt}.{st} d, a, b;")
+            add(f"set.lt.{dt}.{st} d, a, b;")
+    for st in ("s32", "u32", "f32", "b32", "u64", "f64"):
+        for c in CMPS:
+            add(f"set.{c}.u32.{st} d, a, b;")
+    for dt in ("u32", "s32", "f32"):
+        for bo in ("and", "or", "xor"):
+            add(f"set.lt.{bo}.{dt}.s32 d, a, b, c;")
+            add(f"set.lt.{bo}.{dt}.s32 d, a, b, !c;")
+            add(f"set.ne.{bo}.{dt}.f32 d, a, b, c;")
+            add(f"set.{bo}.lt.{dt}.s32 d, a, b, c;")
+            add(f"set.lt.{bo}.{dt}.s32 d, a, b;")
+            add(f"set.lt.{bo}.{dt}.s32 d, a, b, 1;")
+            add(f"set.lt.{bo}.ftz.{dt}.f32 d, a, b, c;")
+        for st in ("f32", "f64", "s32", "b32"):
+            add(f"set.lt.ftz.{dt}.{st} d, a, b;")
+            add(f"set.eq.ftz.{dt}.{st} d, a, b;")
+        add(f"set.lt.{dt}.s32 d, a, b, c;")
+        add(f"set.lt.ftz.ftz.{dt}.f32 d, a, b;")
+        add(f"set.lt.lt.{dt}.s32 d, a, b;")
+        add(f"set.lt.and.or.{dt}.s32 d, a, b, c;")
+        add(f"set.{dt}.s32 d, a, b;")
+        add(f"set.lt.{dt} d, a, b;")
+        add(f"set.lt.{dt}.s32.s32 d, a, b;")
+        add(f"set.lt.{dt}.s32.ftz d, a, b;")
+        add(f"set.lt.sat.{dt}.s32 d, a, b;")
+        add(f"set.lt.{dt}.s32 d, 1, b;")
+        add(f"set.lt.{dt}.s32 d, a, -2;")
+        add(f"set.lt.{dt}.s64 d, 0x7fffffffffffffff, b;")
+        add(f"set.lt.{dt}.f32 d, 0f3f800000, b;")
+        add(f"set.lt.{dt}.f32 d, 1, b;")
+        add(f"set.lt.{dt}.f64 d, a, 0d3ff0000000000000;")
+        add(f"set.lt.{dt}.f64 d, a, 0f3f800000;")
+        add(f"set.eq.{dt}.b32 d, a, 0f3f800000;")
+        add(f"set.lt.{dt}.s32 d, -a, b;")
+        add(f"set.lt.{dt}.s32 d, !a, b;")
+        add(f"set.lt.{dt}.s32 _, a, b;")
+        add(f"set.lt.{dt}.s32 d|_, a, b;")
+        add(f"set.lt.{dt}.s32 d|p, a, b;")
+        add(f"set.lt.{dt}.s32 d, a.b0, b;")
+        add(f"set.lt.{dt}.s32 d, a, b.h1;")
+        add(f"set.lt.{dt}.s32 d, a;")
+        add(f"set.lt.{dt}.s32 d, a, b, c, c;")
+        add(f"set.lt.{dt}.s32 d, {{a, b}}, b;")
+    add("set.lt.u32.s16 d, a, 0x10000;")
+    add("set.lt.u32.u16 d, a, 65535;")
+    add("set d, a, b;")
+    # A float literal of the other width: 0f where an .f64 is read, 0d where an .f32 is.
+    for lit64, lit32 in (("0f3f800000", "0d3ff8000000000001"),):
+        add(f"setp.lt.f64 p, a, {lit64};")
+        add(f"selp.f64 d, {lit64}, b, c;")
+        add(f"mov.f64 d, {lit64};")
+        add(f"slct.f64.s32 d, {lit64}, b, c;")
+        add(f"setp.lt.f32 p, a, {lit32};")
+        add(f"selp.f32 d, {lit32}, b, c;")
+        add(f"mov.f32 d, {lit32};")
+        add(f"slct.f32.s32 d, {lit32}, b, c;")
+        add(f"set.lt.u32.f32 d, a, {lit32};")
+    # .ftz reads subnormal f32 values only: setp and set refuse it on .f64.
+    add("setp.lt.ftz.f64 p, a, b;")
+    add("setp.lt.and.ftz.f64 p, a, b, c;")
     # cvt.pack: the 16-bit pair and the narrow forms that keep c's bits; what they refuse.
     for ct in ("u16", "s16"):
         add(f"cvt.pack.sat.{ct}.s32 d, a, b;")

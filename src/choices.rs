@@ -425,9 +425,9 @@ fn op_group_name(op: POp, k: usize) -> (&'static str, &'static str) {
         (POp::Shf, 0) => ("dir", "Direction"),
         (POp::Shf, _) => ("mode", "Shift amount"),
         (POp::Prmt, _) => ("prmt", "Mode"),
-        (POp::Setp, 0) => ("cmp", "Comparison"),
-        (POp::Setp, 1) => ("bool", "Combine with c"),
-        (POp::Setp, _) => ("ftz", "Flush subnormals"),
+        (POp::Setp | POp::Set, 0) => ("cmp", "Comparison"),
+        (POp::Setp | POp::Set, 1) => ("bool", "Combine with c"),
+        (POp::Setp | POp::Set, _) => ("ftz", "Flush subnormals"),
         (POp::Cvt | POp::CvtPack, _) => ("sat", "Saturate"),
         (POp::Slct, _) => ("ftz", "Flush subnormals"),
         (POp::MadCc | POp::Madc, 0) => ("half", "Half of the product"),
@@ -445,9 +445,9 @@ fn op_word(op: &OpInsn, k: usize) -> Option<&'static str> {
             ShfMode::Clamp => "clamp",
         }),
         (POp::Prmt, _) => op.prmt.map(PrmtMode::name),
-        (POp::Setp, 0) => op.cmp.map(CmpOp::name),
-        (POp::Setp, 1) => op.bool_op.map(BoolOp::name),
-        (POp::Setp, _) => op.ftz.then_some("ftz"),
+        (POp::Setp | POp::Set, 0) => op.cmp.map(CmpOp::name),
+        (POp::Setp | POp::Set, 1) => op.bool_op.map(BoolOp::name),
+        (POp::Setp | POp::Set, _) => op.ftz.then_some("ftz"),
         (POp::Cvt | POp::CvtPack, _) => op.sat.then_some("sat"),
         (POp::Slct, _) => op.ftz.then_some("ftz"),
         (POp::MadCc | POp::Madc, 0) => Some(if op.hi { "hi" } else { "lo" }),
@@ -471,8 +471,10 @@ fn with_op_word(op: &OpInsn, k: usize, word: Option<&str>) -> OpInsn {
             })
         }
         (POp::Prmt, _) => c.prmt = PrmtMode::ALL.into_iter().find(|m| Some(m.name()) == word),
-        (POp::Setp, 0) => c.cmp = CmpOp::ALL.into_iter().find(|m| Some(m.name()) == word),
-        (POp::Setp, 1) => {
+        (POp::Setp | POp::Set, 0) => {
+            c.cmp = CmpOp::ALL.into_iter().find(|m| Some(m.name()) == word)
+        }
+        (POp::Setp | POp::Set, 1) => {
             c.bool_op = [BoolOp::And, BoolOp::Or, BoolOp::Xor]
                 .into_iter()
                 .find(|m| Some(m.name()) == word);
@@ -486,7 +488,7 @@ fn with_op_word(op: &OpInsn, k: usize, word: Option<&str>) -> OpInsn {
                 c.srcs.truncate(2);
             }
         }
-        (POp::Setp, _) => c.ftz = word.is_some(),
+        (POp::Setp | POp::Set, _) => c.ftz = word.is_some(),
         (POp::Cvt | POp::CvtPack, _) => c.sat = word.is_some(),
         (POp::Slct, _) => c.ftz = word.is_some(),
         (POp::MadCc | POp::Madc, 0) => c.hi = word == Some("hi"),
@@ -565,6 +567,7 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
             .collect();
         let label = match op.op {
             POp::Slct => "c type",
+            POp::Set => "a and b type",
             POp::CvtPack => "a and b type",
             _ => "a type",
         };
@@ -727,7 +730,7 @@ mod tests {
             .iter()
             .map(|c| c.label.as_str())
             .collect();
-        assert_eq!(ops, ["setp", "selp", "slct"]);
+        assert_eq!(ops, ["setp", "set", "selp", "slct"]);
         let cmp = find(&g, "cmp");
         assert_eq!(cmp.selected().unwrap().label, ".lt");
         // Unsigned comparisons are offered but refused for a signed type, with the reason.

@@ -21,7 +21,7 @@ use crate::templates::{DEFAULT_TEXT, DEFAULT_VALUES};
 pub struct Valid {
     /// The text as typed when it checked.
     pub text: String,
-    /// The instruction: one of the 47 table opcodes or one of the 22 program instructions.
+    /// The instruction: one of the 47 table opcodes or one of the 23 program instructions.
     pub insn: Rc<Insn>,
     /// The table instruction, when it is one (the two readings, sweep, batch and machine
     /// code read it).

@@ -19,7 +19,7 @@ usage:
              [--reading hardware|text] [--compare]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
       sources bind by position (the first source reads a, the second b ...); mov, and, or,
-      xor, not, cnot, lop3, shf, shl, shr, prmt, setp, selp, slct, cvt, cvt.pack and the
+      xor, not, cnot, lop3, shf, shl, shr, prmt, setp, set, selp, slct, cvt, cvt.pack and the
       carry chain print every destination (setp: p and q; add.cc, addc.cc ...: d and CC.CF);
       CC.CF=V: the carry flag that addc, subc and madc read (else the position after their
       sources); --json gives {values, trace} for every instruction

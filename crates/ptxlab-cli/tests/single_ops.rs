@@ -330,6 +330,36 @@ fn the_carry_chain_prints_d_and_the_carry_flag() {
 }
 
 #[test]
+fn set_writes_the_answer_as_a_number() {
+    // -1 < 1 read as .s32: all ones; as .u32 (0xffffffff < 1) false: 0.
+    let (_, out, _) = ptxlab(&["eval", "set.lt.u32.s32 d, a, b;", "a=-1", "b=1"]);
+    assert!(out.starts_with("d = 0xffffffff"), "{out}");
+    let (_, out, _) = ptxlab(&["eval", "set.lt.u32.u32 d, a, b;", "a=-1", "b=1"]);
+    assert!(out.starts_with("d = 0x00000000"), "{out}");
+    // An .f32 d is 1.0; .and with a false c gives 0.
+    let (_, out, _) = ptxlab(&["eval", "set.eq.f32.b32 d, a, b;", "a=7", "b=7"]);
+    assert!(out.starts_with("d = 0x3f800000"), "{out}");
+    let (_, out, _) = ptxlab(&[
+        "eval",
+        "set.eq.and.f32.b32 d, a, b, c;",
+        "a=7",
+        "b=7",
+        "c=0",
+    ]);
+    assert!(out.starts_with("d = 0x00000000"), "{out}");
+    // What ptxas refuses, with the reason.
+    let (rc, _, err) = ptxlab(&["eval", "set.lt.u32.b32 d, a, b;"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("bit types compare only for equality"), "{err}");
+    let (rc, _, err) = ptxlab(&["eval", "set.lt.f16.f32 d, a, b;"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("half-precision"), "{err}");
+    // An 0f literal where an .f64 is read keeps its bits (measured on an H200).
+    let (_, out, _) = ptxlab(&["eval", "mov.f64 d, 0f3f800000;"]);
+    assert!(out.starts_with("d = 0x000000003f800000"), "{out}");
+}
+
+#[test]
 fn slct_and_cvt_pack() {
     // c = -1 (negative) takes b; an f32 c of -0.0 counts as >= 0 and takes a.
     let (_, out, _) = ptxlab(&["eval", "slct.u32.s32 d, a, b, c;", "a=1", "b=2", "c=-1"]);

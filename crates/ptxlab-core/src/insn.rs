@@ -44,7 +44,7 @@ use crate::trace::Trace;
 pub enum Insn {
     /// One of the 47 video and integer arithmetic instructions.
     Table(Instruction),
-    /// One of the 22 program instructions (`mov`, `prmt`, `setp`, `addc`, ...).
+    /// One of the 23 program instructions (`mov`, `prmt`, `setp`, `addc`, ...).
     Op {
         /// `@p` or `@!p` before it, if written (shown, not evaluated: it always executes).
         guard: Option<Guard>,
@@ -205,7 +205,7 @@ impl Insn {
         self.instr().summary()
     }
     /// The GPU its values were measured on, read from its row: the 47 table opcodes on an H100
-    /// (`shared/conformance/h100-cases.jsonl.gz`), the 22 program instructions on an H200
+    /// (`shared/conformance/h100-cases.jsonl.gz`), the 23 program instructions on an H200
     /// (`tests/data/gpu-programs.jsonl.gz`).
     pub fn measured(&self) -> Option<crate::isa::Gpu> {
         self.instr().measured()

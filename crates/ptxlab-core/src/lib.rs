@@ -39,7 +39,7 @@
 //!    [`isa::OP_ROWS`] (parsed, validated and evaluated with a trace).
 //! 7. [`readings`]: both readings of one case and where they part; [`plan`]: an instruction
 //!    decoded once for evaluating many cases; [`insn`]: one instruction of either kind (the 47
-//!    table opcodes or the 22 program instructions) behind one `check` and `evaluate`.
+//!    table opcodes or the 23 program instructions) behind one `check` and `evaluate`.
 //! 8. [`sweep`], [`batch`], [`cuda`], [`sass`], and what builds on them.
 //!
 //! Invariants: every fact about an opcode lives in its row of [`isa::OPCODES`] (the rest of

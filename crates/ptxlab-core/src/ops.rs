@@ -308,7 +308,16 @@ pub enum FloatLit {
 impl FloatLit {
     /// The bits an operand of `bits` bits receives; `float`: the operand is a float (the value
     /// is converted), else the literal's bits are taken as they are.
+    ///
+    /// One exception, measured: an `0f` literal where an `.f64` is read is not converted but
+    /// zero-extended (`set.lt.u32.f64 d, a, 0f3f800000;` compares `a` with the f64 whose bits
+    /// are `0x000000003f800000`, a subnormal, not with 1.0: an H200 says so, and ptxas 13.5 puts
+    /// that 64-bit pattern in the register for `setp`, `set` and `mov`). An `0d` literal where
+    /// an `.f32` is read is converted (`0d3ff8000000000001` gives 1.5).
     pub fn value(self, bits: u32, float: bool) -> u64 {
+        if let (FloatLit::F32(b), true, 64) = (self, float, bits) {
+            return u64::from(b);
+        }
         let as_f64 = match self {
             FloatLit::F32(b) => f32::from_bits(b) as f64,
             FloatLit::F64(b) | FloatLit::Dec(b) => f64::from_bits(b),
@@ -809,12 +818,12 @@ impl Validator<'_> {
             };
             match *m {
                 M::Ty(t) => types.push((t, sp.clone())),
-                M::Cmp(c) if op == POp::Setp => {
+                M::Cmp(c) if op.compares() => {
                     if cmp.replace(c).is_some() {
                         return Err(dup("comparison"));
                     }
                 }
-                M::Bool(b) if op == POp::Setp => {
+                M::Bool(b) if op.compares() => {
                     if bool_op.replace(b).is_some() {
                         return Err(dup("Boolean operation"));
                     }
@@ -847,7 +856,7 @@ impl Validator<'_> {
                 // ptxas reads a repeated .sat as one.
                 M::Sat if matches!(op, POp::Cvt | POp::CvtPack) => sat = true,
                 M::Ftz if op == POp::Setp => ftz = true,
-                M::Ftz if op == POp::Slct => {
+                M::Ftz if matches!(op, POp::Slct | POp::Set) => {
                     if ftz {
                         return Err(dup(".ftz"));
                     }
@@ -907,10 +916,17 @@ impl Validator<'_> {
             )
             .allowed(["sat"]));
         }
-        if op == POp::Setp && cmp.is_none() {
+        if op.compares() && cmp.is_none() {
             return Err(err(
                 self.op_span.clone(),
-                "setp needs a comparison, e.g. setp.lt.s32",
+                format!(
+                    "{name} needs a comparison, e.g. {}",
+                    if op == POp::Set {
+                        "set.lt.u32.s32"
+                    } else {
+                        "setp.lt.s32"
+                    }
+                ),
             )
             .allowed(CmpOp::ALL.map(|c| c.name())));
         }
@@ -919,7 +935,7 @@ impl Validator<'_> {
         // cvt.pack's narrow types (8 bits and fewer) name c's type too: .b32.
         let narrow_pack = op == POp::CvtPack && types.first().is_some_and(|t| t.0.bits() < 16);
         let want_types = match op {
-            POp::Cvt | POp::Slct => 2,
+            POp::Cvt | POp::Slct | POp::Set => 2,
             POp::CvtPack if narrow_pack => 3,
             POp::CvtPack => 2,
             _ => 1,
@@ -931,6 +947,7 @@ impl Validator<'_> {
             let what = match op {
                 POp::Cvt => "a destination and a source type, e.g. cvt.u32.u16".to_string(),
                 POp::Slct => "the type of d, a and b, then c's: .s32 or .f32, e.g. slct.u32.s32".to_string(),
+                POp::Set => "the type of d (.u32, .s32 or .f32), then the type a and b are compared as, e.g. set.lt.u32.s32".to_string(),
                 POp::CvtPack if narrow_pack => format!(
                     "three types for .{}: the packed type, .s32 for a and b, and .b32 for c, e.g. cvt.pack.sat.{}.s32.b32",
                     types[0].0.name(),
@@ -945,13 +962,19 @@ impl Validator<'_> {
         }
         for (k, (t, sp)) in types.iter().enumerate() {
             let choices = match (op, k) {
-                (POp::Slct | POp::CvtPack, 1) => op.row().src_types,
+                (POp::Slct | POp::CvtPack | POp::Set, 1) => op.row().src_types,
                 (POp::CvtPack, 2) => &[PType::B32][..],
                 _ => allowed,
             };
             if !choices.contains(t) {
                 let why = match (op, k) {
                     (POp::Slct, 1) => ": c is .s32 or .f32",
+                    (POp::Set, 0) => {
+                        ": d is .u32, .s32 or .f32 (a half-precision d belongs to the half-precision set, outside ptxlab's integer scope)"
+                    }
+                    (POp::Set, 1) => {
+                        ": a and b are compared as a 16-, 32- or 64-bit integer or bit type, .f32 or .f64"
+                    }
                     (POp::CvtPack, 1) => ": a and b are .s32",
                     (POp::CvtPack, 2) => ": c is .b32",
                     _ => "",
@@ -964,7 +987,8 @@ impl Validator<'_> {
             }
         }
         let ty = types[0].0;
-        let src_ty = matches!(op, POp::Cvt | POp::Slct | POp::CvtPack).then(|| types[1].0);
+        let src_ty =
+            matches!(op, POp::Cvt | POp::Slct | POp::CvtPack | POp::Set).then(|| types[1].0);
         if ftz && op == POp::Slct && src_ty != Some(PType::F32) {
             let sp = self.span_of(M::Ftz);
             return Err(err(
@@ -982,7 +1006,14 @@ impl Validator<'_> {
             )
             .allowed(["u32", "s32", "u64", "s64"]));
         }
-        if let (Some(c), POp::Setp) = (cmp, op) {
+        // The type the comparison reads: setp's one type, set's second.
+        let cmp_ty = if op == POp::Set {
+            src_ty.unwrap_or(ty)
+        } else {
+            ty
+        };
+        if let (Some(c), true) = (cmp, op.compares()) {
+            let ty = cmp_ty;
             if !CmpOp::allowed_for(ty).contains(&c) {
                 let sp = self.span_of(M::Cmp(c));
                 let kinds = if ty.is_bits() {
@@ -994,15 +1025,17 @@ impl Validator<'_> {
                 } else {
                     "integer types take no unordered or NaN comparisons"
                 };
-                return Err(err(sp, format!("setp.{}.{}: {kinds}", c.name(), ty.name()))
-                    .allowed(CmpOp::allowed_for(ty).iter().map(|c| c.name())));
+                return Err(
+                    err(sp, format!("{name}.{}.{}: {kinds}", c.name(), ty.name()))
+                        .allowed(CmpOp::allowed_for(ty).iter().map(|c| c.name())),
+                );
             }
         }
-        if ftz && op == POp::Setp && !ty.is_float() {
+        if ftz && op.compares() && cmp_ty != PType::F32 {
             let sp = self.span_of(M::Ftz);
             return Err(err(
                 sp,
-                ".ftz applies only to floating-point comparisons (.f32)",
+                ".ftz applies only to comparisons of .f32 values (it reads a subnormal as zero)",
             ));
         }
         if sat && op == POp::Cvt {
@@ -1277,6 +1310,27 @@ impl Validator<'_> {
                 }
                 for a in &ops[1..3] {
                     insn.srcs.push(self.src(a, false, float, true, bw)?);
+                }
+                if n == 4 {
+                    insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
+                }
+            }
+            POp::Set => {
+                // The values compared are of the second type.
+                let st = insn.src_ty.unwrap_or(ty);
+                let n = if insn.bool_op.is_some() { 4 } else { 3 };
+                if ops.len() == 4 && insn.bool_op.is_none() {
+                    return Err(err(
+                        ops[3].span.clone(),
+                        "a fourth operand (predicate c) needs a Boolean operation: set.CMP.and/.or/.xor",
+                    ));
+                }
+                self.count(n, if n == 4 { "d, a, b, c" } else { "d, a, b" })?;
+                insn.dsts.push(self.dst(&ops[0], false, false)?);
+                let sbw = if st.is_bits() { st.bits() } else { 0 };
+                for a in &ops[1..3] {
+                    insn.srcs
+                        .push(self.src(a, false, st.is_float(), true, sbw)?);
                 }
                 if n == 4 {
                     insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
@@ -1599,6 +1653,13 @@ impl OpInsn {
                 "the pair fills all 32 bits of d; there is no c".to_string()
             });
             out.push(".sat: required; values past the range become its minimum or maximum".into());
+        } else if let (POp::Set, Some(st)) = (self.op, self.src_ty) {
+            out.push(match t {
+                PType::F32 => ".f32: d is 1.0 (0x3f800000) when the answer is true and 0.0 when it is false".to_string(),
+                PType::S32 => ".s32: d is -1 (all ones) when the answer is true and 0 when it is false".to_string(),
+                _ => ".u32: d is 0xffffffff (all ones) when the answer is true and 0 when it is false".to_string(),
+            });
+            out.push(format!(".{}: a and b are {}", st.name(), kind(st)));
         } else if let (POp::Slct, Some(ct)) = (self.op, self.src_ty) {
             out.push(format!(".{}: a, b and d are {}", t.name(), kind(t)));
             out.push(if ct == PType::F32 {
@@ -1681,22 +1742,35 @@ impl OpInsn {
             });
         }
         if let Some(c) = self.cmp {
+            let t = self.cmp_ty();
             let how = match c {
                 CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs => "always unsigned".to_string(),
                 _ if t.is_float() => format!(".{} values", t.name()),
                 _ => format!("as .{} ({})", t.name(), kind(t)),
             };
             out.push(format!(
-                ".{}: p is a {} b, read {how}",
+                ".{}: {} is a {} b, read {how}",
                 c.name(),
+                if self.op == POp::Set {
+                    "the answer"
+                } else {
+                    "p"
+                },
                 c.symbol()
             ));
         }
         if let Some(b) = self.bool_op {
-            out.push(format!(
-                ".{0}: p is (the comparison) {0} c, q is (its negation) {0} c",
-                b.name()
-            ));
+            out.push(if self.op == POp::Set {
+                format!(".{0}: the answer is (the comparison) {0} c", b.name())
+            } else {
+                format!(
+                    ".{0}: p is (the comparison) {0} c, q is (its negation) {0} c",
+                    b.name()
+                )
+            });
+        }
+        if self.ftz && self.op.compares() {
+            out.push(".ftz: a subnormal a or b is read as zero of its sign".into());
         }
         if self.sat && self.op == POp::Cvt {
             out.push(format!(
@@ -1855,6 +1929,7 @@ impl OpInsn {
         match self.op.row().operands.src(i).float {
             OpFloat::Type => self.ty.is_float(),
             OpFloat::SecondIs(t) => self.src_ty == Some(t),
+            OpFloat::Second => self.src_ty.is_some_and(PType::is_float),
             OpFloat::No => false,
         }
     }
@@ -2062,6 +2137,7 @@ impl OpInsn {
             }
             POp::Cvt => self.cvt(v, st),
             POp::Slct => self.slct(v, st),
+            POp::Set => self.set(v, st),
             POp::CvtPack => self.cvt_pack(v, st),
             POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc => {
                 return self.carry(v, st, out)
@@ -2361,7 +2437,7 @@ impl OpInsn {
     }
 
     fn compare(&self, a: u64, b: u64) -> bool {
-        let t = self.ty;
+        let t = self.cmp_ty();
         let c = self.cmp.unwrap_or(CmpOp::Eq);
         if t.is_float() {
             let (x, y) = if t == PType::F32 {
@@ -2677,13 +2753,24 @@ impl OpInsn {
         }
     }
 
-    fn setp<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
-        let w = self.ty.bits();
+    /// The type the comparison of `setp` and `set` reads `a` and `b` as: `setp`'s one type,
+    /// `set`'s second.
+    fn cmp_ty(&self) -> PType {
+        match (self.op, self.src_ty) {
+            (POp::Set, Some(t)) => t,
+            _ => self.ty,
+        }
+    }
+
+    /// The comparison of `setp` and `set`, `a CMP b`, and its stage.
+    fn compare_stage<S: Tracer>(&self, v: &[u64], st: &mut S) -> bool {
+        let ty = self.cmp_ty();
+        let w = ty.bits();
         let c = self.cmp.unwrap_or(CmpOp::Eq);
         let t = self.compare(v[0], v[1]);
         st.stage([], || {
             let show = |n: &str, x: u64| {
-                if self.ty.signed() {
+                if ty.signed() {
                     Val::new(n, w, true, sext(x, w) as i128)
                 } else {
                     Val::reg(n, w, x)
@@ -2691,12 +2778,79 @@ impl OpInsn {
             };
             Stage::new(
                 StageKind::Compare,
-                format!("a {} b read as .{}: {t}", c.symbol(), self.ty.name()),
+                format!("a {} b read as .{}: {t}", c.symbol(), ty.name()),
                 Val::reg("t", 1, t as u64),
             )
             .op(format!("a {} b", c.symbol()))
             .inputs([show("a", v[0]), show("b", v[1])])
         });
+        t
+    }
+
+    /// `set`: the comparison (combined with `c` under `.and`/`.or`/`.xor`) written as a number
+    /// of d's type: all ones for `.u32`/`.s32`, 1.0 for `.f32`, 0 when false.
+    fn set<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
+        let t = self.compare_stage(v, st);
+        let r = match self.bool_op {
+            None => t,
+            Some(bo) => {
+                let cc = v[2] != 0;
+                let r = bo.apply(t, cc);
+                st.stage([], || {
+                    Stage::new(
+                        StageKind::Secondary,
+                        format!("t {} c: {r}", bo.name()),
+                        Val::reg("r", 1, r as u64),
+                    )
+                    .op(format!("t {} c", bo.name()))
+                    .inputs([Val::reg("t", 1, t as u64), Val::reg("c", 1, cc as u64)])
+                });
+                r
+            }
+        };
+        let one: u64 = if self.ty == PType::F32 {
+            0x3f80_0000
+        } else {
+            0xffff_ffff
+        };
+        let d = if r { one } else { 0 };
+        st.stage([], || {
+            let (name, sign) = match self.ty {
+                PType::F32 => ("1.0 (0x3f800000)", false),
+                PType::S32 => ("-1 (all ones)", true),
+                _ => ("0xffffffff (all ones)", false),
+            };
+            let out = if sign {
+                Val::new("d", 32, true, -(r as i128))
+            } else {
+                Val::reg("d", 32, d)
+            };
+            Stage::new(
+                StageKind::Operate,
+                format!(
+                    "{} as .{}: {}",
+                    if self.bool_op.is_some() { "r" } else { "t" },
+                    self.ty.name(),
+                    if r { name } else { "0" }
+                ),
+                out,
+            )
+            .op(format!(
+                "{} ? {} : 0",
+                if self.bool_op.is_some() { "r" } else { "t" },
+                if self.ty == PType::F32 { "1.0" } else { "~0" }
+            ))
+            .input(Val::reg(
+                if self.bool_op.is_some() { "r" } else { "t" },
+                1,
+                r as u64,
+            ))
+        });
+        d
+    }
+
+    fn setp<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
+        let t = self.compare_stage(v, st);
         let (p, q) = match self.bool_op {
             None => (t, !t),
             Some(bo) => {

@@ -1,5 +1,5 @@
 //! One instruction of either kind behind `insn::check` and `Insn::evaluate`: the 47 table
-//! opcodes read as before, the 22 program instructions read by their own parser, their sources
+//! opcodes read as before, the 23 program instructions read by their own parser, their sources
 //! bound by position, and no text or value panics.
 
 use proptest::prelude::*;

@@ -168,6 +168,33 @@ proptest! {
     }
 
     #[test]
+    fn set_every_comparison(a in value(), b in value(), c in any::<bool>()) {
+        let cmps: [(&str, &[char]); 10] = [
+            ("eq", &['b', 'u', 's']), ("ne", &['b', 'u', 's']),
+            ("lt", &['u', 's']), ("le", &['u', 's']), ("gt", &['u', 's']), ("ge", &['u', 's']),
+            ("lo", &['u']), ("ls", &['u']), ("hi", &['u']), ("hs", &['u']),
+        ];
+        for w in WIDTHS {
+            for (cmp, kinds) in cmps {
+                for &k in kinds {
+                    let t = isa::compare(cmp, k, w, a, b);
+                    for dt in ["u32", "s32", "f32"] {
+                        for bop in [None, Some("and"), Some("or"), Some("xor")] {
+                            let text = match bop {
+                                None => format!("set.{cmp}.{dt}.{k}{w} d, a, b;"),
+                                Some(o) => format!("set.{cmp}.{o}.{dt}.{k}{w} d, a, b, c;"),
+                            };
+                            let got = eval(&text, &[a, b, c as u64]);
+                            let (r, _) = isa::setp(t, bop, c);
+                            prop_assert_eq!(got, vec![Some(isa::set(r, dt))], "{}", text);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn selp_and_mov(a in value(), b in value(), c in any::<bool>()) {
         for w in WIDTHS {
             let m = isa::mask(w);

@@ -110,10 +110,11 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
                 parse_op(&text).err()
             );
         }
-        // The second type: cvt's source, slct's selector, cvt.pack's a and b.
+        // The second type: cvt's source, slct's selector, cvt.pack's a and b, set's compared values.
         let second = match row.op {
             POp::Cvt => Some("cvt.s32.{} d, a;"),
             POp::Slct => Some("slct.u32.{} d, a, b, c;"),
+            POp::Set => Some("set.eq.u32.{} d, a, b;"),
             POp::CvtPack => Some("cvt.pack.sat.s16.{} d, a, b;"),
             _ => None,
         };

@@ -6,7 +6,7 @@
 //! summary in our own words. [`crate::ops`] parses, validates and evaluates them from these rows.
 //!
 //! Every one of them has been measured on a Hopper GPU (an H200, sm_90, the H100's
-//! architecture): `tests/data/gpu-programs.jsonl.gz` holds 111,408 cases of 2,311 forms, and
+//! architecture): `tests/data/gpu-programs.jsonl.gz` holds 128,256 cases of 2,593 forms, and
 //! ptxlab's values equal the GPU's on all of them (`tests/gpu_programs.rs`). Each row says so
 //! ([`OpRow::measured`]).
 //!
@@ -163,8 +163,8 @@ pub struct OpRow {
     pub doc_anchor: &'static str,
     /// The instruction types ptxas accepts (for `cvt`, the destination type).
     pub types: &'static [PType],
-    /// The second type's choices: `cvt`'s source type, `cvt.pack`'s `a`/`b` type, `slct`'s
-    /// selector type; empty for the others.
+    /// The second type's choices: `cvt`'s source type, `cvt.pack`'s `a`/`b` type, `set`'s
+    /// compared type, `slct`'s selector type; empty for the others.
     pub src_types: &'static [PType],
     /// The modifiers besides the types, as written without the dot, in groups of which at
     /// most one is written (`shf`: direction, then mode; `setp`: comparison, then Boolean
@@ -229,6 +229,8 @@ pub enum OpFloat {
     Type,
     /// When the second type is this one (`slct`'s `.f32` selector).
     SecondIs(PType),
+    /// When the second type is a float type (`set`'s compared values).
+    Second,
     /// Never.
     No,
 }
@@ -341,6 +343,14 @@ const O_SLCT: OpOperands = OpOperands {
         ),
     ],
 };
+const O_SET: OpOperands = OpOperands {
+    dsts: &[TYPED],
+    srcs: &[
+        opd(OpWidth::Second, OpSign::Second, OpFloat::Second),
+        opd(OpWidth::Second, OpSign::Second, OpFloat::Second),
+        PRED,
+    ],
+};
 const O_CARRY: OpOperands = OpOperands {
     dsts: &[TYPED],
     srcs: &[TYPED],
@@ -394,6 +404,7 @@ const CMP_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, 
 const MOV_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64];
 const CVT_TYPES: &[PType] = &[U8, U16, U32, U64, S8, S16, S32, S64];
 const NONE: &[PType] = &[];
+const SET_TYPES: &[PType] = &[U32, S32, F32];
 const SLCT_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
 const SLCT_SELECTOR: &[PType] = &[S32, F32];
 const PACK_TYPES: &[PType] = &[U16, S16, U8, S8, U4, S4, U2, S2];
@@ -457,6 +468,9 @@ op_rows! {
     Setp "setp" Compare "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
         SETP_MODS, "p[|q], a, b[, c]" O_SETP, "setp.lt.s32 p|q, a, b;",
         "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
+    Set "set" Compare "comparison-and-selection-instructions-set", SET_TYPES, CMP_TYPES,
+        SETP_MODS, "d, a, b[, c]" O_SET, "set.lt.u32.s32 d, a, b;",
+        "Compares a with b, like setp, and writes the answer as a number: all ones (or 1.0 for an .f32 d) when true, 0 when false; with .and/.or/.xor the answer is first combined with the predicate c.";
     Selp "selp" Compare "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
         NO_MODS, "d, a, b, c" O_SELP, "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";
@@ -494,6 +508,16 @@ impl POp {
     pub fn row(self) -> &'static OpRow {
         // The table is generated in declaration order, so the discriminant indexes it.
         &OP_ROWS[self as usize]
+    }
+    /// Whether any of its types is a float type (`mov`, `setp`, `set`, `selp`, `slct`): its
+    /// parser, not the program's, decides what a float type means for it.
+    pub fn takes_float(self) -> bool {
+        let r = self.row();
+        r.types.iter().chain(r.src_types).any(|t| t.is_float())
+    }
+    /// Whether it compares two values under a comparison modifier (`setp`, `set`).
+    pub fn compares(self) -> bool {
+        matches!(self, POp::Setp | POp::Set)
     }
     /// Every program opcode, in table order.
     pub fn all() -> impl Iterator<Item = POp> {

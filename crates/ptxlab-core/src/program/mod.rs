@@ -1366,7 +1366,7 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         body_of(Body::End)
     } else if float
         && instr.is_some()
-        && !matches!(opname, "mov" | "cvt" | "setp" | "selp" | "slct")
+        && !matches!(instr, Some(Instr::Program(p)) if p.takes_float())
     {
         return Err(perr(
             line,

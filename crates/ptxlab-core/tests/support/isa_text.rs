@@ -178,6 +178,17 @@ pub fn setp(t: bool, boolop: Option<&str>, c: bool) -> (bool, bool) {
     (f(t), f(!t))
 }
 
+/// `set`: the answer `r` (the comparison, combined with c as `setp`'s p is) written as d's
+/// type: all ones for `.u32` and `.s32`, 1.0 for `.f32`, else 0.
+pub fn set(r: bool, dtype: &str) -> u64 {
+    match (r, dtype) {
+        (false, _) => 0,
+        (true, "f32") => 0x3f80_0000,
+        (true, "u32" | "s32") => 0xffff_ffff,
+        (_, other) => panic!("not a destination type of set: {other}"),
+    }
+}
+
 pub fn selp(a: u64, b: u64, c: bool) -> u64 {
     if c {
         a
