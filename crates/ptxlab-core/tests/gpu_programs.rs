@@ -246,8 +246,9 @@ fn every_gpu_case_of_the_carry_chain_in_a_program() {
             carries += usize::from(name == "CF");
         }
     }
-    assert_eq!(forms.len(), 56, "{forms:?}");
-    assert!(cases >= 56 * 48, "{cases} cases");
+    // 56 register forms, and 27 with immediates or ignored suffixes measured on 2026-11-27.
+    assert_eq!(forms.len(), 83, "{forms:?}");
+    assert!(cases >= 83 * 48, "{cases} cases");
     assert!(carries >= 32 * 48, "{carries} carries out");
     eprintln!("carry chain: {cases} GPU cases of {} forms, {compared} results equal ({carries} carries out)", forms.len());
 }
