@@ -8,7 +8,7 @@ use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAM
 use ptxlab_core::insn::{check, Insn};
 use ptxlab_core::isa::POp;
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
-use ptxlab_core::ops::{BoolOp, CmpOp, Dst, OpInsn, PrmtMode, ShfMode, Src, CARRY_FLAG};
+use ptxlab_core::ops::OpInsn;
 use ptxlab_core::{Family, Opcode, Type, OPCODES};
 
 /// One choice of a control.
@@ -419,94 +419,6 @@ pub fn any_groups(insn: &Insn) -> Vec<Group> {
     }
 }
 
-/// Label and key of modifier group `k` of a program instruction's row.
-fn op_group_name(op: POp, k: usize) -> (&'static str, &'static str) {
-    match (op, k) {
-        (POp::Shf, 0) => ("dir", "Direction"),
-        (POp::Shf, _) => ("mode", "Shift amount"),
-        (POp::Prmt, _) => ("prmt", "Mode"),
-        (POp::Setp | POp::Set, 0) => ("cmp", "Comparison"),
-        (POp::Setp | POp::Set, 1) => ("bool", "Combine with c"),
-        (POp::Setp | POp::Set, _) => ("ftz", "Flush subnormals"),
-        (POp::Cvt | POp::CvtPack, _) => ("sat", "Saturate"),
-        (POp::Slct, _) => ("ftz", "Flush subnormals"),
-        (POp::MadCc | POp::Madc, 0) => ("half", "Half of the product"),
-        (POp::Addc | POp::Subc | POp::Madc, _) => ("cc", "Carry out"),
-        _ => ("mod", "Modifier"),
-    }
-}
-
-/// The word of modifier group `k` the instruction carries, if any.
-fn op_word(op: &OpInsn, k: usize) -> Option<&'static str> {
-    match (op.op, k) {
-        (POp::Shf, 0) => Some(if op.left { "l" } else { "r" }),
-        (POp::Shf, _) => op.mode.map(|m| match m {
-            ShfMode::Wrap => "wrap",
-            ShfMode::Clamp => "clamp",
-        }),
-        (POp::Prmt, _) => op.prmt.map(PrmtMode::name),
-        (POp::Setp | POp::Set, 0) => op.cmp.map(CmpOp::name),
-        (POp::Setp | POp::Set, 1) => op.bool_op.map(BoolOp::name),
-        (POp::Setp | POp::Set, _) => op.ftz.then_some("ftz"),
-        (POp::Cvt | POp::CvtPack, _) => op.sat.then_some("sat"),
-        (POp::Slct, _) => op.ftz.then_some("ftz"),
-        (POp::MadCc | POp::Madc, 0) => Some(if op.hi { "hi" } else { "lo" }),
-        (POp::Addc | POp::Subc | POp::Madc, _) => op.cc.then_some("cc"),
-        _ => None,
-    }
-}
-
-/// The instruction with modifier group `k` set to `word` (`None`: none of the group).
-fn with_op_word(op: &OpInsn, k: usize, word: Option<&str>) -> OpInsn {
-    let mut c = op.clone();
-    match (op.op, k) {
-        (POp::Shf, 0) => c.left = word == Some("l"),
-        (POp::Shf, _) => {
-            c.mode = word.map(|w| {
-                if w == "clamp" {
-                    ShfMode::Clamp
-                } else {
-                    ShfMode::Wrap
-                }
-            })
-        }
-        (POp::Prmt, _) => c.prmt = PrmtMode::ALL.into_iter().find(|m| Some(m.name()) == word),
-        (POp::Setp | POp::Set, 0) => {
-            c.cmp = CmpOp::ALL.into_iter().find(|m| Some(m.name()) == word)
-        }
-        (POp::Setp | POp::Set, 1) => {
-            c.bool_op = [BoolOp::And, BoolOp::Or, BoolOp::Xor]
-                .into_iter()
-                .find(|m| Some(m.name()) == word);
-            // The Boolean operation reads a predicate c; without it there is none.
-            if c.bool_op.is_some() && c.srcs.len() == 2 {
-                c.srcs.push(Src::Reg {
-                    name: "c".into(),
-                    not: false,
-                });
-            } else if c.bool_op.is_none() {
-                c.srcs.truncate(2);
-            }
-        }
-        (POp::Setp | POp::Set, _) => c.ftz = word.is_some(),
-        (POp::Cvt | POp::CvtPack, _) => c.sat = word.is_some(),
-        (POp::Slct, _) => c.ftz = word.is_some(),
-        (POp::MadCc | POp::Madc, 0) => c.hi = word == Some("hi"),
-        (POp::Addc | POp::Subc | POp::Madc, _) => {
-            // The carry out is the last destination.
-            if op.cc {
-                c.dsts.pop();
-            }
-            c.cc = word.is_some();
-            if c.cc {
-                c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
-            }
-        }
-        _ => {}
-    }
-    c
-}
-
 fn op_choice(label: impl Into<String>, op: &OpInsn, selected: bool) -> Choice {
     fixed_choice(label, &op.canonical(), selected)
 }
@@ -529,32 +441,20 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         })
         .collect();
     out.push(select("opcode", "Opcode", ops, Row::Opcode));
-    let (dkey, dlabel) = match op.op {
-        POp::CvtPack => ("type0", "Packed type"),
-        _ if op.src_ty.is_some() => ("type0", "d type"),
-        _ => ("type0", "Type"),
+    // The first type is d's where a second type names other operands; the second type's
+    // label names the sources it reads (`cvt`'s a, `set`'s a and b, `slct`'s c).
+    let seconds = row.second_type_sources();
+    let dlabel = match op.op {
+        POp::CvtPack => "Packed type",
+        _ if !seconds.is_empty() => "d type",
+        _ => "Type",
     };
     let types = row
         .types
         .iter()
-        .map(|&t| {
-            let mut c = op.clone();
-            c.ty = t;
-            // cvt.pack's narrow types read a c; its 16-bit types none.
-            if op.op == POp::CvtPack {
-                if t.bits() < 16 && c.srcs.len() == 2 {
-                    c.srcs.push(Src::Reg {
-                        name: "c".into(),
-                        not: false,
-                    });
-                } else if t.bits() >= 16 {
-                    c.srcs.truncate(2);
-                }
-            }
-            op_choice(format!(".{}", t.name()), &c, t == op.ty)
-        })
+        .map(|&t| op_choice(format!(".{}", t.name()), &op.with_type(t), t == op.ty))
         .collect();
-    out.push(select(dkey, dlabel, types, Row::Modifiers));
+    out.push(select("type0", dlabel, types, Row::Modifiers));
     if let Some(src) = op.src_ty {
         let types = row
             .src_types
@@ -565,23 +465,18 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
                 op_choice(format!(".{}", t.name()), &c, t == src)
             })
             .collect();
-        let label = match op.op {
-            POp::Slct => "c type",
-            POp::Set => "a and b type",
-            POp::CvtPack => "a and b type",
-            _ => "a type",
-        };
-        out.push(select("type1", label, types, Row::Modifiers));
+        let names: Vec<String> = seconds.iter().map(|&i| op.src_name(i)).collect();
+        let label = format!("{} type", names.join(" and "));
+        out.push(select("type1", &label, types, Row::Modifiers));
     }
-    for (k, words) in row.mods.iter().enumerate() {
-        let (key, label) = op_group_name(op.op, k);
-        let required = words.first() == Some(&"!");
-        let words: Vec<&str> = words.iter().copied().filter(|w| *w != "!").collect();
-        let current = op_word(op, k);
+    // Each modifier group's kind, known from its words, gives its label and what it sets.
+    for (kind, required, words) in row.mod_groups() {
+        let (key, label) = (kind.key(), kind.label());
+        let current = op.modifier(kind);
         if words.len() == 1 {
             let on = current.is_some();
-            let off = with_op_word(op, k, None);
-            let with = with_op_word(op, k, Some(words[0]));
+            let off = op.with_modifier(kind, None);
+            let with = op.with_modifier(kind, Some(words[0]));
             out.push(Group {
                 key: key.into(),
                 label: label.into(),
@@ -598,12 +493,12 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         if !required || current.is_none() {
             choices.push(op_choice(
                 "none",
-                &with_op_word(op, k, None),
+                &op.with_modifier(kind, None),
                 current.is_none(),
             ));
         }
         for w in words {
-            let c = with_op_word(op, k, Some(w));
+            let c = op.with_modifier(kind, Some(w));
             choices.push(op_choice(format!(".{w}"), &c, current == Some(w)));
         }
         out.push(select(key, label, choices, Row::Modifiers));

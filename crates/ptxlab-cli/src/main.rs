@@ -13,14 +13,37 @@ use ptxlab_core::{
     Reading,
 };
 
+/// The usage text, naming the program instructions from their rows.
+fn usage() -> String {
+    // Wrapped to the text's width, under its indentation.
+    let mut list = String::new();
+    let mut line = 6 + "instructions (".len();
+    for (i, name) in ptxlab_core::ops::program_names().split(", ").enumerate() {
+        let word = if i == 0 {
+            name.to_string()
+        } else {
+            format!(", {name}")
+        };
+        if line + word.len() > 92 {
+            list.push_str(",\n      ");
+            list.push_str(name);
+            line = 6 + name.len();
+        } else {
+            line += word.len();
+            list.push_str(&word);
+        }
+    }
+    USAGE.replace("PROGRAM_INSTRUCTIONS", &list)
+}
+
 const USAGE: &str = "\
 usage:
   ptxlab eval 'INSTRUCTION' [a=V] [b=V] [c=V] [e=V] [CC.CF=V] [--trace] [--json]
              [--reading hardware|text] [--compare]
       V: hex (0x1234), decimal (42, -5) or binary (0b101); missing sources are 0
-      sources bind by position (the first source reads a, the second b ...); mov, and, or,
-      xor, not, cnot, lop3, shf, shl, shr, prmt, setp, set, selp, slct, cvt, cvt.pack and the
-      carry chain print every destination (setp: p and q; add.cc, addc.cc ...: d and CC.CF);
+      sources bind by position (the first source reads a, the second b ...); the program
+      instructions (PROGRAM_INSTRUCTIONS)
+      print every destination (setp: p and q; add.cc, addc.cc ...: d and CC.CF);
       CC.CF=V: the carry flag that addc, subc and madc read (else the position after their
       sources); --json gives {values, trace} for every instruction
       --reading text: follow the ISA text literally where the H100 departs from it
@@ -62,7 +85,7 @@ usage:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
-        eprint!("{USAGE}");
+        eprint!("{}", usage());
         return ExitCode::from(2);
     };
     let rest = &args[1..];
@@ -84,10 +107,10 @@ fn main() -> ExitCode {
         }),
         "intrinsic" => ptxlab_cli::intrinsic::run(rest),
         "-h" | "--help" | "help" => {
-            out!("{USAGE}");
+            out!("{}", usage());
             Ok(true)
         }
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+        other => Err(format!("unknown command '{other}'\n{}", usage())),
     };
     match r {
         Ok(true) => ExitCode::SUCCESS,
@@ -102,7 +125,7 @@ fn main() -> ExitCode {
 /// `ptxlab explain`: the instruction's summary, then every note with its worked example.
 fn cmd_explain(args: &[String]) -> Result<bool, String> {
     let [text] = args else {
-        return Err(format!("explain takes one instruction\n{USAGE}"));
+        return Err(format!("explain takes one instruction\n{}", usage()));
     };
     let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
     outln!("{}: {}", insn.name(), insn.summary());
@@ -156,12 +179,12 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
                 } else if text.is_none() {
                     text = Some(a.clone());
                 } else {
-                    return Err(format!("unexpected argument '{a}'\n{USAGE}"));
+                    return Err(format!("unexpected argument '{a}'\n{}", usage()));
                 }
             }
         }
     }
-    let text = text.ok_or_else(|| format!("eval needs an instruction\n{USAGE}"))?;
+    let text = text.ok_or_else(|| format!("eval needs an instruction\n{}", usage()))?;
     let checked = ptxlab_core::insn::check(&text).map_err(|d| d.render(&text))?;
     if let Some(cf) = carry {
         checked.set_carry(&mut inputs, cf)?;
@@ -273,7 +296,10 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     use ptxlab_core::batch;
     use std::io::Read;
     let [text, file] = args else {
-        return Err(format!("batch needs an instruction and a file\n{USAGE}"));
+        return Err(format!(
+            "batch needs an instruction and a file\n{}",
+            usage()
+        ));
     };
     let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
     let mut data = String::new();
@@ -334,13 +360,13 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
                 }
             }
         }
-        _ => Err(format!("sass takes at most one instruction\n{USAGE}")),
+        _ => Err(format!("sass takes at most one instruction\n{}", usage())),
     }
 }
 
 fn cmd_doc_html(args: &[String]) -> Result<bool, String> {
     let [file] = args else {
-        return Err(format!("doc-html needs one markdown file\n{USAGE}"));
+        return Err(format!("doc-html needs one markdown file\n{}", usage()));
     };
     let md = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     out!("{}", ptxlab_cli::markdown_page(&md));
@@ -349,7 +375,7 @@ fn cmd_doc_html(args: &[String]) -> Result<bool, String> {
 
 fn cmd_cuda(args: &[String]) -> Result<bool, String> {
     if args.is_empty() {
-        return Err(format!("cuda needs an instruction\n{USAGE}"));
+        return Err(format!("cuda needs an instruction\n{}", usage()));
     }
     for text in args {
         let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
@@ -374,7 +400,7 @@ fn files_and_show(args: &[String]) -> Result<(Vec<&String>, usize), String> {
         }
     }
     if files.is_empty() {
-        return Err(format!("no files given\n{USAGE}"));
+        return Err(format!("no files given\n{}", usage()));
     }
     Ok((files, show))
 }

@@ -16,7 +16,7 @@ use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{OpFloat, OpSign, OpWidth};
-pub use crate::isa::op_rows::{OpRow, POp, PType, OP_ROWS};
+pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
 use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{
     Detail, Flag, FlagSet, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
@@ -758,6 +758,12 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
     Ok(insn)
 }
 
+/// The program instructions' names in table order, as a reader's list: `mov, and, ... cvt.pack,
+/// add.cc, addc, ...`.
+pub fn program_names() -> String {
+    names_list()
+}
+
 fn names_list() -> String {
     POp::all().map(|o| o.name()).collect::<Vec<_>>().join(", ")
 }
@@ -934,12 +940,9 @@ impl Validator<'_> {
         let allowed = op.types();
         // cvt.pack's narrow types (8 bits and fewer) name c's type too: .b32.
         let narrow_pack = op == POp::CvtPack && types.first().is_some_and(|t| t.0.bits() < 16);
-        let want_types = match op {
-            POp::Cvt | POp::Slct | POp::Set => 2,
-            POp::CvtPack if narrow_pack => 3,
-            POp::CvtPack => 2,
-            _ => 1,
-        };
+        // One type, and a second where the row lists its choices (cvt.pack's narrow types a
+        // third, c's .b32).
+        let want_types = 1 + usize::from(!op.row().src_types.is_empty()) + usize::from(narrow_pack);
         if types.len() != want_types {
             let sp = types
                 .get(want_types)
@@ -962,7 +965,7 @@ impl Validator<'_> {
         }
         for (k, (t, sp)) in types.iter().enumerate() {
             let choices = match (op, k) {
-                (POp::Slct | POp::CvtPack | POp::Set, 1) => op.row().src_types,
+                (_, 1) => op.row().src_types,
                 (POp::CvtPack, 2) => &[PType::B32][..],
                 _ => allowed,
             };
@@ -987,8 +990,7 @@ impl Validator<'_> {
             }
         }
         let ty = types[0].0;
-        let src_ty =
-            matches!(op, POp::Cvt | POp::Slct | POp::CvtPack | POp::Set).then(|| types[1].0);
+        let src_ty = (!op.row().src_types.is_empty()).then(|| types[1].0);
         if ftz && op == POp::Slct && src_ty != Some(PType::F32) {
             let sp = self.span_of(M::Ftz);
             return Err(err(
@@ -1006,12 +1008,9 @@ impl Validator<'_> {
             )
             .allowed(["u32", "s32", "u64", "s64"]));
         }
-        // The type the comparison reads: setp's one type, set's second.
-        let cmp_ty = if op == POp::Set {
-            src_ty.unwrap_or(ty)
-        } else {
-            ty
-        };
+        // The type a comparison reads: the second where there is one (set's), else the one
+        // (setp's).
+        let cmp_ty = src_ty.unwrap_or(ty);
         if let (Some(c), true) = (cmp, op.compares()) {
             let ty = cmp_ty;
             if !CmpOp::allowed_for(ty).contains(&c) {
@@ -1832,6 +1831,95 @@ impl OpInsn {
                 .unwrap_or("x")
                 .to_string(),
         }
+    }
+
+    /// The word of a modifier group this instruction carries, if any (`.lt` for a
+    /// comparison, `.l` or `.r` for a direction).
+    pub fn modifier(&self, g: OpModGroup) -> Option<&'static str> {
+        match g {
+            OpModGroup::Direction => Some(if self.left { "l" } else { "r" }),
+            OpModGroup::ShiftMode => self.mode.map(|m| match m {
+                ShfMode::Wrap => "wrap",
+                ShfMode::Clamp => "clamp",
+            }),
+            OpModGroup::PrmtMode => self.prmt.map(PrmtMode::name),
+            OpModGroup::Compare => self.cmp.map(CmpOp::name),
+            OpModGroup::Combine => self.bool_op.map(BoolOp::name),
+            OpModGroup::Ftz => self.ftz.then_some("ftz"),
+            OpModGroup::Sat => self.sat.then_some("sat"),
+            OpModGroup::Half => Some(if self.hi { "hi" } else { "lo" }),
+            OpModGroup::CarryOut => self.cc.then_some("cc"),
+        }
+    }
+
+    /// The instruction with modifier group `g` set to `word` (`None`: none of the group), and
+    /// the operands that come with it: a Boolean operation reads a predicate `c`, a carry out
+    /// is one more destination. Not validated: the pickers ask [`parse_op`] about its text.
+    pub fn with_modifier(&self, g: OpModGroup, word: Option<&str>) -> OpInsn {
+        let mut c = self.clone();
+        match g {
+            OpModGroup::Direction => c.left = word == Some("l"),
+            OpModGroup::ShiftMode => {
+                c.mode = word.map(|w| {
+                    if w == "clamp" {
+                        ShfMode::Clamp
+                    } else {
+                        ShfMode::Wrap
+                    }
+                })
+            }
+            OpModGroup::PrmtMode => {
+                c.prmt = PrmtMode::ALL.into_iter().find(|m| Some(m.name()) == word)
+            }
+            OpModGroup::Compare => c.cmp = CmpOp::ALL.into_iter().find(|m| Some(m.name()) == word),
+            OpModGroup::Combine => {
+                c.bool_op = [BoolOp::And, BoolOp::Or, BoolOp::Xor]
+                    .into_iter()
+                    .find(|m| Some(m.name()) == word);
+                // The Boolean operation reads a predicate c; without it there is none.
+                if c.bool_op.is_some() && c.srcs.len() == 2 {
+                    c.srcs.push(Src::Reg {
+                        name: "c".into(),
+                        not: false,
+                    });
+                } else if c.bool_op.is_none() {
+                    c.srcs.truncate(2);
+                }
+            }
+            OpModGroup::Ftz => c.ftz = word.is_some(),
+            OpModGroup::Sat => c.sat = word.is_some(),
+            OpModGroup::Half => c.hi = word == Some("hi"),
+            OpModGroup::CarryOut => {
+                // The carry out is the last destination.
+                if self.cc {
+                    c.dsts.pop();
+                }
+                c.cc = word.is_some();
+                if c.cc {
+                    c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
+                }
+            }
+        }
+        c
+    }
+
+    /// The instruction with its first type set to `t`, and the operands that come with it
+    /// (`cvt.pack`'s types narrower than 16 bits read a `c`, its 16-bit types none). Not
+    /// validated, like [`Self::with_modifier`].
+    pub fn with_type(&self, t: PType) -> OpInsn {
+        let mut c = self.clone();
+        c.ty = t;
+        if self.op == POp::CvtPack {
+            if t.bits() < 16 && c.srcs.len() == 2 {
+                c.srcs.push(Src::Reg {
+                    name: "c".into(),
+                    not: false,
+                });
+            } else if t.bits() >= 16 {
+                c.srcs.truncate(2);
+            }
+        }
+        c
     }
 
     /// Canonical text: modifiers in a fixed order, single spaces.
@@ -2753,13 +2841,10 @@ impl OpInsn {
         }
     }
 
-    /// The type the comparison of `setp` and `set` reads `a` and `b` as: `setp`'s one type,
-    /// `set`'s second.
+    /// The type a comparison (`setp`, `set`) reads `a` and `b` as: the second type where there
+    /// is one (`set`'s), else the one (`setp`'s).
     fn cmp_ty(&self) -> PType {
-        match (self.op, self.src_ty) {
-            (POp::Set, Some(t)) => t,
-            _ => self.ty,
-        }
+        self.src_ty.unwrap_or(self.ty)
     }
 
     /// The comparison of `setp` and `set`, `a CMP b`, and its stage.

@@ -130,3 +130,26 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         }
     }
 }
+
+/// Every modifier group of every program row is of a known kind, so the pickers label it and
+/// set it without naming the opcode; each word of the group, set on the row's example, reads
+/// back as that word (or, where the instruction cannot carry it, as ptxas would refuse it).
+#[test]
+fn every_program_modifier_group_has_a_kind_the_pickers_read() {
+    use ptxlab_core::isa::{OpModGroup, OP_ROWS};
+    use ptxlab_core::ops::parse_op;
+    for row in OP_ROWS {
+        let ex = parse_op(row.example).unwrap_or_else(|d| panic!("{}: {d}", row.example));
+        for (kind, _required, words) in row.mod_groups() {
+            assert_eq!(OpModGroup::of(&words), Some(kind), "{}", row.name);
+            for w in words {
+                let with = ex.with_modifier(kind, Some(w));
+                let text = with.canonical();
+                if let Ok(back) = parse_op(&text) {
+                    assert_eq!(back.modifier(kind), Some(w), "{text}");
+                    assert_eq!(back.canonical(), text);
+                }
+            }
+        }
+    }
+}

@@ -267,7 +267,7 @@ pub fn ProgramView(props: &Props) -> Html {
     html! {
         <div class={classes!("program-view", p.embed.then_some("compact"))}>
             if !p.embed {
-                <p class="muted">{ "PTX over named registers (%r1, %rd2, %p1 ...): the video and integer instructions, mov, and/or/xor/not/cnot, lop3, shf, shl/shr, prmt, setp, set, selp, slct, cvt, cvt.pack and the carry chain (CC.CF is a register); or one thread of an .entry as nvcc writes it, with its parameters and variables, ld/st over the memory below, special registers such as %tid.x, labels and bra." }</p>
+                <p class="muted">{ format!("PTX over named registers (%r1, %rd2, %p1 ...): the video and integer instructions and {} (CC.CF is a register); or one thread of an .entry as nvcc writes it, with its parameters and variables, ld/st over the memory below, special registers such as %tid.x, labels and bra.", ptxlab_core::ops::program_names()) }</p>
             }
             <div class="program-edit">
                 <label class="program-field">{ "Program" }

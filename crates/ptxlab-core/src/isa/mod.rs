@@ -26,7 +26,7 @@ pub mod rows;
 pub mod vocab;
 
 pub use instr::Instr;
-pub use op_rows::{OpRow, POp, PType, OP_ROWS};
+pub use op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
 pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
@@ -60,7 +60,7 @@ pub enum Family {
     Move,
     /// `cvt cvt.pack`.
     Convert,
-    /// `setp selp slct`.
+    /// `setp set selp slct`.
     Compare,
     /// The carry chain: `add.cc addc sub.cc subc mad.cc madc`.
     Carry,

@@ -187,6 +187,117 @@ pub struct OpRow {
     pub measured: Option<Gpu>,
 }
 
+/// What one modifier group of a program row chooses, known from its words: the pickers'
+/// label, and which field of the instruction the word sets ([`crate::ops::OpInsn::modifier`]).
+/// A new row whose groups use these words needs nothing more for its pickers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpModGroup {
+    /// `shf`'s `.l`/`.r`.
+    Direction,
+    /// `shf`'s `.wrap`/`.clamp`.
+    ShiftMode,
+    /// `prmt`'s `.f4e` ... `.rc16`.
+    PrmtMode,
+    /// A comparison, `.eq` ... `.nan` (`setp`, `set`).
+    Compare,
+    /// A Boolean operation with a predicate `c`, `.and`/`.or`/`.xor` (`setp`, `set`).
+    Combine,
+    /// `.ftz`.
+    Ftz,
+    /// `.sat`.
+    Sat,
+    /// The half of a product, `.lo`/`.hi` (`mad.cc`, `madc`).
+    Half,
+    /// `.cc`: the carry out is written.
+    CarryOut,
+}
+
+impl OpModGroup {
+    /// The kind of a group with these words (`!` aside), if it is one of the known kinds.
+    pub fn of(words: &[&str]) -> Option<OpModGroup> {
+        let has = |w: &str| words.contains(&w);
+        Some(if has("eq") {
+            OpModGroup::Compare
+        } else if has("and") {
+            OpModGroup::Combine
+        } else if has("l") {
+            OpModGroup::Direction
+        } else if has("wrap") {
+            OpModGroup::ShiftMode
+        } else if has("f4e") {
+            OpModGroup::PrmtMode
+        } else if has("lo") {
+            OpModGroup::Half
+        } else if has("ftz") {
+            OpModGroup::Ftz
+        } else if has("sat") {
+            OpModGroup::Sat
+        } else if has("cc") {
+            OpModGroup::CarryOut
+        } else {
+            return None;
+        })
+    }
+    /// The control's key in the page (and its address).
+    pub fn key(self) -> &'static str {
+        match self {
+            OpModGroup::Direction => "dir",
+            OpModGroup::ShiftMode => "mode",
+            OpModGroup::PrmtMode => "prmt",
+            OpModGroup::Compare => "cmp",
+            OpModGroup::Combine => "bool",
+            OpModGroup::Ftz => "ftz",
+            OpModGroup::Sat => "sat",
+            OpModGroup::Half => "half",
+            OpModGroup::CarryOut => "cc",
+        }
+    }
+    /// The control's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            OpModGroup::Direction => "Direction",
+            OpModGroup::ShiftMode => "Shift amount",
+            OpModGroup::PrmtMode => "Mode",
+            OpModGroup::Compare => "Comparison",
+            OpModGroup::Combine => "Combine with c",
+            OpModGroup::Ftz => "Flush subnormals",
+            OpModGroup::Sat => "Saturate",
+            OpModGroup::Half => "Half of the product",
+            OpModGroup::CarryOut => "Carry out",
+        }
+    }
+}
+
+impl OpRow {
+    /// Its modifier groups with their kinds, in the row's order: (kind, whether one of the
+    /// group must be written, the words).
+    pub fn mod_groups(&self) -> impl Iterator<Item = (OpModGroup, bool, Vec<&'static str>)> + '_ {
+        self.mods.iter().map(|g| {
+            let words: Vec<&'static str> = g.iter().copied().filter(|w| *w != "!").collect();
+            let kind = OpModGroup::of(&words).unwrap_or_else(|| {
+                panic!("{}: a modifier group of no known kind: {g:?}", self.name)
+            });
+            (kind, g.first() == Some(&"!"), words)
+        })
+    }
+    /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
+    /// `b`, `slct`'s `c`); empty without a second type.
+    pub fn second_type_sources(&self) -> Vec<usize> {
+        if self.src_types.is_empty() {
+            return Vec::new();
+        }
+        (0..self.operands.srcs.len())
+            .filter(|&i| {
+                let o = self.operands.srcs[i];
+                matches!(o.width, OpWidth::Second)
+                    || matches!(o.sign, OpSign::Second | OpSign::SecondIs(_))
+                    || matches!(o.float, OpFloat::Second | OpFloat::SecondIs(_))
+            })
+            .collect()
+    }
+}
+
 /// How wide a program instruction's operand is, read from the instruction's types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -326,8 +437,9 @@ const O_CVT: OpOperands = OpOperands {
 const O_PACK: OpOperands = OpOperands {
     dsts: &[WORD],
     srcs: &[
-        opd(OpWidth::Bits(32), OpSign::Signed, OpFloat::No),
-        opd(OpWidth::Bits(32), OpSign::Signed, OpFloat::No),
+        // The second type, `.s32` (the only one the row takes).
+        opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No),
+        opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No),
         WORD,
     ],
 };
