@@ -96,10 +96,10 @@ test.describe('JavaScript module', () => {
     const skipped = (p) => expression(p) || /0x1[0f]{16}/.test(p)
       || (/\|_,/.test(p) && !/^(setp|lop3)/.test(p));
     const forms = [...firstOf.values()].filter((c) => !skipped(c.ptx));
-    // Every form of slct, cvt.pack and the carry chain too (the carry flag is CF in the data).
+    // Every form of set, slct, cvt.pack and the carry chain too (the carry flag is CF in the data).
     const carry = /^(addc|subc|madc|add\.cc|sub\.cc|mad\.(lo|hi)\.cc)[. ]/;
     const chosen = forms.filter((c, i) => i % 12 === 0
-      || /^(mov\.b(32|64) \{|setp\.\w+\.\w+ p\|q|lop3|slct|cvt\.pack)/.test(c.ptx) || carry.test(c.ptx));
+      || /^(mov\.b(32|64) \{|setp\.\w+\.\w+ p\|q|set\.|lop3|slct|cvt\.pack)/.test(c.ptx) || carry.test(c.ptx));
     expect(chosen.filter((c) => carry.test(c.ptx)).length).toBeGreaterThan(50);
     // The row an instruction is: add.cc for add.cc.u32 and mad.lo.cc.u32, cvt.pack ...
     const row = (p) => {
@@ -109,7 +109,9 @@ test.describe('JavaScript module', () => {
     };
     // Sources bind by position: the operands after the first, vectors spread, immediates kept.
     const split = (s) => s.replace(/;\s*$/, '').split(/,(?![^{]*\})/).map((x) => x.trim());
-    const regs = (op) => op.replace(/[{}]/g, '').split(/[,|]/).map((x) => x.trim().replace(/^!/, ''));
+    // A register's ignored suffix (.b01, .b12, .b23) is no part of its name.
+    const regs = (op) => op.replace(/[{}]/g, '').split(/[,|]/)
+      .map((x) => x.trim().replace(/^!/, '').replace(/\.b(01|12|23)$/, ''));
     const isReg = (x) => /^[A-Za-z_%$][\w$]*$/.test(x) && x !== '_';
     const prepared = chosen.map((c) => {
       const ops = split(c.ptx.slice(c.ptx.indexOf(' ') + 1));

@@ -138,6 +138,33 @@ test.describe('program instructions in the single view', () => {
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0xabcdff00');
   });
 
+  test('set: the comparison as a number, its pickers read from the row, and the Learn notes', async ({ page }) => {
+    await open(page);
+    const field = page.getByLabel('Instruction', { exact: true });
+    await setInstruction(page, 'set.lt.u32.s32 d, a, b;');
+    // -1 < 1 as .s32: all ones; as .u32 (0xffffffff < 1) it is false.
+    await setOperands(page, { a: '0xffffffff', b: '0x00000001' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0xffffffff');
+    await page.locator('#pick-type1').selectOption({ label: '.u32' });
+    await expect(field).toHaveValue('set.lt.u32.u32 d, a, b;');
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000000');
+    // The second type's list names the sources it reads; an .f32 d writes 1.0.
+    await expect(page.getByText('a and b type', { exact: true })).toBeVisible();
+    await page.locator('#pick-type0').selectOption({ label: '.f32' });
+    await page.locator('#pick-cmp').selectOption({ label: '.hi' });
+    await expect(field).toHaveValue('set.hi.f32.u32 d, a, b;');
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x3f800000');
+    // A Boolean operation brings its predicate c.
+    await page.locator('#pick-bool').selectOption({ label: '.and' });
+    await expect(field).toHaveValue('set.hi.and.f32.u32 d, a, b, c;');
+    await setOperands(page, { c: '0x0' });
+    await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000000');
+    await expect(page.locator('.learn-body')).toContainText('.f32: d is 1.0 (0x3f800000)');
+    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
+    await setOperands(page, { c: '0x1' });
+    await shot(page, 'set');
+  });
+
   test('pickers offer the new families and modifiers', async ({ page }) => {
     await open(page);
     const field = page.getByLabel('Instruction', { exact: true });
