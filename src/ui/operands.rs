@@ -107,7 +107,8 @@ fn OperandCard(props: &CardProps) -> Html {
     let s = &props.source;
     let src = s.src;
     let readonly = s.immediate.is_some();
-    let fields = View::ALL.iter().enumerate().map(|(k, &view)| {
+    // A predicate (one bit) is true or false, not a signed number: no signed view.
+    let fields = View::ALL.iter().enumerate().filter(|&(_, &view)| !(view == View::Signed && s.bits == 1)).map(|(k, &view)| {
         let oninput = {
             let dispatch = props.dispatch.clone();
             Callback::from(move |e: InputEvent| {

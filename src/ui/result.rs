@@ -53,7 +53,8 @@ pub fn ResultPanel(props: &Props) -> Html {
                 <p class="muted stale-note">{ "Showing the last instruction that checked." }</p>
             }
             <div class="views">
-                { for views.iter().map(|(word, value)| html! {
+                // A predicate (one bit) is true or false, not a signed number.
+                { for views.iter().filter(|(word, _)| !(*word == "signed" && props.trace.result.bits == 1)).map(|(word, value)| html! {
                     <div class={classes!("view", format!("view-{word}"))}>
                         <span class="view-name" aria-hidden="true">{ *word }</span>
                         <input type="text" readonly=true aria-label={format!("d ({word})")} value={value.clone()} />

@@ -162,6 +162,9 @@ test.describe('program instructions in the single view', () => {
     await expect(page.locator('.learn-body')).toContainText('.f32: d is 1.0 (0x3f800000)');
     await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
     await setOperands(page, { c: '0x1' });
+    // The predicate c is true or false: unsigned 1, and no signed view of one bit (-1).
+    await expect(page.getByLabel('c (unsigned)', { exact: true })).toHaveValue('1');
+    await expect(page.getByLabel('c (signed)', { exact: true })).toHaveCount(0);
     await shot(page, 'set');
   });
 
