@@ -1,6 +1,6 @@
 //! The instructions programs use around the video and integer arithmetic ones: `mov` (with
-//! vector packing), `and or xor not cnot`, `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `selp` and
-//! integer `cvt`.
+//! vector packing), `and or xor not cnot`, `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `set`, `selp`,
+//! `slct`, integer `cvt`, `cvt.pack` and the carry chain (`add.cc`, `addc` ...).
 //!
 //! Their rows are [`crate::isa::OP_ROWS`] (name, family, types, modifiers, example, summary);
 //! this module reads them. One entry point per concern:

@@ -1,6 +1,7 @@
 //! The rows of the logic, shift, data-movement, comparison and conversion instructions that
 //! real code uses around the video and integer arithmetic ones: `mov`, `and or xor not cnot`,
-//! `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `selp` and integer `cvt`. One row per opcode
+//! `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `set`, `selp`, `slct`, integer `cvt`, `cvt.pack` and
+//! the carry chain. One row per opcode
 //! ([`OP_ROWS`]), read the same way as [`super::OPCODES`]: the name, family, documentation
 //! anchor, the types and modifiers ptxas accepts, the operand form, an accepted example and a
 //! summary in our own words. [`crate::ops`] parses, validates and evaluates them from these rows.
