@@ -127,12 +127,17 @@ impl PType {
             PType::U2 | PType::S2 => 2,
         }
     }
-    /// A signed integer type (`.s8` ... `.s64`).
+    /// A signed integer type (`.s8` ... `.s64`, and the signed pair `.s16x2`).
     pub fn signed(self) -> bool {
         matches!(
             self,
-            PType::S2 | PType::S4 | PType::S8 | PType::S16 | PType::S32 | PType::S64
+            PType::S2 | PType::S4 | PType::S8 | PType::S16 | PType::S32 | PType::S64 | PType::S16x2
         )
+    }
+    /// The table's type of the same name, if the table has one ([`super::Type::ptype`]'s
+    /// inverse).
+    pub fn table_type(self) -> Option<super::Type> {
+        super::Type::ALL.into_iter().find(|t| t.ptype() == self)
     }
     /// A bit type (`.b8` ... `.b64`).
     pub fn is_bits(self) -> bool {

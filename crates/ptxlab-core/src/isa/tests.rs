@@ -194,3 +194,39 @@ fn one_index_of_both_tables() {
     assert!(instr::suggest("addx").contains(&"add"));
     assert_eq!(instr::suggest("zzz").len(), all.len());
 }
+
+/// One vocabulary of type names, widths and signs: every table type is the program
+/// instructions' type of the same name, and reads back from it.
+#[test]
+fn table_types_are_program_types() {
+    use super::PType;
+    let expect = [
+        ("u16", 16, false),
+        ("u32", 32, false),
+        ("u64", 64, false),
+        ("s16", 16, true),
+        ("s32", 32, true),
+        ("s64", 64, true),
+        ("b16", 16, false),
+        ("b32", 32, false),
+        ("b64", 64, false),
+        ("u16x2", 32, false),
+        ("s16x2", 32, true),
+    ];
+    for (t, (name, bits, signed)) in Type::ALL.into_iter().zip(expect) {
+        assert_eq!(
+            (t.name(), t.bits(), t.is_signed()),
+            (name, bits, signed),
+            "{t:?}"
+        );
+        assert_eq!(t.ptype().table_type(), Some(t));
+        assert_eq!(PType::from_name(name), Some(t.ptype()));
+        assert_eq!(Type::from_name(name), Some(t));
+    }
+    // The program instructions' other types have no table type.
+    let others = PType::ALL
+        .into_iter()
+        .filter(|p| p.table_type().is_none())
+        .count();
+    assert_eq!(others, PType::ALL.len() - Type::ALL.len());
+}

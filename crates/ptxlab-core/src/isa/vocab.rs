@@ -13,6 +13,8 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+
+use super::op_rows::PType;
 use std::fmt;
 
 /// Operand and instruction types.
@@ -58,33 +60,37 @@ impl Type {
         Type::U16x2,
         Type::S16x2,
     ];
-    /// Width of a register of this type, in bits.
-    pub fn bits(self) -> u32 {
+    /// The same type in the one vocabulary of type names, widths and signs that both tables
+    /// read ([`PType`]); a table type is one of the program instructions' types.
+    #[inline]
+    pub const fn ptype(self) -> PType {
         match self {
-            Type::U16 | Type::S16 | Type::B16 => 16,
-            Type::U32 | Type::S32 | Type::B32 | Type::U16x2 | Type::S16x2 => 32,
-            Type::U64 | Type::S64 | Type::B64 => 64,
+            Type::U16 => PType::U16,
+            Type::U32 => PType::U32,
+            Type::U64 => PType::U64,
+            Type::S16 => PType::S16,
+            Type::S32 => PType::S32,
+            Type::S64 => PType::S64,
+            Type::B16 => PType::B16,
+            Type::B32 => PType::B32,
+            Type::B64 => PType::B64,
+            Type::U16x2 => PType::U16x2,
+            Type::S16x2 => PType::S16x2,
         }
     }
+    /// Width of a register of this type, in bits.
+    #[inline]
+    pub fn bits(self) -> u32 {
+        self.ptype().bits()
+    }
     /// Whether values of this type are read as signed (`.s16`, `.s32`, `.s64`, `.s16x2`).
+    #[inline]
     pub fn is_signed(self) -> bool {
-        matches!(self, Type::S16 | Type::S32 | Type::S64 | Type::S16x2)
+        self.ptype().signed()
     }
     /// The type as written, without the leading dot: `u32`, `s16x2`.
     pub fn name(self) -> &'static str {
-        match self {
-            Type::U16 => "u16",
-            Type::U32 => "u32",
-            Type::U64 => "u64",
-            Type::S16 => "s16",
-            Type::S32 => "s32",
-            Type::S64 => "s64",
-            Type::B16 => "b16",
-            Type::B32 => "b32",
-            Type::B64 => "b64",
-            Type::U16x2 => "u16x2",
-            Type::S16x2 => "s16x2",
-        }
+        self.ptype().name()
     }
     /// The type written `s` (without the dot), if it is one.
     pub fn from_name(s: &str) -> Option<Type> {
