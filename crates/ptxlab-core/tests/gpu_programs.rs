@@ -46,10 +46,13 @@ fn hex_map(v: &serde_json::Value) -> BTreeMap<String, u64> {
 }
 
 fn cases() -> Vec<Case> {
-    let path = concat!(
+    cases_in(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/data/gpu-programs.jsonl.gz"
-    );
+    ))
+}
+
+fn cases_in(path: &str) -> Vec<Case> {
     let f = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     BufReader::new(flate2::read::GzDecoder::new(f))
         .lines()
@@ -255,4 +258,64 @@ fn every_gpu_case_of_the_carry_chain_in_a_program() {
 
 fn cases_of(pick: impl Fn(&str) -> bool) -> Vec<Case> {
     cases().into_iter().filter(|c| pick(&c.ptx)).collect()
+}
+
+/// The same forms and inputs run on an H100 (`tests/data/gpu-programs-h100.jsonl.gz`, every
+/// form file of `tests/data/` but the one-element vectors): ptxlab gives the H100's value for
+/// every destination, and the H100 wrote what the H200 wrote wherever both ran a case.
+#[test]
+fn the_h100_computes_what_the_h200_did() {
+    let h100 = cases_in(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/gpu-programs-h100.jsonl.gz"
+    ));
+    assert!(h100.len() > 130_000, "{} cases", h100.len());
+    // Keyed by the form and every register it read (sources and prior values).
+    type Key = (String, Vec<(String, u64)>);
+    let h200: BTreeMap<Key, BTreeMap<String, u64>> = cases()
+        .into_iter()
+        .map(|c| ((c.ptx, c.regs.into_iter().collect()), c.out))
+        .collect();
+    let mut checked: BTreeMap<String, Insn> = BTreeMap::new();
+    let (mut both, mut wrong) = (0usize, Vec::new());
+    for c in &h100 {
+        let key = (
+            c.ptx.clone(),
+            c.regs.clone().into_iter().collect::<Vec<_>>(),
+        );
+        if let Some(out) = h200.get(&key) {
+            assert_eq!(
+                out, &c.out,
+                "{}: H100 and H200 differ for {:x?}",
+                c.ptx, c.regs
+            );
+            both += 1;
+        }
+        let insn = checked
+            .entry(c.ptx.clone())
+            .or_insert_with(|| check(&c.ptx).unwrap_or_else(|d| panic!("{}: {d}", c.ptx)));
+        let got = ours(insn, c);
+        for (name, want) in &c.out {
+            if got.get(name) != Some(want) {
+                wrong.push(format!(
+                    "{} {:x?} {name}: H100 {want:#x}, ptxlab {:x?}",
+                    c.ptx,
+                    c.regs,
+                    got.get(name)
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} differ:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(20)].join("\n")
+    );
+    assert!(both > 130_000, "{both} cases in both files");
+    eprintln!(
+        "H100: {} cases of {} forms equal ptxlab's; {both} of them equal the H200's",
+        h100.len(),
+        checked.len()
+    );
 }
