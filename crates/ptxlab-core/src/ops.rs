@@ -661,7 +661,7 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
     let op = POp::of_statement(name, &words).ok_or_else(|| {
         err(
             op_span.clone(),
-            format!("'{name}' is not one of {}", names_list()),
+            format!("'{name}' is not one of {}", program_names()),
         )
     })?;
     // `.pack` belongs to the opcode: cvt.pack.
@@ -761,10 +761,6 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
 /// The program instructions' names in table order, as a reader's list: `mov, and, ... cvt.pack,
 /// add.cc, addc, ...`.
 pub fn program_names() -> String {
-    names_list()
-}
-
-fn names_list() -> String {
     POp::all().map(|o| o.name()).collect::<Vec<_>>().join(", ")
 }
 
@@ -1877,14 +1873,7 @@ impl OpInsn {
                     .into_iter()
                     .find(|m| Some(m.name()) == word);
                 // The Boolean operation reads a predicate c; without it there is none.
-                if c.bool_op.is_some() && c.srcs.len() == 2 {
-                    c.srcs.push(Src::Reg {
-                        name: "c".into(),
-                        not: false,
-                    });
-                } else if c.bool_op.is_none() {
-                    c.srcs.truncate(2);
-                }
+                c.third_source(c.bool_op.is_some());
             }
             OpModGroup::Ftz => c.ftz = word.is_some(),
             OpModGroup::Sat => c.sat = word.is_some(),
@@ -1910,16 +1899,21 @@ impl OpInsn {
         let mut c = self.clone();
         c.ty = t;
         if self.op == POp::CvtPack {
-            if t.bits() < 16 && c.srcs.len() == 2 {
-                c.srcs.push(Src::Reg {
-                    name: "c".into(),
-                    not: false,
-                });
-            } else if t.bits() >= 16 {
-                c.srcs.truncate(2);
-            }
+            c.third_source(t.bits() < 16);
         }
         c
+    }
+
+    /// Reads a third source `c` (a register named `c`, kept if one is written) or none.
+    fn third_source(&mut self, reads: bool) {
+        if !reads {
+            self.srcs.truncate(2);
+        } else if self.srcs.len() == 2 {
+            self.srcs.push(Src::Reg {
+                name: "c".into(),
+                not: false,
+            });
+        }
     }
 
     /// Canonical text: modifiers in a fixed order, single spaces.
@@ -2893,19 +2887,16 @@ impl OpInsn {
                 r
             }
         };
-        let one: u64 = if self.ty == PType::F32 {
-            0x3f80_0000
-        } else {
-            0xffff_ffff
+        // True as d's type: its bits, how the stage names them, and the formula's word.
+        let (one, name, word) = match self.ty {
+            PType::F32 => (0x3f80_0000, "1.0 (0x3f800000)", "1.0"),
+            PType::S32 => (0xffff_ffff, "-1 (all ones)", "~0"),
+            _ => (0xffff_ffff, "0xffffffff (all ones)", "~0"),
         };
         let d = if r { one } else { 0 };
         st.stage([], || {
-            let (name, sign) = match self.ty {
-                PType::F32 => ("1.0 (0x3f800000)", false),
-                PType::S32 => ("-1 (all ones)", true),
-                _ => ("0xffffffff (all ones)", false),
-            };
-            let out = if sign {
+            let answer = if self.bool_op.is_some() { "r" } else { "t" };
+            let out = if self.ty.signed() {
                 Val::new("d", 32, true, -(r as i128))
             } else {
                 Val::reg("d", 32, d)
@@ -2913,23 +2904,14 @@ impl OpInsn {
             Stage::new(
                 StageKind::Operate,
                 format!(
-                    "{} as .{}: {}",
-                    if self.bool_op.is_some() { "r" } else { "t" },
+                    "{answer} as .{}: {}",
                     self.ty.name(),
                     if r { name } else { "0" }
                 ),
                 out,
             )
-            .op(format!(
-                "{} ? {} : 0",
-                if self.bool_op.is_some() { "r" } else { "t" },
-                if self.ty == PType::F32 { "1.0" } else { "~0" }
-            ))
-            .input(Val::reg(
-                if self.bool_op.is_some() { "r" } else { "t" },
-                1,
-                r as u64,
-            ))
+            .op(format!("{answer} ? {word} : 0"))
+            .input(Val::reg(answer, 1, r as u64))
         });
         d
     }

@@ -103,40 +103,62 @@ fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
     }
 }
 
-#[test]
-fn every_gpu_case_of_the_program_instructions() {
-    let cases = cases();
-    assert!(cases.len() > 100_000, "{} cases", cases.len());
-    let mut forms = BTreeSet::new();
-    let mut refused: BTreeMap<String, String> = BTreeMap::new();
-    let mut wrong = Vec::new();
-    let (mut compared, mut carries) = (0usize, 0usize);
+/// ptxlab against every destination of `cases`.
+#[derive(Default)]
+struct Compared {
+    /// The forms seen.
+    forms: BTreeSet<String>,
+    /// The forms ptxlab refuses, with its message.
+    refused: BTreeMap<String, String>,
+    /// The destinations whose value differs, described.
+    wrong: Vec<String>,
+    /// Destinations compared, and how many of them were the carry flag.
+    compared: usize,
+    carries: usize,
+}
+
+fn compare(cases: &[Case]) -> Compared {
+    let mut r = Compared::default();
     let mut checked: BTreeMap<String, Result<Insn, String>> = BTreeMap::new();
-    for c in &cases {
-        forms.insert(c.ptx.clone());
+    for c in cases {
+        r.forms.insert(c.ptx.clone());
         let insn = checked
             .entry(c.ptx.clone())
             .or_insert_with(|| check(&c.ptx).map_err(|d| d.to_string()));
         let insn = match insn {
             Ok(i) => i,
             Err(e) => {
-                refused.insert(c.ptx.clone(), e.clone());
+                r.refused.insert(c.ptx.clone(), e.clone());
                 continue;
             }
         };
         let got = ours(insn, c);
         for (name, want) in &c.out {
-            compared += 1;
-            carries += usize::from(name == "CF");
+            r.compared += 1;
+            r.carries += usize::from(name == "CF");
             match got.get(name) {
                 Some(v) if v == want => {}
-                other => wrong.push(format!(
+                other => r.wrong.push(format!(
                     "{}  in {:x?}  {name}: GPU {want:#x}, ptxlab {other:x?}",
                     c.ptx, c.regs
                 )),
             }
         }
     }
+    r
+}
+
+#[test]
+fn every_gpu_case_of_the_program_instructions() {
+    let cases = cases();
+    assert!(cases.len() > 100_000, "{} cases", cases.len());
+    let Compared {
+        forms,
+        refused,
+        wrong,
+        compared,
+        carries,
+    } = compare(&cases);
     assert!(
         wrong.is_empty(),
         "{} of {compared} destinations differ from the GPU; first ones:\n{}",
@@ -271,19 +293,14 @@ fn the_h100_computes_what_the_h200_did() {
     ));
     assert!(h100.len() > 130_000, "{} cases", h100.len());
     // Keyed by the form and every register it read (sources and prior values).
-    type Key = (String, Vec<(String, u64)>);
+    type Key = (String, BTreeMap<String, u64>);
     let h200: BTreeMap<Key, BTreeMap<String, u64>> = cases()
         .into_iter()
-        .map(|c| ((c.ptx, c.regs.into_iter().collect()), c.out))
+        .map(|c| ((c.ptx, c.regs), c.out))
         .collect();
-    let mut checked: BTreeMap<String, Insn> = BTreeMap::new();
-    let (mut both, mut wrong) = (0usize, Vec::new());
+    let mut both = 0usize;
     for c in &h100 {
-        let key = (
-            c.ptx.clone(),
-            c.regs.clone().into_iter().collect::<Vec<_>>(),
-        );
-        if let Some(out) = h200.get(&key) {
+        if let Some(out) = h200.get(&(c.ptx.clone(), c.regs.clone())) {
             assert_eq!(
                 out, &c.out,
                 "{}: H100 and H200 differ for {:x?}",
@@ -291,31 +308,19 @@ fn the_h100_computes_what_the_h200_did() {
             );
             both += 1;
         }
-        let insn = checked
-            .entry(c.ptx.clone())
-            .or_insert_with(|| check(&c.ptx).unwrap_or_else(|d| panic!("{}: {d}", c.ptx)));
-        let got = ours(insn, c);
-        for (name, want) in &c.out {
-            if got.get(name) != Some(want) {
-                wrong.push(format!(
-                    "{} {:x?} {name}: H100 {want:#x}, ptxlab {:x?}",
-                    c.ptx,
-                    c.regs,
-                    got.get(name)
-                ));
-            }
-        }
     }
+    let r = compare(&h100);
+    assert!(r.refused.is_empty(), "ptxlab refuses: {:?}", r.refused);
     assert!(
-        wrong.is_empty(),
+        r.wrong.is_empty(),
         "{} differ:\n{}",
-        wrong.len(),
-        wrong[..wrong.len().min(20)].join("\n")
+        r.wrong.len(),
+        r.wrong[..r.wrong.len().min(20)].join("\n")
     );
     assert!(both > 130_000, "{both} cases in both files");
     eprintln!(
         "H100: {} cases of {} forms equal ptxlab's; {both} of them equal the H200's",
         h100.len(),
-        checked.len()
+        r.forms.len()
     );
 }

@@ -82,6 +82,21 @@ fn value() -> impl Strategy<Value = u64> {
 
 const WIDTHS: [u32; 3] = [16, 32, 64];
 
+/// The integer comparisons of `setp` and `set`, each with the type kinds (`b`, `u`, `s`) ptxas
+/// takes it with.
+const INT_CMPS: [(&str, &[char]); 10] = [
+    ("eq", &['b', 'u', 's']),
+    ("ne", &['b', 'u', 's']),
+    ("lt", &['u', 's']),
+    ("le", &['u', 's']),
+    ("gt", &['u', 's']),
+    ("ge", &['u', 's']),
+    ("lo", &['u']),
+    ("ls", &['u']),
+    ("hi", &['u']),
+    ("hs", &['u']),
+];
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -144,13 +159,8 @@ proptest! {
 
     #[test]
     fn setp_every_comparison(a in value(), b in value(), c in any::<bool>()) {
-        let cmps: [(&str, &[char]); 10] = [
-            ("eq", &['b', 'u', 's']), ("ne", &['b', 'u', 's']),
-            ("lt", &['u', 's']), ("le", &['u', 's']), ("gt", &['u', 's']), ("ge", &['u', 's']),
-            ("lo", &['u']), ("ls", &['u']), ("hi", &['u']), ("hs", &['u']),
-        ];
         for w in WIDTHS {
-            for (cmp, kinds) in cmps {
+            for (cmp, kinds) in INT_CMPS {
                 for &k in kinds {
                     let t = isa::compare(cmp, k, w, a, b);
                     for bop in [None, Some("and"), Some("or"), Some("xor")] {
@@ -169,13 +179,8 @@ proptest! {
 
     #[test]
     fn set_every_comparison(a in value(), b in value(), c in any::<bool>()) {
-        let cmps: [(&str, &[char]); 10] = [
-            ("eq", &['b', 'u', 's']), ("ne", &['b', 'u', 's']),
-            ("lt", &['u', 's']), ("le", &['u', 's']), ("gt", &['u', 's']), ("ge", &['u', 's']),
-            ("lo", &['u']), ("ls", &['u']), ("hi", &['u']), ("hs", &['u']),
-        ];
         for w in WIDTHS {
-            for (cmp, kinds) in cmps {
+            for (cmp, kinds) in INT_CMPS {
                 for &k in kinds {
                     let t = isa::compare(cmp, k, w, a, b);
                     for dt in ["u32", "s32", "f32"] {
