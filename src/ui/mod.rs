@@ -204,7 +204,7 @@ pub fn App() -> Html {
             </section>
         </main>
         <footer class="foot">
-            <p>{ "Results follow what an NVIDIA H100 computes (the logic, move, compare and convert instructions: an H200, the same sm_90 architecture); the text of each instruction is checked as ptxas for sm_90 would." }</p>
+            <p>{ "Results follow what an NVIDIA H100 computes, measured for every instruction here; the text of each instruction is checked as ptxas for sm_90 would." }</p>
         </footer>
         </>
     }

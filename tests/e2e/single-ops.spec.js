@@ -74,7 +74,7 @@ test.describe('program instructions in the single view', () => {
     await setOperands(page, { a: hex8(a), b: hex8(b), c: hex8(c) });
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue(hex8(prmt(a, b, c)));
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x88ffbb44');
-    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
+    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H100');
     await expect(page.locator('.learn-body')).toContainText('sign bit is copied');
     await expect(page.locator('#cuda-asm')).toHaveText(
       'asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));');
@@ -120,7 +120,7 @@ test.describe('program instructions in the single view', () => {
     await setOperands(page, { a: '0xffffffff', b: '0x00000000', c: '0x1' });
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000000');
     await expect(page.getByLabel('every destination')).toContainText('CC.CF');
-    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
+    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H100');
     await shot(page, 'addc-cc');
     // The picker: the Extended family, and madc's half and carry out.
     const field = page.getByLabel('Instruction', { exact: true });
@@ -160,7 +160,7 @@ test.describe('program instructions in the single view', () => {
     await setOperands(page, { c: '0x0' });
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000000');
     await expect(page.locator('.learn-body')).toContainText('.f32: d is 1.0 (0x3f800000)');
-    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H200');
+    await expect(page.locator('.learn-body')).toContainText('Measured on an NVIDIA H100');
     await setOperands(page, { c: '0x1' });
     // The predicate c is true or false: unsigned 1, and no signed view of one bit (-1).
     await expect(page.getByLabel('c (unsigned)', { exact: true })).toHaveValue('1');

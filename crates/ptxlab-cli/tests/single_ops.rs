@@ -132,7 +132,7 @@ fn json_lists_every_destination_and_the_trace() {
     // The family is the row's own (it said "integer" before there was one vocabulary), and
     // the trace names the GPU the row was measured on.
     assert_eq!(v["trace"]["family"], "compare");
-    assert_eq!(v["trace"]["measured"], "h200");
+    assert_eq!(v["trace"]["measured"], "h100");
     assert!(v["trace"]["doc_url"]
         .as_str()
         .unwrap()
@@ -278,7 +278,7 @@ fn explain_prints_the_notes_with_computed_examples() {
     let (code, out, _) = ptxlab(&["explain", "prmt.b32.ecl d, a, b, c;"]);
     assert_eq!(code, 0);
     assert!(out.contains("gives d=0x44332222"), "{out}");
-    assert!(out.contains("Measured on an NVIDIA H200"), "{out}");
+    assert!(out.contains("Measured on an NVIDIA H100 (sm_90)"), "{out}");
     // The SIMD .add form's selector note speaks of summed lanes, not of merging.
     let (_, out, _) = ptxlab(&["explain", "vadd2.u32.s32.s32.add d.h1, a.h13, b.h33, c;"]);
     assert!(out.contains("does not merge"), "{out}");

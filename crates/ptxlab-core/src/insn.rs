@@ -204,9 +204,9 @@ impl Insn {
     pub fn summary(&self) -> &'static str {
         self.instr().summary()
     }
-    /// The GPU its values were measured on, read from its row: the 47 table opcodes on an H100
-    /// (`shared/conformance/h100-cases.jsonl.gz`), the 23 program instructions on an H200
-    /// (`tests/data/gpu-programs.jsonl.gz`).
+    /// The GPU its values were measured on, read from its row: an H100 for every one (the 47
+    /// table opcodes in `shared/conformance/h100-cases.jsonl.gz`, the 23 program instructions in
+    /// `tests/data/gpu-programs-h100.jsonl.gz`).
     pub fn measured(&self) -> Option<crate::isa::Gpu> {
         self.instr().measured()
     }

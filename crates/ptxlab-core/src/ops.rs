@@ -1664,7 +1664,7 @@ impl OpInsn {
             });
             if self.ftz {
                 out.push(
-                    ".ftz: a subnormal c is read as zero, as .ftz reads f32 operands, so it takes a whatever its sign (measured on an H200: a negative subnormal c takes a with .ftz and b without)".into(),
+                    ".ftz: a subnormal c is read as zero, as .ftz reads f32 operands, so it takes a whatever its sign (measured on an H100 and an H200: a negative subnormal c takes a with .ftz and b without)".into(),
                 );
             }
         } else if self.op.is_carry() {

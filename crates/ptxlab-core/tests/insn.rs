@@ -33,7 +33,7 @@ fn program_rows_evaluate_with_every_destination() {
         let insn = check(row.example).unwrap_or_else(|d| panic!("{}: {d}", row.example));
         let op = insn.op().expect(row.example).clone();
         assert_eq!(insn.name(), row.name);
-        assert_eq!(insn.measured(), Some(ptxlab_core::isa::Gpu::H200));
+        assert_eq!(insn.measured(), Some(ptxlab_core::isa::Gpu::H100));
         assert!(insn.doc_url().ends_with(row.doc_anchor));
         let out = insn.evaluate(&VALUES);
         let direct = op.eval(&op_sources(&op, &VALUES));

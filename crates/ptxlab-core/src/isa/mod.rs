@@ -120,11 +120,13 @@ impl Family {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Gpu {
-    /// An NVIDIA H100 (sm_90): the rows of [`OPCODES`], every case of
-    /// `shared/conformance/h100-cases.jsonl.gz`.
+    /// An NVIDIA H100 (sm_90): every row, the ones of [`OPCODES`] in
+    /// `shared/conformance/h100-cases.jsonl.gz`, the ones of [`OP_ROWS`] in
+    /// `tests/data/gpu-programs-h100.jsonl.gz`.
     H100,
-    /// An NVIDIA H200 (sm_90, the H100's architecture): the rows of [`OP_ROWS`], every case of
-    /// `crates/ptxlab-core/tests/data/gpu-programs.jsonl.gz`.
+    /// An NVIDIA H200 (sm_90, the H100's architecture). No row names it now: the rows of
+    /// [`OP_ROWS`] said it until their H100 measurements came (the H200's are kept in
+    /// `tests/data/gpu-programs.jsonl.gz`, and agree); a trace saved then reads back.
     H200,
 }
 

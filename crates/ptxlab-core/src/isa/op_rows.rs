@@ -6,10 +6,11 @@
 //! anchor, the types and modifiers ptxas accepts, the operand form, an accepted example and a
 //! summary in our own words. [`crate::ops`] parses, validates and evaluates them from these rows.
 //!
-//! Every one of them has been measured on a Hopper GPU (an H200, sm_90, the H100's
-//! architecture): `tests/data/gpu-programs.jsonl.gz` holds 128,256 cases of 2,593 forms, and
-//! ptxlab's values equal the GPU's on all of them (`tests/gpu_programs.rs`). Each row says so
-//! ([`OpRow::measured`]).
+//! Every one of them has been measured on an NVIDIA H100 (sm_90), the GPU the table's opcodes
+//! were measured on: `tests/data/gpu-programs-h100.jsonl.gz` holds 138,096 cases of 2,593 forms,
+//! and ptxlab's values equal the GPU's on all of them (`tests/gpu_programs.rs`). An H200 ran the
+//! same forms first (`tests/data/gpu-programs.jsonl.gz`, 128,256 cases) with the same results.
+//! Each row says so ([`OpRow::measured`]).
 //!
 //! ```
 //! use ptxlab_core::isa::{Family, POp, PType, OP_ROWS};
@@ -189,7 +190,7 @@ pub struct OpRow {
     pub example: &'static str,
     /// What it computes, in a sentence of our own.
     pub summary: &'static str,
-    /// The GPU its values were measured on (all of them, an H200; see `tests/data/README.md`).
+    /// The GPU its values were measured on (all of them, an H100; see `tests/data/README.md`).
     pub measured: Option<Gpu>,
 }
 
@@ -504,7 +505,7 @@ macro_rules! op_rows {
                 selector: op_rows!(@opt $($sel)?),
                 example: $example,
                 summary: $summary,
-                measured: Some(Gpu::H200),
+                measured: Some(Gpu::H100),
             },)*
         ];
     };
