@@ -8,10 +8,7 @@ use ptxlab_cli::{
     Outcome, Tally,
 };
 use ptxlab_cli::{out, outln};
-use ptxlab_core::{
-    check, compare_readings, evaluate, evaluate_traced_reading, widths, Inputs, Insn, Instruction,
-    Reading,
-};
+use ptxlab_core::{check, evaluate, widths, Inputs, Insn, Reading};
 
 /// The usage text, naming the program instructions from their rows.
 fn usage() -> String {
@@ -189,65 +186,17 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
     if let Some(cf) = carry {
         checked.set_carry(&mut inputs, cf)?;
     }
-    let insn = match checked {
-        Insn::Table(insn) => insn,
-        op => return eval_op(&op, &inputs, trace, json, compare),
-    };
     if compare {
-        return compare_and_print(&insn, &inputs, json);
+        return compare_and_print(&checked, &inputs, json);
     }
-    let t = evaluate_traced_reading(&insn, &inputs, reading);
-    if json {
-        // One shape for every instruction: {values, trace}, as for the program instructions.
-        let out = ptxlab_core::insn::Evaluation {
-            values: vec![ptxlab_core::insn::Written {
-                name: "d".into(),
-                bits: widths(&insn).dst,
-                value: Some(t.result.raw() as u64),
-            }],
-            trace: t,
-        };
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
-        );
-    } else if trace {
-        out!("{}", render_trace(&t));
-    } else {
-        let w = widths(&insn);
-        outln!(
-            "d = {}  (unsigned {}, signed {}, {} bits)",
-            t.views.hex,
-            t.views.unsigned,
-            t.views.signed,
-            w.dst
-        );
-    }
-    Ok(true)
-}
-
-/// `ptxlab eval` for a program instruction (`prmt`, `setp`, ...): every destination. The ISA
-/// text and the measured GPU agree on these, so both readings are the same.
-fn eval_op(
-    insn: &Insn,
-    inputs: &Inputs,
-    trace: bool,
-    json: bool,
-    compare: bool,
-) -> Result<bool, String> {
-    let out = insn.evaluate(inputs);
+    // One path for every instruction: every destination, after the stages when asked.
+    let out = checked.evaluate_reading(&inputs, reading);
     if json {
         outln!(
             "{}",
             serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         );
         return Ok(true);
-    }
-    if compare {
-        outln!(
-            "{}: the ISA text and the GPU (measured on an H200, sm_90) agree: both readings are the same",
-            insn.name()
-        );
     }
     if trace {
         out!("{}", render_trace(&out.trace));
@@ -258,8 +207,8 @@ fn eval_op(
     Ok(true)
 }
 
-fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<bool, String> {
-    let div = compare_readings(insn, inputs);
+fn compare_and_print(insn: &Insn, inputs: &Inputs, json: bool) -> Result<bool, String> {
+    let div = insn.compare_readings(inputs);
     if json {
         outln!(
             "{}",
@@ -267,11 +216,19 @@ fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<
         );
         return Ok(true);
     }
-    let bits = widths(insn).dst;
+    let Some(table) = insn.table() else {
+        let gpu = insn.measured().map_or("not measured", |g| g.describe());
+        outln!(
+            "{}: the ISA text and the GPU ({gpu}) agree: both readings are the same",
+            insn.name()
+        );
+        return Ok(true);
+    };
+    let bits = widths(table).dst;
     let digits = bits.div_ceil(4) as usize;
     match div {
         None => {
-            let d = evaluate(insn, inputs);
+            let d = evaluate(table, inputs);
             outln!("hardware and text agree: d = 0x{d:0digits$x}");
         }
         Some(div) => {

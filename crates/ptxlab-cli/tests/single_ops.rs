@@ -172,7 +172,7 @@ fn compare_says_measured_and_one_reading() {
     let (rc, out, _) = ptxlab(&["eval", "prmt.b32 d, a, b, c;", "--compare"]);
     assert_eq!(rc, 0);
     assert!(
-        out.contains("the ISA text and the GPU (measured on an H200, sm_90) agree"),
+        out.contains("the ISA text and the GPU (an NVIDIA H100 (sm_90)) agree"),
         "{out}"
     );
 }

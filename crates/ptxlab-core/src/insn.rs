@@ -32,11 +32,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Guard, Instruction};
+use crate::ast::{Guard, Instruction, OperandKind};
+use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
 use crate::isa::Instr;
-use crate::ops::{parse_op, OpInsn, Src};
+use crate::ops::{parse_op, Dst, OpInsn, Src};
+use crate::readings::{compare_readings, evaluate_traced_reading, Divergence};
 use crate::trace::Trace;
 
 /// One instruction of either kind.
@@ -115,9 +117,7 @@ pub fn check(text: &str) -> Result<Insn, Diagnostic> {
         });
     }
     let off = text.len() - body.len();
-    // A trailing `//` comment is not part of the statement.
-    let stmt = body.find("//").map_or(body, |k| &body[..k]);
-    let op = parse_op(stmt).map_err(|mut d| {
+    let op = parse_program(body).map_err(|mut d| {
         d.span = d.span.start + off..d.span.end + off;
         d
     })?;
@@ -133,6 +133,36 @@ pub fn check(text: &str) -> Result<Insn, Diagnostic> {
         }
     }
     Ok(Insn::Op { guard, op })
+}
+
+/// Parse and validate one instruction written without a guard, of either kind: the row the one
+/// index of both tables names decides which rules read it. [`check`] and a program's reader
+/// (`program::parse`) both come here. A trailing `//` comment is not part of the statement.
+pub fn parse_unguarded(stmt: &str) -> Result<Insn, Diagnostic> {
+    let stmt = stmt.trim_start();
+    if matches!(Instr::of_statement(stmt), Some(Instr::Program(_))) {
+        parse_program(stmt).map(|op| Insn::Op { guard: None, op })
+    } else {
+        crate::check(stmt).map(Insn::Table)
+    }
+}
+
+/// A program row's text, without its guard, parsed and validated by its row's rules.
+fn parse_program(stmt: &str) -> Result<OpInsn, Diagnostic> {
+    parse_op(stmt.find("//").map_or(stmt, |k| &stmt[..k]))
+}
+
+/// One register an instruction writes, as a program's register file takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Write<'a> {
+    /// The register's name as written.
+    pub reg: &'a str,
+    /// The value written, `bits` wide.
+    pub value: u64,
+    /// How many bits the instruction writes.
+    pub bits: u32,
+    /// Whether the written type is signed (a wider register takes it sign-extended).
+    pub signed: bool,
 }
 
 impl Insn {
@@ -258,6 +288,169 @@ impl Insn {
                 .collect(),
         }
     }
+    /// Every register it names, with the width it reads or writes and whether it is written:
+    /// the destinations first, then the sources, in written order (immediates and `_` are not
+    /// registers).
+    pub fn registers(&self) -> Vec<(String, u32, bool)> {
+        let mut out = Vec::new();
+        match self {
+            Insn::Table(i) => {
+                let w = i.widths();
+                if let OperandKind::Reg(r) = &i.dst.kind {
+                    out.push((r.clone(), w.dst, true));
+                }
+                for (k, o) in i.srcs.iter().enumerate().take(4) {
+                    if let OperandKind::Reg(r) = &o.kind {
+                        out.push((r.clone(), w.src[k], false));
+                    }
+                }
+            }
+            Insn::Op { op, .. } => {
+                for (k, d) in op.dsts.iter().enumerate() {
+                    if let Dst::Reg(r) = d {
+                        out.push((r.clone(), op.dst_bits(k), true));
+                    }
+                }
+                for (k, x) in op.srcs.iter().enumerate() {
+                    if let Src::Reg { name, .. } = x {
+                        out.push((name.clone(), op.src_bits(k), false));
+                    }
+                }
+            }
+        }
+        out
+    }
+    /// Give every register it names (its guard's too) the name `to` makes of it.
+    pub fn rename_registers(&mut self, to: impl Fn(&str) -> String) {
+        let guard = match self {
+            Insn::Table(i) => {
+                for o in std::iter::once(&mut i.dst).chain(i.srcs.iter_mut()) {
+                    if let OperandKind::Reg(r) = &mut o.kind {
+                        *r = to(r);
+                    }
+                }
+                &mut i.guard
+            }
+            Insn::Op { guard, op } => {
+                for d in &mut op.dsts {
+                    if let Dst::Reg(r) = d {
+                        *r = to(r);
+                    }
+                }
+                for x in &mut op.srcs {
+                    if let Src::Reg { name, .. } = x {
+                        *name = to(name);
+                    }
+                }
+                guard
+            }
+        };
+        if let Some(g) = guard {
+            g.pred = to(&g.pred);
+        }
+    }
+    /// The value each source position reads: a register's from `read(name, bits)` (cut to
+    /// `bits`), an immediate its own value as read (a table instruction's evaluator reads its
+    /// immediates from the text: 0 there), `_` 0. A table instruction gives four positions.
+    pub fn read_sources(&self, read: impl Fn(&str, u32) -> u64) -> Vec<u64> {
+        match self {
+            Insn::Table(i) => {
+                let w = i.widths();
+                let mut v = vec![0u64; 4];
+                for (k, o) in i.srcs.iter().enumerate().take(4) {
+                    if let OperandKind::Reg(r) = &o.kind {
+                        v[k] = read(r, w.src[k]) & mask64(w.src[k]);
+                    }
+                }
+                v
+            }
+            Insn::Op { op, .. } => {
+                let mut v = vec![0; op.srcs.len()];
+                op_sources_with(op, |k, name| read(name, op.src_bits(k)), &mut v);
+                v
+            }
+        }
+    }
+    /// Run it on the source values `src` (from [`Insn::read_sources`]): each register it writes
+    /// goes to `write`, in order, and when `traced` the stages come back. Untraced, both kinds
+    /// run the same evaluation without building stages.
+    pub fn execute<'a>(
+        &'a self,
+        src: &[u64],
+        traced: bool,
+        mut write: impl FnMut(Write<'a>),
+    ) -> Option<Trace> {
+        let mut trace = None;
+        match self {
+            Insn::Table(i) => {
+                let at = |k: usize| src.get(k).copied().unwrap_or(0);
+                let inputs = Inputs::new(at(0), at(1), at(2), at(3));
+                let value = if traced {
+                    let t = evaluate_traced(i, &inputs);
+                    let d = t.result.raw() as u64;
+                    trace = Some(t);
+                    d
+                } else {
+                    crate::eval::evaluate(i, &inputs)
+                };
+                if let OperandKind::Reg(reg) = &i.dst.kind {
+                    write(Write {
+                        reg,
+                        value,
+                        bits: i.widths().dst,
+                        signed: i.form.ty(0).is_signed(),
+                    });
+                }
+            }
+            Insn::Op { op, .. } => {
+                let values = if traced {
+                    let o = op.eval(src);
+                    trace = Some(o.trace);
+                    o.values
+                } else {
+                    op.eval_quiet(src).0
+                };
+                for (k, (d, v)) in op.dsts.iter().zip(&values).enumerate() {
+                    if let (Dst::Reg(reg), Some(value)) = (d, *v) {
+                        write(Write {
+                            reg,
+                            value,
+                            bits: op.dst_bits(k),
+                            signed: op.dst_signed(k),
+                        });
+                    }
+                }
+            }
+        }
+        trace
+    }
+    /// Evaluate under one reading: every destination and the stages. The program instructions
+    /// have one reading (the ISA text and the measured GPU agree), so `reading` changes only a
+    /// table instruction's.
+    pub fn evaluate_reading(&self, inputs: &Inputs, reading: Reading) -> Evaluation {
+        match (self, reading) {
+            (Insn::Table(i), Reading::Text) => {
+                let trace = evaluate_traced_reading(i, inputs, Reading::Text);
+                Evaluation {
+                    values: vec![Written {
+                        name: "d".into(),
+                        bits: i.widths().dst,
+                        value: Some(trace.result.raw() as u64),
+                    }],
+                    trace,
+                }
+            }
+            _ => self.evaluate(inputs),
+        }
+    }
+    /// Where the ISA text taken literally parts from the hardware on this case; `None` when
+    /// they agree, and always for the program instructions (one reading).
+    pub fn compare_readings(&self, inputs: &Inputs) -> Option<Divergence> {
+        match self {
+            Insn::Table(i) => compare_readings(i, inputs),
+            Insn::Op { .. } => None,
+        }
+    }
     /// Evaluate (the hardware's reading): every destination and the stages.
     pub fn evaluate(&self, inputs: &Inputs) -> Evaluation {
         match self {
@@ -314,9 +507,15 @@ pub fn op_sources(op: &OpInsn, inputs: &Inputs) -> Vec<u64> {
 /// [`op_sources`] into `dst`, one place per source (extra places are left alone).
 fn op_sources_into(op: &OpInsn, inputs: &Inputs, dst: &mut [u64]) {
     let given = inputs.as_array();
+    op_sources_with(op, |k, _| given.get(k).copied().unwrap_or(0), dst);
+}
+
+/// The source values of a program instruction into `dst`: a register at position `k` named
+/// `name` reads `reg(k, name)`, an immediate its own value, a sink 0.
+fn op_sources_with(op: &OpInsn, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
     for (k, (s, d)) in op.srcs.iter().zip(dst.iter_mut()).enumerate() {
         *d = match s {
-            Src::Reg { .. } => given.get(k).copied().unwrap_or(0),
+            Src::Reg { name, .. } => reg(k, name),
             Src::Imm(v) => op.imm_value(k, *v),
             Src::Float(f) => f.value(op.src_bits(k), op.src_is_float(k)),
             Src::Sink => 0,

@@ -12,14 +12,12 @@
 //! an `Error` whose message is the one `ptxlab eval` prints for the same input.
 
 use js_sys::{Array, BigUint64Array, Object, Reflect, Uint16Array};
-use ptxlab_core::insn::{check as insn_check, Written};
+use ptxlab_core::insn::{check as insn_check, Evaluation, Written};
 use ptxlab_core::intrinsics;
 use ptxlab_core::program::{parse_assignments, parse_program, Machine};
 use ptxlab_core::sweep::{self as sw, SweepAxis};
 use ptxlab_core::trace::Flag;
-use ptxlab_core::{
-    compare_readings, evaluate_traced_reading, widths, Diagnostic, Inputs, Insn, Reading,
-};
+use ptxlab_core::{Diagnostic, Inputs, Insn, Reading};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -80,22 +78,10 @@ pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsVa
             )))
         }
     };
-    let (written, t) = match &insn {
-        Insn::Table(i) => {
-            let t = evaluate_traced_reading(i, &inputs, reading);
-            let d = Written {
-                name: "d".into(),
-                bits: widths(i).dst,
-                value: Some(t.result.raw() as u64),
-            };
-            (vec![d], t)
-        }
-        // One reading: the ISA text and the measured GPU agree.
-        Insn::Op { .. } => {
-            let e = insn.evaluate(&inputs);
-            (e.values, e.trace)
-        }
-    };
+    let Evaluation {
+        values: written,
+        trace: t,
+    } = insn.evaluate_reading(&inputs, reading);
     let out = Object::new();
     let values: Array = written
         .iter()
@@ -136,10 +122,7 @@ pub fn evaluate(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsVa
 pub fn compare(text: JsValue, inputs: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
     let inputs = read_inputs_for(&insn, &inputs)?;
-    let Insn::Table(i) = &insn else {
-        return Ok(JsValue::NULL);
-    };
-    match compare_readings(i, &inputs) {
+    match insn.compare_readings(&inputs) {
         None => Ok(JsValue::NULL),
         Some(div) => to_js(&div),
     }

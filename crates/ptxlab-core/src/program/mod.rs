@@ -61,8 +61,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Instruction, OperandKind};
-use crate::eval::{evaluate, evaluate_traced, widths, Inputs};
+use crate::insn::{parse_unguarded, Insn};
 use crate::isa::Instr;
 use crate::ops::{width_fits, width_name};
 use crate::trace::Trace;
@@ -102,10 +101,10 @@ fn perr(line: usize, message: impl Into<String>) -> ProgramError {
 /// What a statement runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
-    /// One of the 47 video and integer arithmetic instructions of the opcode table.
-    Table(Box<Instruction>),
-    /// One of the program instructions of [`ops`].
-    Op(Box<OpInsn>),
+    /// An instruction that computes: one of the table's video and integer arithmetic
+    /// instructions or a program row (`mov`, `prmt`, `setp`, the carry chain ...), the same
+    /// [`Insn`] `ptxlab eval` and the playground evaluate alone (its guard is the statement's).
+    Insn(Box<Insn>),
     /// `ld` or `st`.
     Access(Box<Access>),
     /// `cvta`: an address from one space's numbering to another's.
@@ -215,7 +214,7 @@ impl Program {
     pub fn straight(&self) -> bool {
         self.statements
             .iter()
-            .all(|s| matches!(s.body, Body::Table(_) | Body::Op(_)))
+            .all(|s| matches!(s.body, Body::Insn(_)))
     }
     /// The parameter of this name.
     pub fn param(&self, name: &str) -> Option<&Param> {
@@ -1372,12 +1371,9 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
             line,
             format!("'{full_word}': floating point is not modelled; programs compute with integer and bit types"),
         ));
-    } else if let Some(Instr::Program(_)) = instr {
-        let insn = parse_op(&with_semicolon).map_err(|d| shown(&d))?;
-        body_of(Body::Op(Box::new(insn)))
-    } else if let Some(Instr::Table(_)) = instr {
-        let insn = crate::check(&with_semicolon).map_err(|d| shown(&d))?;
-        body_of(Body::Table(Box::new(insn)))
+    } else if instr.is_some() {
+        let insn = parse_unguarded(&with_semicolon).map_err(|d| shown(&d))?;
+        body_of(Body::Insn(Box::new(insn)))
     } else if let Some((why, _)) = NOT_MODELLED.iter().find(|(_, ops)| ops.contains(&opname)) {
         return Err(perr(
             line,
@@ -1399,9 +1395,12 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
     if let Some((_, g)) = &stmt.guard {
         regs.use_reg(g, 1, false, line, &text)?;
     }
-    let loose = matches!(&stmt.body, Body::Op(o) if o.op == POp::Cvt)
-        || matches!(&stmt.body, Body::Access(_));
-    let moves = matches!(&stmt.body, Body::Op(o) if matches!(o.op, POp::Mov | POp::Cvt));
+    let op = match &stmt.body {
+        Body::Insn(i) => i.op().map(|o| o.op),
+        _ => None,
+    };
+    let loose = op == Some(POp::Cvt) || matches!(&stmt.body, Body::Access(_));
+    let moves = matches!(op, Some(POp::Mov | POp::Cvt));
     for (name, bits, written) in uses(&stmt) {
         let shown_name = unhide(&name);
         if matches!(name.as_str(), "%tid" | "%ntid" | "%ctaid" | "%nctaid") {
@@ -1454,19 +1453,7 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
         *g = to(g);
     }
     match &mut s.body {
-        Body::Table(insn) => rename_table(insn, &to),
-        Body::Op(insn) => {
-            for d in &mut insn.dsts {
-                if let ops::Dst::Reg(r) = d {
-                    *r = to(r);
-                }
-            }
-            for x in &mut insn.srcs {
-                if let ops::Src::Reg { name, .. } = x {
-                    *name = to(name);
-                }
-            }
-        }
+        Body::Insn(insn) => insn.rename_registers(&to),
         Body::Access(a) => {
             for x in &mut a.slots {
                 if let Slot::Reg(r) = x {
@@ -1487,56 +1474,12 @@ fn rename(s: &mut Statement, to: impl Fn(&str) -> String) {
     }
 }
 
-/// [`rename`] for an instruction of the table (alone, or the base of a carry link).
-fn rename_table(insn: &mut Instruction, to: &impl Fn(&str) -> String) {
-    if let Some(g) = &mut insn.guard {
-        g.pred = to(&g.pred);
-    }
-    for o in std::iter::once(&mut insn.dst).chain(insn.srcs.iter_mut()) {
-        if let OperandKind::Reg(r) = &mut o.kind {
-            *r = to(r);
-        }
-    }
-}
-
-/// [`uses`] for an instruction of the table: its destination, then its sources.
-fn table_uses(insn: &Instruction, out: &mut Vec<(String, u32, bool)>) {
-    let w = widths(insn);
-    if let OperandKind::Reg(r) = &insn.dst.kind {
-        out.push((r.clone(), w.dst, true));
-    }
-    for (i, o) in insn.srcs.iter().enumerate().take(4) {
-        if let OperandKind::Reg(r) = &o.kind {
-            out.push((r.clone(), w.src[i], false));
-        }
-    }
-}
-
 /// Every register a statement names with the width it reads or writes (0 for an address, read
 /// at the register's own width) and whether it is written, in written order.
 fn uses(s: &Statement) -> Vec<(String, u32, bool)> {
     let mut out = Vec::new();
     match &s.body {
-        Body::Table(insn) => table_uses(insn, &mut out),
-        Body::Op(insn) => {
-            let written: Vec<&str> = insn
-                .dsts
-                .iter()
-                .filter_map(|d| match d {
-                    ops::Dst::Reg(r) => Some(r.as_str()),
-                    _ => None,
-                })
-                .collect();
-            out = insn
-                .uses_written()
-                .into_iter()
-                .enumerate()
-                .map(|(k, (n, b))| {
-                    let w = k < written.len() && written[k] == n;
-                    (n, b, w)
-                })
-                .collect();
-        }
+        Body::Insn(insn) => out = insn.registers(),
         Body::Access(a) => {
             for x in &a.slots {
                 if let Slot::Reg(r) = x {
@@ -1960,33 +1903,9 @@ impl Machine {
             return None;
         }
         Some(match &self.program.statements[i].body {
-            Body::Table(insn) => self.table_sources(values, insn),
-            Body::Op(insn) => insn
-                .srcs
-                .iter()
-                .enumerate()
-                .map(|(k, x)| match x {
-                    ops::Src::Reg { name, .. } => self.read(values, name, insn.src_bits(k)),
-                    ops::Src::Imm(v) => insn.imm_value(k, *v),
-                    ops::Src::Float(f) => f.value(insn.src_bits(k), insn.src_is_float(k)),
-                    ops::Src::Sink => 0,
-                })
-                .collect(),
+            Body::Insn(insn) => insn.read_sources(|name, bits| self.read(values, name, bits)),
             Body::Access(_) | Body::Cvta(_) | Body::Branch { .. } | Body::End => Vec::new(),
         })
-    }
-
-    /// The registers a table instruction reads, cut to their widths (0 for an immediate, which
-    /// the evaluator reads from the instruction).
-    fn table_sources(&self, values: &[u64], insn: &Instruction) -> Vec<u64> {
-        let w = widths(insn);
-        let mut v = vec![0u64; 4];
-        for (k, o) in insn.srcs.iter().enumerate().take(4) {
-            if let OperandKind::Reg(r) = &o.kind {
-                v[k] = self.read(values, r, w.src[k]);
-            }
-        }
-        v
     }
 
     /// Run arithmetic statement `i` on the values it reads (from [`Machine::sources`]): what it
@@ -2002,38 +1921,10 @@ impl Machine {
     ) -> (Vec<(usize, u64, u32, bool)>, Option<Trace>) {
         let mut out: Vec<(usize, u64, u32, bool)> = Vec::new();
         let mut trace = None;
-        match &self.program.statements[i].body {
-            Body::Table(insn) => {
-                let w = widths(insn);
-                let inputs = Inputs::new(src[0], src[1], src[2], src[3]);
-                let d = if traced {
-                    let t = evaluate_traced(insn, &inputs);
-                    let d = t.result.raw() as u64;
-                    trace = Some(t);
-                    d
-                } else {
-                    evaluate(insn, &inputs)
-                };
-                if let OperandKind::Reg(r) = &insn.dst.kind {
-                    let signed = insn.form.ty(0).is_signed();
-                    out.push((self.index[r], d, w.dst, signed));
-                }
-            }
-            Body::Op(insn) => {
-                let values = if traced {
-                    let o = insn.eval(src);
-                    trace = Some(o.trace);
-                    o.values
-                } else {
-                    insn.eval_quiet(src).0
-                };
-                for (k, (d, val)) in insn.dsts.iter().zip(&values).enumerate() {
-                    if let (ops::Dst::Reg(r), Some(v)) = (d, val) {
-                        out.push((self.index[r], *v, insn.dst_bits(k), insn.dst_signed(k)));
-                    }
-                }
-            }
-            Body::Access(_) | Body::Cvta(_) | Body::Branch { .. } | Body::End => {}
+        if let Body::Insn(insn) = &self.program.statements[i].body {
+            trace = insn.execute(src, traced, |w| {
+                out.push((self.index[w.reg], w.value, w.bits, w.signed));
+            });
         }
         (out, trace)
     }
@@ -2084,7 +1975,7 @@ impl Machine {
         // The statement is borrowed from `self.program` while the memory (`self.mem`, another
         // field) changes: nothing is copied.
         match &self.program.statements[i].body {
-            Body::Table(_) | Body::Op(_) => {
+            Body::Insn(_) => {
                 if let Some(src) = self.sources(&self.values, i) {
                     (out, trace) = self.execute(i, &src, self.keep_traces);
                 }
