@@ -19,7 +19,7 @@ use crate::isa::op_rows::{OpFloat, OpSign, OpWidth};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
 use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{
-    Detail, Flag, FlagSet, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
+    Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
 
 /// Comparison of `setp`.
@@ -2140,6 +2140,7 @@ impl OpInsn {
                         format!("!{name}: the predicate negated"),
                         Val::reg(format!("!{}", self.src_name(i)), 1, negated),
                     )
+                    .flow(Flow::Bitwise)
                     .op(format!("!{}", self.src_name(i)))
                     .input(Val::reg(self.src_name(i), self.src_bits(i), read))
                 });
@@ -2160,6 +2161,7 @@ impl OpInsn {
                         format!("a {sym} b, bit by bit"),
                         Val::reg("d", w, r),
                     )
+                    .flow(Flow::Bitwise)
                     .op(format!("a {sym} b"))
                     .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])])
                 });
@@ -2173,6 +2175,7 @@ impl OpInsn {
                         "every bit of a flipped",
                         Val::reg("d", w, r),
                     )
+                    .flow(Flow::Bitwise)
                     .op("~a")
                     .input(Val::reg("a", w, v[0]))
                 });
@@ -2264,6 +2267,7 @@ impl OpInsn {
                     ),
                     Val::reg(format!("row{r}"), 32, used),
                 )
+                .flow(Flow::Bitwise)
                 .op(format!(
                     "{} & {} & {}",
                     lit(ra, "a"),
@@ -2290,8 +2294,10 @@ impl OpInsn {
                 Val::reg("a", 32, a as u64),
                 Val::reg("b", 32, b as u64),
                 Val::reg("c", 32, c as u64),
-                Val::reg("immLut", 8, lut),
             ])
+            // Bit i of d reads bit i of a, b and c, and the table's entry they pick.
+            .flow(Flow::Bitwise)
+            .also(["immLut"])
             .detail(Detail::Pool {
                 lane_bits: 1,
                 entries: (0..8).map(|r| (lut >> r) & 1).collect(),
@@ -2315,6 +2321,7 @@ impl OpInsn {
             )
             .op("b << 32 | a")
             .inputs([Val::reg("a", 32, a), Val::reg("b", 32, b)])
+            .flow(Flow::Concat)
         });
         st.stage(
             [
@@ -2331,6 +2338,7 @@ impl OpInsn {
                     },
                     Val::reg("n", 32, n as u64),
                 )
+                .flow(if clamp { Flow::All } else { Flow::Bitwise })
                 .op(if clamp { "min(c, 32)" } else { "c & 31" })
                 .input(Val::reg("c", 32, c as u64))
             },
@@ -2359,6 +2367,8 @@ impl OpInsn {
                 "(b:a >> n) & 0xffffffff"
             })
             .input(Val::reg("b:a", 64, funnel))
+            .flow(Flow::field(lo, 32, false))
+            .also(["n"])
             .detail(Detail::Field {
                 source: funnel,
                 source_bits: 64,
@@ -2408,6 +2418,16 @@ impl OpInsn {
                     _ => format!("a shifted right by {n}, zeros in"),
                 };
                 Stage::new(StageKind::Operate, label, Val::reg("d", w, d))
+                    .flow(Flow::Take {
+                        shift: if self.op == POp::Shl {
+                            -(n as i32)
+                        } else {
+                            n as i32
+                        },
+                        top: None,
+                        sign: signed,
+                    })
+                    .also(["n"])
                     .op(if self.op == POp::Shl {
                         "a << n"
                     } else {
@@ -2458,6 +2478,7 @@ impl OpInsn {
             )
             .op("b << 32 | a")
             .inputs([Val::reg("a", 32, a as u64), Val::reg("b", 32, b as u64), Val::reg("c", 32, c as u64)])
+            .flow(Flow::Concat)
             .detail(Detail::Pool {
                 lane_bits: 8,
                 entries: bytes.to_vec(),
@@ -2505,6 +2526,12 @@ impl OpInsn {
                 // The pool itself is the input, so that the figure draws the byte's wire
                 // from it (the field says which bits).
                 .input(Val::reg("b:a", 64, pool64))
+                .also(["c"])
+                .flow(Flow::field(
+                    8 * k as u32 + if rep { 7 } else { 0 },
+                    if rep { 1 } else { 8 },
+                    rep,
+                ))
                 .detail(Detail::Field {
                     source: pool64,
                     source_bits: 64,
@@ -2680,6 +2707,11 @@ impl OpInsn {
                 Val::reg("pair", 2 * n, packed),
             )
             .op(format!("a' << {n} | b'"))
+            .inputs([
+                Val::reg("b'", n, packed & mask64(n)),
+                Val::reg("a'", n, (packed >> n) & mask64(n)),
+            ])
+            .flow(Flow::Concat)
         });
         if n >= 16 {
             return packed;
@@ -2693,6 +2725,7 @@ impl OpInsn {
             )
             .op(format!("c << {} | pair", 2 * n))
             .inputs([Val::reg("pair", 2 * n, packed), Val::reg("c", 32, v[2])])
+            .flow(Flow::Concat)
         });
         d
     }
@@ -2727,11 +2760,12 @@ impl OpInsn {
             u128::from(sub)
         };
         let plus_cf = if self.op.carry_in() { " + CC.CF" } else { "" };
-        let (x, y, formula) = match self.op {
+        let (x, y, formula, names) = match self.op {
             POp::AddCc | POp::Addc => (
                 u128::from(a) & m,
                 u128::from(b) & m,
                 format!("a + b{plus_cf}"),
+                ["a", "b"],
             ),
             POp::SubCc | POp::Subc => {
                 let nb = !u128::from(b) & m;
@@ -2741,11 +2775,17 @@ impl OpInsn {
                         "b complemented: a - b is a + ~b + 1",
                         Val::new("~b", n, false, nb as i128),
                     )
+                    .flow(Flow::Bitwise)
                     .op("~b")
                     .input(Val::reg("b", n, b))
                 });
                 let one = if self.op.carry_in() { CARRY_FLAG } else { "1" };
-                (u128::from(a) & m, nb, format!("a + ~b + {one}"))
+                (
+                    u128::from(a) & m,
+                    nb,
+                    format!("a + ~b + {one}"),
+                    ["a", "~b"],
+                )
             }
             _ => {
                 let product: i128 = if ty.signed() {
@@ -2772,6 +2812,7 @@ impl OpInsn {
                             product,
                         ),
                     )
+                    .flow(Flow::Carry)
                     .op("a * b")
                     .inputs([Val::reg("a", n, a), Val::reg("b", n, b)])
                 });
@@ -2790,8 +2831,19 @@ impl OpInsn {
                     } else {
                         format!("(a * b) mod 2^{n}")
                     })
+                    .input(Val::new(
+                        "a*b",
+                        if n == 16 { 64 } else { 2 * n },
+                        ty.signed(),
+                        product,
+                    ))
+                    .flow(Flow::Take {
+                        shift: if self.hi { shift as i32 } else { 0 },
+                        top: None,
+                        sign: false,
+                    })
                 });
-                (h, u128::from(c) & m, format!("h + c{plus_cf}"))
+                (h, u128::from(c) & m, format!("h + c{plus_cf}"), ["h", "c"])
             }
         };
         let sum = x + y + cin;
@@ -2805,6 +2857,12 @@ impl OpInsn {
                 sum_val.clone(),
             )
             .op(formula.clone())
+            .inputs([
+                Val::new(names[0], n, false, x as i128),
+                Val::new(names[1], n, false, y as i128),
+            ])
+            .inputs(self.op.carry_in().then(|| Val::reg(CARRY_FLAG, 1, cf)))
+            .flow(Flow::Carry)
         });
         st.stage([], || {
             Stage::new(
@@ -2814,6 +2872,7 @@ impl OpInsn {
             )
             .op(format!("sum mod 2^{n}"))
             .input(sum_val.clone())
+            .flow(Flow::extend(false))
         });
         if let Some(o) = out.first_mut() {
             *o = Some(d);
@@ -2828,6 +2887,11 @@ impl OpInsn {
                 )
                 .op(format!("sum >> {n}"))
                 .input(sum_val.clone())
+                .flow(Flow::Take {
+                    shift: n as i32,
+                    top: None,
+                    sign: false,
+                })
             });
             if let Some(o) = out.get_mut(1) {
                 *o = Some(carry);
@@ -2962,6 +3026,7 @@ impl OpInsn {
                 Val::new("a", at.bits(), at.signed(), x),
             )
             .input(Val::reg("a", at.bits(), v[0]))
+            .flow(Flow::extend(false))
         });
         let (lo, hi) = range(dt);
         if self.sat {
@@ -3021,6 +3086,7 @@ impl OpInsn {
                         ),
                     )
                     .input(Val::new("a", at.bits(), at.signed(), x))
+                    .flow(Flow::extend(at.signed()))
                 },
             );
             y
@@ -3054,6 +3120,7 @@ impl OpInsn {
                         .enumerate()
                         .map(|(i, &x)| Val::reg(format!("a{i}"), ew, x)),
                 )
+                .flow(Flow::Concat)
                 .detail(Detail::Merge {
                     lane_bits: ew,
                     from_result: vec![true; n as usize],
@@ -3077,6 +3144,7 @@ impl OpInsn {
                     )
                     .lane(i as u8)
                     .input(Val::reg("a", w, v[0]))
+                    .flow(Flow::field(ew * i as u32, ew, false))
                     .detail(Detail::Field {
                         source: v[0],
                         source_bits: w,
@@ -3093,6 +3161,7 @@ impl OpInsn {
                 Stage::new(StageKind::Operate, "a copied", Val::reg("d", w, v[0]))
                     .op("a")
                     .input(Val::reg("a", w, v[0]))
+                    .flow(Flow::extend(false))
             });
             if let Some(o) = out.first_mut() {
                 *o = Some(v[0]);

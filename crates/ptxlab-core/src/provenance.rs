@@ -2,17 +2,25 @@
 //! from, back to the sources.
 //!
 //! It is computed from the trace alone, after the evaluation: every stage's output is a node,
-//! and each of its bits depends on bits of the stage's inputs. Selections, extensions, the SIMD
-//! pool, merges, shifts by a known amount, truncations and bitwise operations map bits exactly;
-//! for arithmetic (sums, differences, products) a bit depends on the bits at and below its
-//! position in each operand (a carry can only travel upwards); for anything else (comparisons,
-//! clamps, minimum and maximum, searches, divisions) a bit depends on every bit of every input,
-//! since any of them can change it.
+//! and each of its bits depends on bits of the stage's inputs. How, each stage says where it is
+//! made, as a typed rule ([`crate::trace::Flow`]): bitwise operations take the same bit, sums,
+//! differences and products the bits at and below it (a carry only travels upwards), parts,
+//! extensions, truncations and shifts by a known amount a bit at a known place, pools and packed
+//! pairs their inputs side by side; a stage without a rule (comparisons, clamps, minimum and
+//! maximum, searches, divisions, anything whose path a bit can change) depends on every bit of
+//! every input. The SIMD pool, lane merges and kept halves of a product follow their diagrams.
+//! The formula's text is for reading only: nothing here parses it.
+//!
+//! The rules hold one bit at a time: flipping a source bit that a result bit's provenance
+//! leaves out does not change that result bit (`tests/provenance.rs` checks it on generated
+//! forms of every table opcode and on every program form ptxas accepts).
 //!
 //! Inputs of a stage are found by name: the latest earlier stage (in the same lane, or outside
 //! lanes) whose output carries that name, a source register (`a`, `b`...), a part of one
-//! (`a.b2`, `b.h1`), or the lanes of a value assembled from per-lane stages (`t` from `t[0]`
-//! ... `t[3]`). Inside SIMD lanes the operands are read through the pool `b:a`, so a lane's
+//! (`a.b2`, `b.h1`), the lanes of a value assembled from per-lane stages (`t` from `t[0]`
+//! ... `t[3]`), the parts of a byte-wise result (`d` from `d.b0` ... `d.b3`), or a value made
+//! in a lane. Values a stage reads without listing them are named in [`crate::trace::Stage::also`]
+//! and count wholly. Inside SIMD lanes the operands are read through the pool `b:a`, so a lane's
 //! bits lead back to the pool entry it took.
 //!
 //! ```
@@ -29,7 +37,7 @@
 //! assert_eq!(lit[0] & (1 << 16), 1 << 16, "stage 0 reads a; bit 16 of it feeds bit 0 of d");
 //! ```
 
-use crate::trace::{mask128, Detail, StageKind, Trace};
+use crate::trace::{mask128, Detail, Flow, StageKind, Trace};
 
 /// A set of bits of one node (stage index), as a mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +66,8 @@ pub struct Provenance {
     /// For each stage, the stages its inputs were found in (in the order of its inputs; `None`
     /// where an input could not be found).
     feeds: Vec<Vec<Option<usize>>>,
+    /// The inputs (listed or named in `also`) found in no earlier stage: (stage, name).
+    unresolved: Vec<(usize, String)>,
 }
 
 impl Provenance {
@@ -65,8 +75,16 @@ impl Provenance {
     pub fn of(t: &Trace) -> Provenance {
         let mut deps = Vec::with_capacity(t.stages.len());
         let mut feeds = Vec::with_capacity(t.stages.len());
+        let mut unresolved = Vec::new();
         for i in 0..t.stages.len() {
             let (ins, pieces) = resolve_inputs(t, i);
+            let s = &t.stages[i];
+            let names = s.inputs.iter().map(|v| &v.name).chain(&s.also);
+            for (name, p) in names.zip(&pieces) {
+                if p.is_empty() {
+                    unresolved.push((i, name.clone()));
+                }
+            }
             feeds.push(
                 pieces
                     .iter()
@@ -75,12 +93,22 @@ impl Provenance {
             );
             deps.push(stage_deps(t, i, &ins, &pieces));
         }
-        Provenance { deps, feeds }
+        Provenance {
+            deps,
+            feeds,
+            unresolved,
+        }
     }
 
     /// Number of stages.
     pub fn len(&self) -> usize {
         self.deps.len()
+    }
+
+    /// The inputs, by stage and name, that no earlier stage holds: a stage that reads a value
+    /// the trace never shows. Empty for every trace the evaluators make (the tests check it).
+    pub fn unresolved(&self) -> &[(usize, String)] {
+        &self.unresolved
     }
 
     /// Whether the trace had no stages.
@@ -164,48 +192,41 @@ fn whole(node: usize, width: u32) -> Vec<Piece> {
     }]
 }
 
-/// An input of a stage: one it lists, or a value its formula names without listing it (the
-/// lane products of `c + p0 + p1`, the `pos` and `len` of `a<pos+len-1..pos>`).
+/// An input of a stage: one it lists, or a value it names in [`crate::trace::Stage::also`].
 #[derive(Clone, Debug)]
 struct In {
-    name: String,
     bits: u32,
-    signed: bool,
-    value: i128,
 }
 
-/// The inputs of stage `i` and where each lives.
+/// The inputs of stage `i` (the listed ones, then the ones it names in `also`) and where each
+/// lives.
 fn resolve_inputs(t: &Trace, i: usize) -> (Vec<In>, Vec<Vec<Piece>>) {
     let s = &t.stages[i];
     let mut ins: Vec<In> = s
         .inputs
         .iter()
         .map(|v| In {
-            name: v.name.clone(),
             bits: v.bits.min(128),
-            signed: v.signed,
-            value: v.value,
         })
         .collect();
-    let mut pieces: Vec<Vec<Piece>> = ins
+    let mut pieces: Vec<Vec<Piece>> = s
+        .inputs
         .iter()
-        .map(|v| resolve(t, i, &v.name, v.bits, s.lane))
+        .map(|v| resolve(t, i, &v.name, v.bits.min(128), s.lane))
         .collect();
-    for tok in tokens(&s.op) {
-        let Tok::Name(n) = tok else { continue };
-        if ins.iter().any(|v| v.name == n) {
-            continue;
-        }
-        let any_lane = || (0..i).rev().find(|&j| t.stages[j].output.name == n);
-        if let Some(j) = latest(t, i, n, s.lane).or_else(any_lane) {
-            let o = &t.stages[j].output;
-            ins.push(In {
-                name: n.to_string(),
-                bits: o.bits.min(128),
-                signed: o.signed,
-                value: o.value,
-            });
-            pieces.push(whole(j, o.bits.min(128)));
+    for n in &s.also {
+        let any_lane = || (0..i).rev().find(|&j| t.stages[j].output.name == *n);
+        let found = latest(t, i, n, s.lane).or_else(any_lane);
+        if let Some(j) = found {
+            let bits = t.stages[j].output.bits.min(128);
+            ins.push(In { bits });
+            pieces.push(whole(j, bits));
+        } else {
+            // A part of a register (`c.b1`) or a value of lanes: found as a listed input is.
+            let p = resolve(t, i, n, 128, s.lane);
+            let bits = p.iter().map(|x| x.in_lo + x.width).max().unwrap_or(0);
+            ins.push(In { bits });
+            pieces.push(p);
         }
     }
     (ins, pieces)
@@ -266,11 +287,36 @@ fn resolve(t: &Trace, i: usize, name: &str, bits: u32, lane: Option<u8>) -> Vec<
             })
             .collect();
     }
+    // A value made as parts: the bytes `d.b0` ... or half-words `d.h0` ... of `d`.
+    for (part, size) in [("b", 8u32), ("h", 16)] {
+        let parts: Vec<usize> = (0..8)
+            .map_while(|k| {
+                let n = format!("{name}.{part}{k}");
+                (0..i).rev().find(|&j| t.stages[j].output.name == n)
+            })
+            .collect();
+        if !parts.is_empty() {
+            return parts
+                .iter()
+                .enumerate()
+                .map(|(k, &j)| Piece {
+                    node: j,
+                    node_lo: 0,
+                    in_lo: k as u32 * size,
+                    width: size.min(t.stages[j].output.bits),
+                })
+                .collect();
+        }
+    }
     // An extended operand with no stage of its own (`tb` of a shift amount): the register.
     if let Some(reg) = name.strip_prefix('t').filter(|r| is_source(r)) {
         if let Some(j) = latest(t, i, reg, lane) {
             return whole(j, t.stages[j].output.bits.min(bits));
         }
+    }
+    // A value made in a lane, read outside it (a dot product's `p0`).
+    if let Some(j) = (0..i).rev().find(|&j| t.stages[j].output.name == name) {
+        return whole(j, t.stages[j].output.bits.min(bits));
     }
     Vec::new()
 }
@@ -311,51 +357,30 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
         }
     };
 
-    // The result stage reads the previous value outside lanes.
+    // A result stage reads the value of its own name (made outside lanes, in one lane, as the
+    // parts `d.b0` ... of a byte-wise result), else the previous value outside lanes.
     if ins.is_empty() {
         if s.kind == StageKind::Result {
-            let prev = (0..i).rev().find(|&j| t.stages[j].lane.is_none());
-            if let Some(j) = prev {
-                let w = t.stages[j].output.bits.min(128);
-                return (0..out_bits)
-                    .map(|b| {
-                        if b < w {
-                            vec![Bits {
-                                node: j,
-                                mask: 1 << b,
-                            }]
-                        } else {
-                            Vec::new()
-                        }
-                    })
-                    .collect();
+            let mut own = resolve(t, i, &s.output.name, out_bits, None);
+            if own.is_empty() {
+                if let Some(j) = (0..i).rev().find(|&j| t.stages[j].lane.is_none()) {
+                    own = whole(j, t.stages[j].output.bits.min(out_bits));
+                }
             }
+            return (0..out_bits)
+                .map(|b| {
+                    let mut out = Vec::new();
+                    through(&own, 1 << b, &mut out);
+                    out
+                })
+                .collect();
         }
         return vec![Vec::new(); out_bits as usize];
     }
 
+    // A rule said where the stage was made decides; without one, the diagrams that decide it.
     let rule: Box<Rule> = match &s.detail {
-        Detail::Field {
-            lo, width, signed, ..
-        } => {
-            let (lo, width, signed) = (*lo, *width, *signed);
-            // Values the formula names beyond the listed inputs (a field's position and
-            // length) decide which bits are taken.
-            let listed = s.inputs.len().max(1);
-            Box::new(move |b: u32, k: usize| {
-                if k >= listed {
-                    all(b, k)
-                } else if k > 0 {
-                    0
-                } else if b < width {
-                    span(lo + b, lo + b)
-                } else if signed && width > 0 {
-                    span(lo + width - 1, lo + width - 1)
-                } else {
-                    0
-                }
-            })
-        }
+        _ if !s.flow.is_all() => flow_rule(s.flow, s.inputs.len(), ins, &all, &below, &same),
         Detail::Pool { .. } => {
             let lo_bits = in_bits(0);
             Box::new(move |b: u32, k: usize| match k {
@@ -371,8 +396,8 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
             moved,
         } => {
             let lb = (*lane_bits).max(1);
-            let other_k = ins.iter().position(|v| &v.name == other);
-            let result_k = ins.iter().position(|v| &v.name != other).unwrap_or(0);
+            let other_k = s.inputs.iter().position(|v| &v.name == other);
+            let result_k = s.inputs.iter().position(|v| &v.name != other).unwrap_or(0);
             // A scalar video merge takes the low part of the result into the selected part of
             // c, unless the stage's detail says it keeps it in place.
             let moved = *moved;
@@ -394,7 +419,7 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
             let lo = *kept_lo;
             Box::new(first_only(move |b| span(lo + b, lo + b)))
         }
-        _ => op_rule(t, i, ins, &all, &below, &same),
+        _ => Box::new(all),
     };
     (0..out_bits)
         .map(|b| {
@@ -415,267 +440,63 @@ fn first_only(f: impl Fn(u32) -> u128) -> impl Fn(u32, usize) -> u128 {
     move |b, k| if k == 0 { f(b) } else { 0 }
 }
 
-/// A token of a stage's formula.
-#[derive(Debug, PartialEq)]
-enum Tok<'a> {
-    Name(&'a str),
-    Num(u128),
-    Sym(char),
-}
-
-fn tokens(op: &str) -> Vec<Tok<'_>> {
-    let mut out = Vec::new();
-    let b = op.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i] as char;
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c.is_ascii_digit() {
-            let start = i;
-            while i < b.len() && (b[i] as char).is_ascii_alphanumeric() {
-                i += 1;
-            }
-            let s = &op[start..i];
-            let n = match s.strip_prefix("0x") {
-                Some(h) => u128::from_str_radix(h, 16).ok(),
-                None => s.parse().ok(),
-            };
-            match n {
-                Some(n) => out.push(Tok::Num(n)),
-                None => out.push(Tok::Name(s)),
-            }
-        } else if c.is_ascii_alphabetic() || c == '_' {
-            let start = i;
-            while i < b.len() {
-                let d = b[i] as char;
-                if d.is_ascii_alphanumeric() || d == '_' || d == '.' || d == ':' {
-                    i += 1;
-                } else if d == '[' {
-                    // `t[0]`: an index belongs to the name.
-                    match op[i..].find(']') {
-                        Some(e) => i += e + 1,
-                        None => break,
-                    }
-                } else {
-                    break;
-                }
-            }
-            out.push(Tok::Name(&op[start..i]));
-        } else {
-            out.push(Tok::Sym(c));
-            i += c.len_utf8();
-        }
-    }
-    out
-}
-
-/// The rule for a stage without a detail that decides it: read from its kind and formula.
-fn op_rule<'a>(
-    t: &'a Trace,
-    i: usize,
+/// The rule of a stage whose diagram does not decide it: read from its [`Flow`]. The values
+/// named in `also` (the inputs past the `listed` ones) count wholly.
+fn flow_rule<'a>(
+    flow: Flow,
+    listed: usize,
     ins: &'a [In],
     all: &'a (dyn Fn(u32, usize) -> u128 + 'a),
     below: &'a (dyn Fn(u32, usize) -> u128 + 'a),
     same: &'a (dyn Fn(u32, usize) -> u128 + 'a),
 ) -> Box<Rule<'a>> {
-    let s = &t.stages[i];
-    let op = s.op.trim();
-    let input = |name: &str| ins.iter().position(|v| v.name == name);
-    let value_of = |name: &str| -> Option<i128> {
-        input(name)
-            .map(|k| ins[k].value)
-            .or_else(|| latest(t, i, name, s.lane).map(|j| t.stages[j].output.value))
-    };
-    // A lane of a register kept as it is (a SIMD lane masked off takes c's lane).
-    if op.is_empty() && s.lane.is_some() && s.kind == StageKind::Merge {
-        let lo = u32::from(s.lane.unwrap_or(0)) * s.output.bits;
-        return Box::new(move |b: u32, k: usize| if k == 0 { span(lo + b, lo + b) } else { 0 });
-    }
-    // No formula: the value passes as it is (an unsaturated clamp, a plain extension).
-    if op.is_empty() {
-        let w = ins.first().map_or(0, |v| v.bits);
-        let sign = s.output.signed && ins.first().is_some_and(|v| v.signed);
-        return Box::new(move |b: u32, k: usize| {
-            if k != 0 {
-                0
-            } else if b < w {
-                1 << b
-            } else if sign && w > 0 {
-                span(w - 1, w - 1)
-            } else {
-                0
-            }
-        });
-    }
-    // Low part kept: `tmp mod 2^32`.
-    if op.contains(" mod 2^") {
-        return Box::new(move |b: u32, k: usize| if k == 0 { same(b, 0) } else { 0 });
-    }
-    let toks = tokens(op);
-    // A bit range: `t<63..32>`, `a<pos+len-1..pos>`, `a<N-1..0>`.
-    if let Some(r) = bit_range(&toks, &value_of) {
-        let k0 = input(r.name).unwrap_or(0);
-        let w = ins.get(k0).map_or(0, |v| v.bits);
-        let hi = r.hi.min(i128::from(w) - 1);
-        let lo = r.lo.max(0);
-        let sign = s.output.signed;
-        // The named amounts decide which bits are taken, so they count too.
-        let extra: Vec<usize> = r
-            .names
-            .iter()
-            .filter_map(|n| input(n))
-            .filter(|&k| k != k0)
-            .collect();
-        return Box::new(move |b: u32, k: usize| {
-            if extra.contains(&k) {
-                return all(b, k);
-            }
-            if k != k0 || hi < lo {
-                return 0;
-            }
-            let src = lo + i128::from(b);
-            if src <= hi {
-                span(src as u32, src as u32)
-            } else if sign {
-                span(hi as u32, hi as u32)
-            } else {
-                0
-            }
-        });
-    }
-    // A shift by a known amount: `ta >> n`, `tmp >> 15`, `ta << n`.
-    // (`>>>` is the logical shift.)
-    let shift = match toks.as_slice() {
-        [Tok::Name(x), Tok::Sym(c1), Tok::Sym(c2), amount] if c1 == c2 => {
-            Some((x, c1, amount, false))
-        }
-        [Tok::Name(x), Tok::Sym('>'), Tok::Sym('>'), Tok::Sym('>'), amount] => {
-            Some((x, &'>', amount, true))
-        }
-        _ => None,
-    };
-    if let Some((x, c1, amount, logical)) = shift {
-        if *c1 == '>' || *c1 == '<' {
-            if let Some(k0) = input(x) {
-                let (n, by) = match amount {
-                    Tok::Num(n) => (Some(*n as i128), None),
-                    Tok::Name(a) => (value_of(a), input(a)),
-                    Tok::Sym(_) => (None, None),
-                };
-                if let Some(n) = n {
-                    let n = n.clamp(0, 128) as u32;
-                    let w = ins[k0].bits;
-                    let right = *c1 == '>';
-                    let sign = right && ins[k0].signed && !logical;
-                    return Box::new(move |b: u32, k: usize| {
-                        if Some(k) == by {
-                            return all(b, k);
-                        }
-                        if k != k0 {
-                            return 0;
-                        }
-                        if right {
-                            let src = b + n;
-                            if src < w {
-                                1 << src
-                            } else if sign && w > 0 {
-                                span(w - 1, w - 1)
-                            } else {
-                                0
-                            }
-                        } else if b >= n && b - n < w {
-                            1 << (b - n)
-                        } else {
-                            0
-                        }
-                    });
+    let w0 = ins.first().map_or(0, |v| v.bits);
+    match flow {
+        Flow::All => Box::new(all),
+        Flow::Bitwise => Box::new(move |b, k| if k < listed { same(b, k) } else { all(b, k) }),
+        Flow::Carry => Box::new(move |b, k| if k < listed { below(b, k) } else { all(b, k) }),
+        Flow::Take { shift, top, sign } => {
+            let top = top.unwrap_or(w0).min(w0);
+            Box::new(move |b, k| {
+                if k != 0 {
+                    return all(b, k);
                 }
-            }
-        }
-    }
-    let names_known = toks.iter().all(|t| match t {
-        Tok::Name(n) => input(n).is_some(),
-        _ => true,
-    });
-    let syms = |ok: &str| {
-        toks.iter().all(|t| match t {
-            Tok::Sym(c) => ok.contains(*c),
-            _ => true,
-        })
-    };
-    // Bit order reversed.
-    if let [Tok::Name("reverse"), Tok::Sym('('), Tok::Name(x), Tok::Sym(')')] = toks.as_slice() {
-        if let Some(k0) = input(x) {
-            let w = ins[k0].bits;
-            return Box::new(move |b: u32, k: usize| {
-                if k == k0 && b < w {
-                    1 << (w - 1 - b)
+                let src = i64::from(b) + i64::from(shift);
+                if src < 0 {
+                    0
+                } else if src < i64::from(top) {
+                    span(src as u32, src as u32)
+                } else if sign && top > 0 {
+                    span(top - 1, top - 1)
                 } else {
                     0
                 }
-            });
+            })
         }
-    }
-    // Bitwise formulas over the inputs and constants: each bit from the same bit.
-    if names_known && syms("&|^~() ") {
-        return Box::new(same);
-    }
-    // Sums, differences and products: a bit depends on the bits at and below it.
-    if names_known && syms("+-*() ") {
-        return Box::new(below);
-    }
-    Box::new(all)
-}
-
-struct Range<'a> {
-    name: &'a str,
-    hi: i128,
-    lo: i128,
-    names: Vec<&'a str>,
-}
-
-/// `x<HI..LO>`, with HI and LO sums of numbers and named values.
-fn bit_range<'a>(toks: &[Tok<'a>], value_of: &dyn Fn(&str) -> Option<i128>) -> Option<Range<'a>> {
-    let [Tok::Name(x), Tok::Sym('<'), rest @ ..] = toks else {
-        return None;
-    };
-    let (Tok::Sym('>'), inner) = rest.split_last()? else {
-        return None;
-    };
-    let mut names = Vec::new();
-    let mut parts = inner
-        .split(|t| *t == Tok::Sym('.'))
-        .filter(|p| !p.is_empty());
-    let (h, l) = (parts.next()?, parts.next()?);
-    if parts.next().is_some() {
-        return None;
-    }
-    let mut sum = |p: &[Tok<'a>]| -> Option<i128> {
-        let mut total = 0i128;
-        let mut sign = 1i128;
-        for t in p {
-            match t {
-                Tok::Num(n) => total += sign * (*n as i128),
-                Tok::Name(n) => {
-                    total += sign * value_of(n)?;
-                    names.push(*n);
+        Flow::Concat => {
+            let widths: Vec<u32> = ins.iter().take(listed).map(|v| v.bits).collect();
+            Box::new(move |b, k| {
+                if k >= listed {
+                    return all(b, k);
                 }
-                Tok::Sym('+') => sign = 1,
-                Tok::Sym('-') => sign = -1,
-                _ => return None,
-            }
+                let lo: u32 = widths[..k].iter().sum();
+                if b >= lo && b - lo < widths[k] {
+                    span(b - lo, b - lo)
+                } else {
+                    0
+                }
+            })
         }
-        Some(total)
-    };
-    let hi = sum(h)?;
-    let lo = sum(l)?;
-    Some(Range {
-        name: x,
-        hi,
-        lo,
-        names,
-    })
+        Flow::Reverse => Box::new(move |b, k| {
+            if k != 0 {
+                all(b, k)
+            } else if b < w0 {
+                1 << (w0 - 1 - b)
+            } else {
+                0
+            }
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -454,10 +454,96 @@ pub struct Stage {
     pub flags: Vec<Flag>,
     /// What the UI needs to draw the step as a diagram.
     pub detail: Detail,
+    /// How each bit of the output depends on the inputs' bits, said where the stage is made:
+    /// what bit provenance reads (never the formula's text).
+    #[serde(default, skip_serializing_if = "Flow::is_all")]
+    pub flow: Flow,
+    /// Values, by name, the step reads without listing them as inputs (a shift's amount, a
+    /// field's position, a selector): every output bit depends on all of their bits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     /// Where the stage carries [`Flag::HardwareDiffersFromText`]: the entry of
     /// `docs/hardware-vs-spec.md` that explains the difference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difference: Option<DiffId>,
+}
+
+/// How each bit of a stage's output depends on the bits of its inputs (and of the values it
+/// names in [`Stage::also`]), one bit flipped at a time with the others as they are: a flip of
+/// an input bit the rule leaves out does not change the output bit. Stages whose diagram
+/// decides it ([`Detail::Pool`], [`Detail::Merge`], a truncating [`Detail::Product`]) follow
+/// their diagram instead; a [`Detail::Field`] is drawn only (it may show the result itself, as
+/// `bmsk`'s mask does), so a field of the first input says so with [`Flow::field`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum Flow {
+    /// Every output bit depends on every bit of every input: comparisons, clamps, minimum and
+    /// maximum, searches, divisions, anything whose path a bit can change. The safe default.
+    #[default]
+    All,
+    /// Each output bit depends on the same bit of each input: bitwise logic.
+    Bitwise,
+    /// Each output bit depends on the bits at and below it of each input (a carry only travels
+    /// upwards): sums, differences, products, negation.
+    Carry,
+    /// Output bit `b` is bit `b + shift` of the first input (`shift` below zero: a left shift)
+    /// when that bit is below `top` (the input's width when `None`); above it, a copy of bit
+    /// `top - 1` when `sign`, else nothing. The other inputs count wholly. Extensions
+    /// (`shift` 0), truncations, parts and lanes at a known place, shifts by a known amount.
+    Take {
+        /// How far down the input's bits move (negative: up).
+        shift: i32,
+        /// The first bit past the part taken; the input's width when `None`.
+        top: Option<u32>,
+        /// Whether the bits above the part copy its top bit.
+        sign: bool,
+    },
+    /// Output bit `b` is bit `w - 1 - b` of the first input (`w` its width): a bit reversal.
+    Reverse,
+    /// The listed inputs side by side, the first in the lowest bits: output bit `b` is the bit
+    /// of the input it falls in, counted from that input's place (a pool `b:a`, a packed pair).
+    Concat,
+}
+
+impl Flow {
+    /// Whether it is the default, [`Flow::All`].
+    pub fn is_all(&self) -> bool {
+        *self == Flow::All
+    }
+    /// The first input as it is, extended: its top bit copied above it when `sign`.
+    pub fn extend(sign: bool) -> Flow {
+        Flow::Take {
+            shift: 0,
+            top: None,
+            sign,
+        }
+    }
+    /// Bits `lo ..= hi` of the first input, the top one copied above when `sign`.
+    pub fn bits(lo: u32, hi: u32, sign: bool) -> Flow {
+        Flow::Take {
+            shift: lo as i32,
+            top: Some(hi + 1),
+            sign,
+        }
+    }
+    /// The field of `width` bits from bit `lo` of the first input, its top bit copied above
+    /// when `sign` (nothing taken when `width` is 0): what a [`Detail::Field`] of the first
+    /// input draws.
+    pub fn field(lo: u32, width: u32, sign: bool) -> Flow {
+        if width == 0 {
+            // An empty field: nothing is taken, nothing is copied.
+            return Flow::Take {
+                shift: 0,
+                top: Some(0),
+                sign: false,
+            };
+        }
+        Flow::Take {
+            shift: lo as i32,
+            top: Some(lo + width),
+            sign,
+        }
+    }
 }
 
 /// How a saturation stage limits its input: one description from which the stage's formula,
@@ -552,8 +638,20 @@ impl Stage {
             output,
             flags: Vec::new(),
             detail: Detail::None,
+            flow: Flow::All,
+            also: Vec::new(),
             difference: None,
         }
+    }
+    /// With how its output bits depend on its inputs' (see [`Flow`]).
+    pub fn flow(mut self, f: Flow) -> Stage {
+        self.flow = f;
+        self
+    }
+    /// With values it reads without listing them as inputs, by name (see [`Stage::also`]).
+    pub fn also<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Stage {
+        self.also.extend(names.into_iter().map(Into::into));
+        self
     }
     /// With the operation written as a formula over the input names.
     pub fn op(mut self, op: impl Into<String>) -> Stage {

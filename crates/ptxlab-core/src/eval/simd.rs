@@ -28,7 +28,7 @@ use super::video::CmpBits;
 use crate::ast::{Cmp, Instruction, Selector};
 use crate::differences::DiffId;
 use crate::isa::{lanes, Operation, SimdOp};
-use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Flow, Saturation, Stage, StageKind, Tracer, Val};
 
 /// Width of the extended operands and of the intermediate, in the ISA's model.
 const EXT_BITS: u32 = 33;
@@ -427,6 +427,7 @@ fn accumulate<const N: usize, T: Tracer>(
                 },
                 Val::new("sum", TMP_BITS, true, i128::from(exact)),
             )
+            .flow(Flow::Carry)
             .op(formula)
             .inputs(inputs)
         });
@@ -437,6 +438,7 @@ fn accumulate<const N: usize, T: Tracer>(
             "the low 32 bits of the sum are written to d",
             Val::reg("d", 32, d),
         )
+        .flow(Flow::extend(false))
         .op("sum mod 2^32")
         .input(Val::new("sum", TMP_BITS, true, i128::from(exact)))
     });
@@ -500,6 +502,7 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
                     Stage::new(StageKind::Merge, label, out)
                         .input(Val::reg("c", 32, c))
                         .lane(i as u8)
+                        .flow(Flow::field(sh as u32, lb, S::TEXT && d_signed))
                         .detail(Detail::Field {
                             source: c,
                             source_bits: 32,
@@ -517,6 +520,7 @@ fn merge<const N: usize, S: Semantics, T: Tracer>(
                     format!("lane {i} keeps the low {lb} bits of its result"),
                     Val::new(format!("t[{i}]"), lb, d_signed, kept as i128),
                 )
+                .flow(Flow::extend(false))
                 .op(format!("t[{i}] mod 2^{lb}"))
                 .input(Val::new(format!("t[{i}]"), TMP_BITS, true, r as i128))
                 .lane(i as u8)
@@ -685,6 +689,7 @@ fn trace_extract<const N: usize, T: Tracer>(
         .input(Val::reg(src_name, 32, src))
         .lane(lane as u8)
         .extended(signed)
+        .flow(Flow::field(lb * pos as u32, lb, signed))
         .detail(Detail::Field {
             source: src,
             source_bits: 32,
@@ -740,6 +745,11 @@ fn trace_operate<T: Tracer>(t: &mut T, lane: usize, op: Op, x: i64, y: i64, r: i
             },
             Val::new(format!("t[{lane}]"), bits, signed, r as i128),
         )
+        .flow(if matches!(op, Op::Add | Op::Sub) {
+            Flow::Carry
+        } else {
+            Flow::All
+        })
         .op(op.formula(lane, x + y))
         .input(Val::new(format!("ta[{lane}]"), EXT_BITS, true, x as i128))
         .input(Val::new(format!("tb[{lane}]"), EXT_BITS, true, y as i128))

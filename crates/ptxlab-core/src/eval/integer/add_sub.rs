@@ -1,7 +1,7 @@
 //! `add` and `sub`, and `add`/`sub`/`min`/`max` on two half-words (`.u16x2`, `.s16x2`).
 
 use super::{ext, range, result, rv, saturate, wrap_to};
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Flow, Stage, StageKind, Tracer, Val};
 
 /// `add` (`sub` false) or `sub` of `n`-bit numbers, signed when `s`, saturated when `sat`.
 pub(super) fn eval_add_sub<T: Tracer>(
@@ -21,6 +21,7 @@ pub(super) fn eval_add_sub<T: Tracer>(
             if sub { "exact difference" } else { "exact sum" },
             Val::new("tmp", n + 1, true, exact),
         )
+        .flow(Flow::Carry)
         .op(if sub { "a - b" } else { "a + b" })
         .input(Val::new("a", n, s, a))
         .input(Val::new("b", n, s, b))
@@ -88,6 +89,11 @@ pub(super) fn eval_x2<T: Tracer>(op: X2Op, s: bool, relu: bool, v: &[u64; 4], t:
                 format!("half-word {lane}"),
                 rv(&format!("d.h{lane}"), 16, s, lane_val),
             )
+            .flow(if matches!(op, X2Op::Add | X2Op::Sub) {
+                Flow::Carry
+            } else {
+                Flow::All
+            })
             .op(formula.replace("a.h", &an).replace("b.h", &bn))
             .input(Val::new(an, 16, s, a))
             .input(Val::new(bn, 16, s, b))

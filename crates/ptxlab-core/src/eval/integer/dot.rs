@@ -1,7 +1,7 @@
 //! Dot products: `dp4a` and `dp2a`.
 
 use super::{ext, result, wrap_to};
-use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flow, Stage, StageKind, Tracer, Val};
 
 /// `dp4a` (`FOUR`) or `dp2a` (`.hi` when `hi`), `a` signed when `sa`, `b` when `sb`. The lane
 /// count is a constant, so each loop is unrolled with constant shifts.
@@ -40,6 +40,7 @@ pub(super) fn eval_dot<const FOUR: bool, T: Tracer>(
                 format!("lane {i}: {an} × {bn}"),
                 Val::new(format!("p{i}"), pbits, sa || sb, p),
             )
+            .flow(Flow::Carry)
             .op(format!("{an} * {bn}"))
             .input(Val::new(an, abits, sa, x))
             .input(Val::new(bn, 8, sb, y))
@@ -60,8 +61,16 @@ pub(super) fn eval_dot<const FOUR: bool, T: Tracer>(
             "products summed into c",
             Val::new("tmp", 35, true, sum),
         )
+        .flow(Flow::Carry)
         .op(format!("c{terms}"))
         .input(Val::new("c", 32, cs, c))
+        // The lane products are inputs too: each bit of the sum depends on the bits at and
+        // below it of every term.
+        .inputs((0..lanes).map(|i| {
+            let x = ext(v[0] >> (abits * i), abits, sa);
+            let y = ext(v[1] >> (8 * (bsel + i)), 8, sb);
+            Val::new(format!("p{i}"), abits + 8, sa || sb, x * y)
+        }))
     });
     let d = wrap_to(t, sum, 35, 32, cs, "tmp");
     result(t, 32, cs, d);

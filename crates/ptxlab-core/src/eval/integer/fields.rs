@@ -4,7 +4,7 @@ use super::{mask64, result, rv};
 use crate::bits::sext;
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer};
+use crate::trace::{Detail, Flag, Flow, Stage, StageKind, Tracer};
 
 /// Position and length of `bfe`/`bfi`. For 32-bit types only the low byte of each operand
 /// counts (the ISA's rule); for 64-bit types the H100 reads the whole 32-bit unsigned value, so
@@ -46,6 +46,7 @@ fn pos_len<S: Semantics, T: Tracer>(
                     x,
                 ),
             )
+            .flow(Flow::Bitwise)
             .op(op)
             .input(rv(name, 32, false, raw))
             .differs_if(n == 64 && raw > 0xff, DiffId::BitField64)
@@ -150,9 +151,11 @@ pub(super) fn eval_bfe<S: Semantics, T: Tracer>(n: u32, s: bool, v: &[u64; 4], t
             )
         };
         Stage::new(StageKind::Field, label, rv("tmp", n, s, d))
+            .also(["pos", "len"])
             .op("a<pos+len-1..pos>")
             .input(rv("a", n, false, a))
             .extended_if(len > 0, s)
+            .flow(Flow::field(src_lo, src_width, s))
             .detail(Detail::Field {
                 source: a,
                 source_bits: n,
@@ -187,12 +190,40 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(n: u32, v: &[u64; 4], t: &mut T)
             },
             rv("field", n, false, placed),
         )
+        .also(["pos", "len"])
         .op("(a << pos) & mask")
         .input(rv("a", n, false, a))
+        .flow(Flow::Take {
+            shift: -(lo as i32),
+            top: Some(width),
+            sign: false,
+        })
         .detail(Detail::Field {
             source: a,
             source_bits: n,
             lo: 0,
+            width,
+            signed: false,
+            out_bits: n,
+        })
+    });
+    // The mask of the bits the field takes, shown before the merge reads it.
+    t.stage([], || {
+        Stage::new(
+            StageKind::Field,
+            if width == 0 {
+                "mask: empty".to_string()
+            } else {
+                format!("mask: ones in bits {}..{lo}", lo + width - 1)
+            },
+            rv("mask", n, false, fmask),
+        )
+        .op("ones(len) << pos")
+        .also(["pos", "len"])
+        .detail(Detail::Field {
+            source: fmask,
+            source_bits: n,
+            lo: lo.min(n - 1),
             width,
             signed: false,
             out_bits: n,
@@ -205,6 +236,7 @@ pub(super) fn eval_bfi<S: Semantics, T: Tracer>(n: u32, v: &[u64; 4], t: &mut T)
             "field written over b",
             rv("tmp", n, false, d),
         )
+        .flow(Flow::Bitwise)
         .op("field | (b & ~mask)")
         .input(rv("field", n, false, placed))
         .input(rv("b", n, false, b))
@@ -245,6 +277,7 @@ pub(super) fn eval_szext<T: Tracer>(s: bool, clamp: bool, v: &[u64; 4], t: &mut 
                 },
                 rv("N", 32, false, len as u64),
             )
+            .flow(if clamp { Flow::All } else { Flow::Bitwise })
             .op(if clamp { "min(b, 32)" } else { "b & 31" })
             .input(rv("b", 32, false, b))
         },
@@ -270,9 +303,11 @@ pub(super) fn eval_szext<T: Tracer>(s: bool, clamp: bool, v: &[u64; 4], t: &mut 
             },
             rv("tmp", 32, s, d),
         )
+        .also(["N"])
         .op("a<N-1..0>")
         .input(rv("a", 32, false, a))
         .extended_if(len > 0, s)
+        .flow(Flow::field(0, len, s))
         .detail(Detail::Field {
             source: a,
             source_bits: 32,
@@ -295,27 +330,38 @@ pub(super) fn eval_bmsk<T: Tracer>(clamp: bool, v: &[u64; 4], t: &mut T) -> u64 
     } else {
         ((a & 31) as u32, (b & 31) as u32)
     };
-    t.stage(
-        [
-            (clamp && (a > 32 || b > 32), Flag::AmountClamped),
-            (!clamp && (a > 31 || b > 31), Flag::AmountWrapped),
-        ],
-        || {
-            Stage::new(
-                StageKind::Field,
-                if clamp {
-                    "position and width limited to 32 (.clamp)"
+    // The position from a, the width from b: each limited (.clamp) or reduced (.wrap) alone.
+    for (name, raw, x, what) in [("a", a, pos, "position"), ("b", b, width, "width")] {
+        t.stage(
+            [
+                (clamp && raw > 32, Flag::AmountClamped),
+                (!clamp && raw > 31, Flag::AmountWrapped),
+            ],
+            || {
+                Stage::new(
+                    StageKind::Field,
+                    if clamp {
+                        format!("{what} limited to 32 (.clamp)")
+                    } else {
+                        format!("{what} taken modulo 32 (.wrap)")
+                    },
+                    rv(
+                        if name == "a" { "pos" } else { "width" },
+                        32,
+                        false,
+                        u64::from(x),
+                    ),
+                )
+                .flow(if clamp { Flow::All } else { Flow::Bitwise })
+                .op(if clamp {
+                    format!("min({name}, 32)")
                 } else {
-                    "position and width taken modulo 32 (.wrap)"
-                },
-                rv("pos", 32, false, pos as u64),
-            )
-            .op(if clamp { "min(a, 32)" } else { "a & 31" })
-            .input(rv("a", 32, false, a))
-            .input(rv("b", 32, false, b))
-            .input(rv("width", 32, false, width as u64))
-        },
-    );
+                    format!("{name} & 31")
+                })
+                .input(rv(name, 32, false, raw))
+            },
+        );
+    }
     let top = (pos + width).min(32);
     let d = if pos >= 32 {
         0

@@ -1,7 +1,7 @@
 //! `abs`, `neg`, `min` and `max`.
 
 use super::{ext, mask64, range, result, sign_word, wrap_to};
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Flow, Stage, StageKind, Tracer, Val};
 
 /// `abs` (`abs` true) or `neg` of the low `n` bits of `a`, read signed when `s`.
 pub(super) fn eval_abs_neg<T: Tracer>(n: u32, s: bool, abs: bool, v: &[u64; 4], t: &mut T) -> u64 {
@@ -13,6 +13,7 @@ pub(super) fn eval_abs_neg<T: Tracer>(n: u32, s: bool, abs: bool, v: &[u64; 4], 
             if abs { "absolute value" } else { "negated" },
             Val::new("tmp", n + 1, true, exact),
         )
+        .flow(if abs { Flow::All } else { Flow::Carry })
         .op(if abs { "|a|" } else { "-a" })
         .input(Val::new("a", n, s, a))
     });

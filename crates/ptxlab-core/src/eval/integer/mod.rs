@@ -24,7 +24,7 @@ use super::semantics::Semantics;
 use crate::ast::{ClampMode, HalfMode, Instruction, Type};
 use crate::bits::sext;
 use crate::isa::{IntOp, Operation};
-use crate::trace::{Flag, Saturation, Stage, StageKind, Tracer, Val};
+use crate::trace::{Flag, Flow, Saturation, Stage, StageKind, Tracer, Val};
 
 pub mod add_sub;
 pub mod div_rem;
@@ -260,6 +260,7 @@ fn wrap_to<T: Tracer>(
             format!("low {bits} bits kept"),
             rv("tmp", bits, signed, d),
         )
+        .flow(Flow::extend(false))
         .op(format!("{what} mod 2^{bits}"))
         .input(Val::new(what, exact_bits, true, exact))
     });

@@ -2,7 +2,7 @@
 
 use super::{ext, mask64, result, rv, saturate, wrap_to};
 use crate::ast::HalfMode;
-use crate::trace::{Detail, Flag, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Flow, Stage, StageKind, Tracer, Val};
 
 /// `mul` (`mad` false) or `mad` of `n`-bit numbers, signed when `s`, keeping `half` of the
 /// product; `mad` saturated when `sat`.
@@ -33,6 +33,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
             format!("full {full_bits}-bit product"),
             Val::new("t", full_bits, s, p),
         )
+        .flow(Flow::Carry)
         .op("a * b")
         .input(Val::new("a", n, s, a))
         .input(Val::new("b", n, s, b))
@@ -53,6 +54,7 @@ pub(super) fn eval_mul_mad<T: Tracer>(
                     HalfMode::Wide => format!("all {full_bits} bits kept (.wide)"),
                 };
                 Stage::new(StageKind::Truncate, label, rv("tp", kept_bits, s, part))
+                    .flow(Flow::bits(kept_lo, kept_lo + kept_bits - 1, false))
                     .op(match half {
                         HalfMode::Lo => format!("t<{}..0>", n - 1),
                         HalfMode::Hi => format!("t<{}..{n}>", full_bits - 1),
@@ -76,8 +78,19 @@ pub(super) fn eval_mul_mad<T: Tracer>(
             "exact sum with c",
             Val::new("tmp", kept_bits + 1, true, exact),
         )
-        .op("tp + c")
-        .input(Val::new("tp", kept_bits, s, tp))
+        .flow(Flow::Carry)
+        // With .wide the whole product is added: it is `t`, no half was taken.
+        .op(if half == HalfMode::Wide {
+            "t + c"
+        } else {
+            "tp + c"
+        })
+        .input(Val::new(
+            if half == HalfMode::Wide { "t" } else { "tp" },
+            kept_bits,
+            s,
+            tp,
+        ))
         .input(Val::new("c", kept_bits, s, c))
     });
     let d = if sat {
@@ -116,6 +129,7 @@ pub(super) fn eval_mul24<T: Tracer>(
             )
             .input(rv(name, 32, s, raw))
             .extended(s)
+            .flow(Flow::field(0, 24, s))
             .detail(Detail::Field {
                 source: raw,
                 source_bits: 32,
@@ -134,6 +148,7 @@ pub(super) fn eval_mul24<T: Tracer>(
             "full 48-bit product",
             Val::new("t", 48, s, p),
         )
+        .flow(Flow::Carry)
         .op("a24 * b24")
         .input(Val::new("a24", 24, s, a))
         .input(Val::new("b24", 24, s, b))
@@ -154,6 +169,7 @@ pub(super) fn eval_mul24<T: Tracer>(
             },
             rv("tp", 32, s, part),
         )
+        .flow(Flow::bits(kept_lo, kept_lo + 31, false))
         .op(if hi { "t<47..16>" } else { "t<31..0>" })
         .input(Val::new("t", 48, s, p))
     });
@@ -170,6 +186,7 @@ pub(super) fn eval_mul24<T: Tracer>(
             "exact sum with c",
             Val::new("tmp", 33, true, exact),
         )
+        .flow(Flow::Carry)
         .op("tp + c")
         .input(Val::new("tp", 32, s, tp))
         .input(Val::new("c", 32, s, c))
@@ -208,6 +225,7 @@ pub(super) fn eval_sad<T: Tracer>(n: u32, s: bool, v: &[u64; 4], t: &mut T) -> u
             "plus c",
             Val::new("tmp", n + 2, true, exact),
         )
+        .flow(Flow::Carry)
         .op("c + ad")
         .input(Val::new("c", n, s, c))
         .input(Val::new("ad", n + 1, false, diff))

@@ -4,7 +4,7 @@ use super::{mask64, result, rv};
 use crate::bits::sext;
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
-use crate::trace::{Flag, Stage, StageKind, Tracer};
+use crate::trace::{Flag, Flow, Stage, StageKind, Tracer};
 
 pub(super) fn eval_popc<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
     let a = v[0] & mask64(n);
@@ -65,6 +65,7 @@ pub(super) fn eval_bfind<T: Tracer>(
                 "negative: bits inverted, so the highest 0 becomes the highest 1",
                 rv("x", n, false, x),
             )
+            .flow(Flow::Bitwise)
             .op("~a")
             .input(rv("a", n, true, a))
         });
@@ -98,6 +99,7 @@ pub(super) fn eval_bfind<T: Tracer>(
                 format!("shift that moves bit {pos} to bit {} (.shiftamt)", n - 1),
                 rv("amt", 32, false, sa),
             )
+            .flow(Flow::Carry)
             .op(format!("{} - pos", n - 1))
             .input(rv("pos", 32, false, pos_val))
         });
@@ -148,22 +150,23 @@ pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
         let label = if !in_range {
             "base is 32 or more: no bits to search".to_string()
         } else if offset == 0 {
-            format!("only bit {base} of mask")
+            format!("only bit {base} of the mask a")
         } else if down {
-            format!("bits of mask at or below bit {base}")
+            format!("bits of the mask a at or below bit {base}")
         } else {
-            format!("bits of mask at or above bit {base}")
+            format!("bits of the mask a at or above bit {base}")
         };
         Stage::new(StageKind::Field, label, rv("bits", 32, false, window))
+            // The inputs are named as the sources: the mask a, the base b.
             .op(if offset == 0 {
-                "mask & (1 << base)"
+                "a & (1 << b)"
             } else if down {
-                "mask & ones(base + 1)"
+                "a & ones(b + 1)"
             } else {
-                "mask & (~0 << base)"
+                "a & (~0 << b)"
             })
-            .input(rv("mask", 32, false, mask))
-            .input(rv("base", 32, false, base))
+            .input(rv("a", 32, false, mask))
+            .input(rv("b", 32, false, base))
     });
     let d = fns_search(window, count, k, down);
     t.stage([(d == NOT_FOUND, Flag::NotFound)], || {
@@ -183,13 +186,14 @@ pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
             )
         };
         Stage::new(StageKind::Search, label, rv("pos", 32, false, d))
+            // The offset is the source c.
             .op(if down {
-                "n-th highest one bit of bits, n = -offset"
+                "n-th highest one bit of bits, n = -c"
             } else {
-                "n-th lowest one bit of bits, n = max(offset, 1)"
+                "n-th lowest one bit of bits, n = max(c, 1)"
             })
             .input(rv("bits", 32, false, window))
-            .input(rv("offset", 32, true, offset as u32 as u64))
+            .input(rv("c", 32, true, offset as u32 as u64))
             .differs_if(offset == i32::MIN, DiffId::FnsMinOffset)
     });
     result(t, 32, false, d);
@@ -205,6 +209,7 @@ pub(super) fn eval_brev<T: Tracer>(n: u32, v: &[u64; 4], t: &mut T) -> u64 {
             format!("bit order reversed: bit i moves to bit {}-i", n - 1),
             rv("tmp", n, false, d),
         )
+        .flow(Flow::Reverse)
         .op("reverse(a)")
         .input(rv("a", n, false, a))
     });

@@ -22,7 +22,7 @@
 use crate::ast::{Instruction, Selector};
 use crate::bits::{extend_field, int_range};
 use crate::isa::lanes;
-use crate::trace::{Detail, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flow, Stage, StageKind, Tracer, Val};
 
 const M32: u64 = 0xffff_ffff;
 const U32_MAX: i64 = 0xffff_ffff;
@@ -83,6 +83,7 @@ fn read_part<T: Tracer>(
         .op(format!("{f}({what})"))
         .input(Val::reg(name, 32, raw))
         .extended(signed)
+        .flow(Flow::field(p.lo, p.width, signed))
         .detail(Detail::Field {
             source: raw & M32,
             source_bits: 32,

@@ -7,7 +7,7 @@ use crate::bits::{clamp_i64, field, int_range, sext};
 use crate::differences::DiffId;
 use crate::eval::semantics::Semantics;
 use crate::isa::{Operation, ScalarOp};
-use crate::trace::{Detail, Flag, Saturation, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Flow, Saturation, Stage, StageKind, Tracer, Val};
 
 /// The primary operation of a scalar instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +54,23 @@ impl Prim {
     }
     fn word_only(self, sat: bool) -> bool {
         word_only(self.op(), sat)
+    }
+    /// How the primary operation's bits depend on `ta` and `tb` (`n`, the shift amount).
+    fn flow(self, n: i64) -> Flow {
+        match self {
+            Prim::Add | Prim::Sub => Flow::Carry,
+            Prim::Shl => Flow::Take {
+                shift: -(n as i32),
+                top: None,
+                sign: false,
+            },
+            Prim::Shr => Flow::Take {
+                shift: n as i32,
+                top: None,
+                sign: true,
+            },
+            Prim::Absdiff | Prim::Min | Prim::Max | Prim::Set(_) => Flow::All,
+        }
     }
     fn formula(self) -> &'static str {
         match self {
@@ -354,6 +371,7 @@ pub(crate) fn eval_op<S: Semantics, T: Tracer>(
             Val::new("tb", 33, true, i128::from(tb))
         };
         Stage::new(kind, label, out)
+            .flow(p.flow(tb))
             .op(p.formula())
             .input(Val::new("ta", 33, true, i128::from(ta)))
             .input(second)
@@ -408,6 +426,7 @@ fn word_path<S: Semantics, T: Tracer>(
                     "shifted value wrapped to the 34-bit intermediate",
                     Val::new("tmp", 34, true, i128::from(w)),
                 )
+                .flow(Flow::extend(false))
                 .op("tmp mod 2^34")
                 .input(Val::new("tmp", 64, true, i128::from(tmp)))
             });
@@ -473,6 +492,7 @@ fn word_path<S: Semantics, T: Tracer>(
                     "no .sat: the intermediate is not saturated",
                     Val::new("tmp", 34, true, i128::from(tmp)),
                 )
+                .flow(Flow::extend(true))
                 .input(Val::new("tmp", 34, true, i128::from(tmp)))
             });
         }
@@ -493,6 +513,7 @@ fn word_path<S: Semantics, T: Tracer>(
                     "only the low 32 bits are kept, then sign-extended",
                     Val::new("tmp", 33, true, i128::from(w)),
                 )
+                .flow(Flow::bits(0, 31, true))
                 .op("sext(tmp & 0xffffffff)")
                 .input(Val::new("tmp", 34, true, i128::from(r)))
             });
@@ -583,6 +604,11 @@ fn word_path<S: Semantics, T: Tracer>(
             label,
             Val::new("tmp", 32, false, i128::from(out)),
         )
+        .flow(if op == SecOp::Add {
+            Flow::Carry
+        } else {
+            Flow::All
+        })
         .op(formula)
         .input(tin)
         .input(cv)
@@ -683,6 +709,7 @@ fn merge_path<S: Semantics, T: Tracer>(
                 "no .sat: the intermediate is not saturated",
                 Val::new("tmp", 34, true, i128::from(tmp)),
             )
+            .flow(Flow::extend(true))
             .input(Val::new("tmp", 34, true, i128::from(tmp)))
         });
         tmp as u64 & M32

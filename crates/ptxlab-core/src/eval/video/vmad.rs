@@ -5,7 +5,7 @@ use crate::ast::{Instruction, Scale};
 use crate::bits::{clamp_i64, sext};
 use crate::differences::DiffId;
 use crate::eval::semantics::{Hardware, Semantics, Text};
-use crate::trace::{Detail, Flag, NoTrace, Saturation, Stage, StageKind, Tracer, Val};
+use crate::trace::{Detail, Flag, Flow, NoTrace, Saturation, Stage, StageKind, Tracer, Val};
 
 /// `vmad`: `(±a·b) + (±c)` with optional plus one, scaling and saturation.
 ///
@@ -62,6 +62,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
             label,
             Val::new("p", 64, true, i128::from(prod)),
         )
+        .flow(Flow::Carry)
         .op(op)
         .input(Val::new("ta", 32, true, i128::from(ma)))
         .input(Val::new("tb", 32, true, i128::from(mb)))
@@ -91,6 +92,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
             !signed_final && cx < 0 && final_differs && !words_signed,
             DiffId::VmadCSignExtended,
         )
+        .flow(Flow::field(0, 32, true))
         .detail(Detail::Field {
             source: cc,
             source_bits: 32,
@@ -109,6 +111,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
             "sum in 64 bits",
             Val::new("tmp", 64, true, i128::from(sum)),
         )
+        .flow(Flow::Carry)
         .op(op)
         .input(Val::new("p", 64, true, i128::from(p)))
         .input(Val::new("c", 64, true, i128::from(cx)))
@@ -148,6 +151,11 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
                         },
                     ),
                 )
+                .flow(Flow::Take {
+                    shift: k as i32,
+                    top: None,
+                    sign: signed_final,
+                })
                 .op(op)
                 .input(Val::new("tmp", 64, true, i128::from(sum)))
                 .differs_if(
@@ -195,6 +203,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
                 "no .sat: the low 32 bits are kept",
                 Val::reg("tmp", 32, scaled as u64),
             )
+            .flow(Flow::extend(false))
             .op("tmp & 0xffffffff")
             .input(Val::new("tmp", 64, true, i128::from(scaled)))
         });
@@ -264,6 +273,7 @@ fn vmad_adjust<T: Tracer>(
                 "product negated: complemented here, one added to the sum",
                 Val::new(name, bits, true, p),
             )
+            .flow(Flow::Bitwise)
             .op(format!("~{name}"))
             .input(Val::new(name, bits, true, prod))
         });
@@ -276,6 +286,7 @@ fn vmad_adjust<T: Tracer>(
                 "c negated: complemented here, one added to the sum",
                 Val::reg("c", 32, cc),
             )
+            .flow(Flow::Bitwise)
             .op("~c")
             .input(Val::reg("c", 32, c))
         });
@@ -302,6 +313,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             "full product of the extended a and b, in 128 bits",
             Val::new("tmp", 128, true, prod),
         )
+        .flow(Flow::Carry)
         .op("ta * tb")
         .input(Val::new("ta", 33, true, i128::from(ta)))
         .input(Val::new("tb", 33, true, i128::from(tb)))
@@ -324,6 +336,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             ("c zero-extended (unsigned result)", "zext(c)")
         };
         Stage::new(StageKind::Extract, label, Val::new("c", 128, true, c128))
+            .flow(Flow::extend(signed_final))
             .op(f)
             .input(Val::reg("c", 32, cc))
             .extended(signed_final)
@@ -336,6 +349,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             "sum in 128 bits",
             Val::new("tmp", 128, true, sum),
         )
+        .flow(Flow::Carry)
         .op(op)
         .input(Val::new("tmp", 128, true, tmp))
         .input(Val::new("c", 128, true, c128))
@@ -366,6 +380,11 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
                 },
             ),
         )
+        .flow(Flow::Take {
+            shift: k,
+            top: None,
+            sign: false,
+        })
         .op(format!("(tmp >> {k}) & 0xffffffffffffffff"))
         .input(Val::new("tmp", 128, true, sum))
     });
@@ -412,6 +431,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
                 "no .sat: the low 32 bits are kept",
                 Val::reg("result", 32, result),
             )
+            .flow(Flow::extend(false))
             .op("result & 0xffffffff")
             .input(Val::new("result", 64, false, i128::from(result)))
         });
