@@ -324,6 +324,14 @@ test.describe('pipeline figure', () => {
         [['a', 31, true], ['a', 0, false]]],
       ['dp4a.u32.u32 d, a, b, c;', DEFAULT, 0,
         [['a', 0, true], ['a', 8, true], ['a', 16, true], ['a', 24, true], ['a', 1, false], ['c', 0, true], ['c', 1, false]]],
+      // Bits a path depends on: the sign copied by an extension, the selector that picks a
+      // byte, the sign that decides whether |a| negates.
+      ['cvt.u32.s8 d, a;', { a: '0x00000080' }, 8,
+        [['a', 7, true], ['a', 0, false]]],
+      ['prmt.b32 d, a, b, c;', { a: '0x11223344', b: '0x55667788', c: '0x00003210' }, 8,
+        [['a', 8, true], ['c', 4, true], ['a', 0, false], ['b', 8, false]]],
+      ['abs.s32 d, a;', { a: '0x00000005' }, 1,
+        [['a', 31, true], ['a', 1, true]]],
     ];
     for (const [ptx, vals, bit, expects] of CASES) {
       await load(page, { ptx, ...vals });

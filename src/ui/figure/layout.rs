@@ -16,7 +16,7 @@
 //! `lop3`) stand one per line, fed by one wire per source that runs down their left side.
 
 use ptxlab_core::provenance::Provenance;
-use ptxlab_core::trace::{Detail, Flag, StageKind, Trace};
+use ptxlab_core::trace::{Detail, Flag, Flow, StageKind, Trace};
 
 /// Text size on a page at least [`NARROW`] pixels wide.
 pub const FONT: f64 = 11.0;
@@ -339,6 +339,11 @@ fn wire_of(t: &Trace, p: &Provenance, i: usize) -> Option<Wire> {
     let Detail::Field { width, .. } = s.detail else {
         return None;
     };
+    // Only a field taken from an input has a wire: a mask of ones (bmsk, bfi's mask) is drawn
+    // as a field but comes from no input's bits.
+    if !matches!(s.flow, Flow::Take { .. }) {
+        return None;
+    }
     if width == 0 {
         return None;
     }
