@@ -560,6 +560,21 @@ def forms():
         add(f"mad.cc.lo.{t} d, a, b, c;")
     add("addc.cc d, a, b;")
     add("subc d, a, b;")
+    # A second word of each modifier group: ptxas reads .sat and .cc written twice as once and
+    # refuses a second word of any other group.
+    for t in ["setp.lt.ftz.ftz.f32 p, a, b;", "setp.eq.ftz.ftz.f32 p|q, a, b;",
+              "setp.lt.lt.s32 p, a, b;", "setp.lt.gt.s32 p, a, b;",
+              "setp.lt.and.and.s32 p, a, b, c;", "setp.lt.and.or.s32 p|q, a, b, c;",
+              "set.lt.and.or.u32.s32 d, a, b, c;", "set.lt.lt.u32.s32 d, a, b;",
+              "prmt.b32.f4e.f4e d, a, b, c;", "prmt.b32.f4e.b4e d, a, b, c;",
+              "shf.l.l.wrap.b32 d, a, b, c;", "shf.l.r.wrap.b32 d, a, b, c;",
+              "shf.l.wrap.wrap.b32 d, a, b, c;", "shf.l.wrap.clamp.b32 d, a, b, c;",
+              "mad.lo.lo.cc.u32 d, a, b, c;", "madc.hi.lo.u32 d, a, b, c;",
+              "madc.hi.cc.cc.u32 d, a, b, c;", "mad.lo.cc.cc.u32 d, a, b, c;",
+              "addc.cc.cc.u32 d, a, b;", "subc.cc.cc.u32 d, a, b;", "sub.cc.cc.u32 d, a, b;",
+              "cvt.pack.sat.sat.u16.s32 d, a, b;", "cvt.pack.sat.sat.u8.s32.b32 d, a, b, c;",
+              "slct.ftz.ftz.s32.f32 d, a, b, c;"]:
+        add(t)
     # .b01/.b12/.b23 on a source register: ptxas reads and ignores them where the register is
     # 32 bits wide (the table's loose operands), and refuses them on other widths.
     for t in [l.strip() for l in open(__file__.replace("ptxas_programs.py", "ptxas_suffixes.txt"))]:

@@ -804,133 +804,96 @@ impl Validator<'_> {
         let mut mode = None;
         let (mut sat, mut ftz) = (false, false);
         let (mut half, mut cc) = (None, op.is_carry() && !op.carry_in());
-        let mad = matches!(op, POp::MadCc | POp::Madc);
+        let row = op.row();
+        let groups: Vec<(OpModGroup, bool, Vec<&str>)> = row.mod_groups().collect();
+        let mut seen: Vec<OpModGroup> = Vec::new();
+        // The words of the row's own name after the first (`add.cc`'s `.cc`).
+        let named = |w: &str| row.name.split('.').skip(1).any(|x| x == w);
         for (k, (m, sp, w)) in self.mods.iter().enumerate() {
-            let dup = |what: &str| {
-                err(
-                    sp.clone(),
-                    format!("'{name}' takes one {what}; '.{w}' is a second one"),
-                )
-            };
             let refuse = |why: &str| {
                 err(
                     sp.clone(),
                     format!("'.{w}' does not apply to '{name}'{why}"),
                 )
             };
-            match *m {
-                M::Ty(t) => types.push((t, sp.clone())),
-                M::Cmp(c) if op.compares() => {
-                    if cmp.replace(c).is_some() {
-                        return Err(dup("comparison"));
-                    }
+            if let M::Ty(t) = m {
+                types.push((*t, sp.clone()));
+                continue;
+            }
+            // The group of the row's that holds the word decides what it sets.
+            let Some((kind, _, words)) = groups.iter().find(|g| g.2.contains(w)) else {
+                if *m == M::Cc && named(w) {
+                    // The .cc of add.cc, sub.cc and mad.cc: ptxas reads it written again as
+                    // once, anywhere after the opcode.
+                    cc = true;
+                    continue;
                 }
-                M::Bool(b) if op.compares() => {
-                    if bool_op.replace(b).is_some() {
-                        return Err(dup("Boolean operation"));
-                    }
-                }
-                M::Bool(_) if op == POp::Lop3 => {
-                    return Err(err(
+                return Err(match (op, m) {
+                    (POp::Lop3, M::Bool(_)) => err(
                         sp.clone(),
                         "lop3 with a Boolean operation and a predicate result needs PTX ISA 8.2; ptxlab follows PTX ISA 8.0 (sm_90) here",
-                    ))
-                }
-                M::Prmt(pm) if op == POp::Prmt => {
-                    if prmt.replace(pm).is_some() {
-                        return Err(dup("mode"));
-                    }
-                }
-                M::Left | M::Right if op == POp::Shf => {
-                    if k != 0 || dir.is_some() {
-                        return Err(err(
-                            sp.clone(),
-                            "shf's direction comes first and once: shf.l.MODE.b32 or shf.r.MODE.b32",
-                        ));
-                    }
-                    dir = Some(*m == M::Left);
-                }
-                M::Mode(md) if op == POp::Shf => {
-                    if mode.replace(md).is_some() {
-                        return Err(dup("mode (.wrap or .clamp)"));
-                    }
-                }
-                // ptxas reads a repeated .sat as one.
-                M::Sat if matches!(op, POp::Cvt | POp::CvtPack) => sat = true,
-                M::Ftz if op == POp::Setp => ftz = true,
-                M::Ftz if matches!(op, POp::Slct | POp::Set) => {
-                    if ftz {
-                        return Err(dup(".ftz"));
-                    }
-                    ftz = true;
-                }
-                // ptxas reads a repeated .cc as one, and takes it anywhere after .lo/.hi.
-                M::Cc if op.is_carry() => cc = true,
-                M::Cmp(c @ (CmpOp::Lo | CmpOp::Hi)) if mad => {
-                    if k != 0 || half.is_some() {
-                        return Err(err(
-                            sp.clone(),
-                            format!(
-                                "{0}'s half comes first and once: {0}.lo or {0}.hi, then .cc and the type",
-                                op.word()
-                            ),
-                        ));
-                    }
-                    half = Some(c == CmpOp::Hi);
-                }
-                M::Round if op == POp::Cvt => {
-                    return Err(refuse(": conversions between integer types take no rounding modifier"))
-                }
+                    ),
+                    (POp::Cvt, M::Round) => refuse(
+                        ": conversions between integer types take no rounding modifier",
+                    ),
+                    _ => refuse(""),
+                });
+            };
+            let kind = *kind;
+            if kind.comes_first() && (k != 0 || seen.contains(&kind)) {
+                return Err(err(
+                    sp.clone(),
+                    format!(
+                        "{}'s {} comes first and once: {}, then the rest, e.g. {}",
+                        op.word(),
+                        kind.describe(),
+                        words
+                            .iter()
+                            .map(|x| format!("{}.{x}", op.word()))
+                            .collect::<Vec<_>>()
+                            .join(" or "),
+                        row.example.split_whitespace().next().unwrap_or(name)
+                    ),
+                ));
+            }
+            if seen.contains(&kind) && !kind.repeatable() {
+                return Err(err(
+                    sp.clone(),
+                    format!(
+                        "'{name}' takes one {}; '.{w}' is a second one",
+                        kind.describe()
+                    ),
+                )
+                .allowed(words.iter().copied()));
+            }
+            seen.push(kind);
+            match (kind, *m) {
+                (OpModGroup::Compare, M::Cmp(c)) => cmp = Some(c),
+                (OpModGroup::Combine, M::Bool(b)) => bool_op = Some(b),
+                (OpModGroup::PrmtMode, M::Prmt(pm)) => prmt = Some(pm),
+                (OpModGroup::Direction, d) => dir = Some(d == M::Left),
+                (OpModGroup::ShiftMode, M::Mode(md)) => mode = Some(md),
+                (OpModGroup::Sat, _) => sat = true,
+                (OpModGroup::Ftz, _) => ftz = true,
+                (OpModGroup::CarryOut, _) => cc = true,
+                (OpModGroup::Half, c) => half = Some(c == M::Cmp(CmpOp::Hi)),
                 _ => return Err(refuse("")),
             }
         }
-        if op == POp::Shf {
-            if dir.is_none() {
-                return Err(err(
-                    self.op_span.clone(),
-                    "shf needs a direction and a mode: shf.l.wrap.b32, shf.l.clamp.b32, shf.r.wrap.b32 or shf.r.clamp.b32",
-                ));
+        // A group the row marks as required, missing.
+        for (kind, required, words) in &groups {
+            if *required && !seen.contains(kind) {
+                let example = row.example.split_whitespace().next().unwrap_or(name);
+                let allowed: Vec<&str> = if *kind == OpModGroup::Compare {
+                    CmpOp::ALL.map(|c| c.name()).to_vec()
+                } else {
+                    words.clone()
+                };
+                return Err(
+                    err(self.op_span.clone(), kind.needs(op.word(), name, example))
+                        .allowed(allowed),
+                );
             }
-            if mode.is_none() {
-                return Err(err(
-                    self.op_span.start..self.end.min(self.op_span.end + 2),
-                    "shf needs a mode: .wrap (amount mod 32) or .clamp (amount at most 32)",
-                )
-                .allowed(["wrap", "clamp"]));
-            }
-        }
-        if mad && half.is_none() {
-            return Err(err(
-                self.op_span.clone(),
-                format!(
-                    "{} needs the half of the product it adds: {}.lo or {}.hi",
-                    op.word(),
-                    op.word(),
-                    op.word()
-                ),
-            )
-            .allowed(["lo", "hi"]));
-        }
-        if op == POp::CvtPack && !sat {
-            return Err(err(
-                self.op_span.clone(),
-                "cvt.pack always saturates and says so: cvt.pack.sat",
-            )
-            .allowed(["sat"]));
-        }
-        if op.compares() && cmp.is_none() {
-            return Err(err(
-                self.op_span.clone(),
-                format!(
-                    "{name} needs a comparison, e.g. {}",
-                    if op == POp::Set {
-                        "set.lt.u32.s32"
-                    } else {
-                        "setp.lt.s32"
-                    }
-                ),
-            )
-            .allowed(CmpOp::ALL.map(|c| c.name())));
         }
         // Types.
         let allowed = op.types();

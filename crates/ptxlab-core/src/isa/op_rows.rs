@@ -260,6 +260,49 @@ impl OpModGroup {
             OpModGroup::CarryOut => "cc",
         }
     }
+    /// Whether it must come first and once, right after the opcode (`shf.l`, `mad.lo`).
+    pub fn comes_first(self) -> bool {
+        matches!(self, OpModGroup::Direction | OpModGroup::Half)
+    }
+    /// Whether ptxas reads it written twice as written once (`.sat.sat`, `.cc.cc`; measured
+    /// with ptxas 13.5, `tests/data/ptxas-programs.jsonl`); a second word of any other group is
+    /// refused.
+    pub fn repeatable(self) -> bool {
+        matches!(self, OpModGroup::Sat | OpModGroup::CarryOut)
+    }
+    /// What one word of it is, for the message about a second one: "comparison".
+    pub fn describe(self) -> &'static str {
+        match self {
+            OpModGroup::Direction => "direction (.l or .r)",
+            OpModGroup::ShiftMode => "mode (.wrap or .clamp)",
+            OpModGroup::PrmtMode => "mode",
+            OpModGroup::Compare => "comparison",
+            OpModGroup::Combine => "Boolean operation",
+            OpModGroup::Ftz => ".ftz",
+            OpModGroup::Sat => ".sat",
+            OpModGroup::Half => "half (.lo or .hi)",
+            OpModGroup::CarryOut => ".cc",
+        }
+    }
+    /// The message when a row that must have one of its words has none: `word` is the opcode
+    /// as written first (`mad` of `mad.cc`), `name` the row's name, `example` its opcode with
+    /// modifiers (`shf.l.wrap.b32`).
+    pub fn needs(self, word: &str, name: &str, example: &str) -> String {
+        match self {
+            OpModGroup::Direction => {
+                format!("{name} needs a direction, .l or .r, and a mode: e.g. {example}")
+            }
+            OpModGroup::ShiftMode => format!(
+                "{name} needs a mode: .wrap (amount mod 32) or .clamp (amount at most 32), e.g. {example}"
+            ),
+            OpModGroup::Half => format!(
+                "{word} needs the half of the product it adds: {word}.lo or {word}.hi, e.g. {example}"
+            ),
+            OpModGroup::Sat => format!("{name} always saturates and says so: {name}.sat"),
+            OpModGroup::Compare => format!("{name} needs a comparison, e.g. {example}"),
+            _ => format!("{name} needs its {}, e.g. {example}", self.describe()),
+        }
+    }
     /// The control's label.
     pub fn label(self) -> &'static str {
         match self {
