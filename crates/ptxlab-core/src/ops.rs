@@ -2242,6 +2242,9 @@ impl OpInsn {
                     Val::reg("b", 32, b as u64),
                     Val::reg("c", 32, c as u64),
                 ])
+                .detail(Detail::Terms {
+                    inverted: vec![ra == 0, rb == 0, rc == 0],
+                })
             });
         }
         st.stage([], || {

@@ -433,6 +433,12 @@ pub enum Detail {
         /// Number of bits kept.
         kept_bits: u32,
     },
+    /// The inputs combined bit by bit, some read inverted (`lop3`'s truth-table rows,
+    /// `a & ~b & c`): the figure draws a tap from each.
+    Terms {
+        /// One entry per input, in the stage's order: whether it is read inverted (`~b`).
+        inverted: Vec<bool>,
+    },
 }
 
 /// One step of an evaluation.

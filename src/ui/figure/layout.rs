@@ -362,29 +362,25 @@ fn wire_of(t: &Trace, p: &Provenance, i: usize) -> Option<Wire> {
 }
 
 /// The sources stage `i` combines bit by bit, each with whether it is read inverted: a stage
-/// that is not per lane, draws no diagram, and reads two or more sources of its own width
-/// (`lop3`'s truth-table rows, whose operation reads `a & ~b & c`).
+/// whose diagram is [`Detail::Terms`] (`lop3`'s truth-table rows, `a & ~b & c`), each input a
+/// source read of the stage's width.
 fn taps_of(t: &Trace, i: usize) -> Option<Vec<(usize, bool)>> {
     let s = &t.stages[i];
-    if s.kind != StageKind::Extract
-        || s.lane.is_some()
-        || !matches!(s.detail, Detail::None)
-        || s.inputs.len() < 2
-    {
+    let Detail::Terms { inverted } = &s.detail else {
+        return None;
+    };
+    if s.lane.is_some() || inverted.len() != s.inputs.len() {
         return None;
     }
-    let terms: Vec<&str> = s.op.split('&').map(str::trim).collect();
     s.inputs
         .iter()
-        .map(|v| {
+        .zip(inverted)
+        .map(|(v, &inv)| {
             let from = t.stages[..i]
                 .iter()
                 .position(|x| x.kind == StageKind::Read && x.output.name == v.name)?;
             (v.bits == s.output.bits).then_some(())?;
-            let inverted = terms
-                .iter()
-                .any(|term| term.strip_prefix('~') == Some(v.name.as_str()));
-            Some((from, inverted))
+            Some((from, inv))
         })
         .collect()
 }
