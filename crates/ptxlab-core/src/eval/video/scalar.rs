@@ -486,14 +486,16 @@ fn word_path<S: Semantics, T: Tracer>(
         r
     } else {
         if !set {
+            // The hardware keeps vshl's shifted value in 64 bits; the rest fit 34.
+            let bits = if p == Prim::Shl && !S::TEXT { 64 } else { 34 };
             t.stage([], || {
                 Stage::new(
                     StageKind::Clamp,
                     "no .sat: the intermediate is not saturated",
-                    Val::new("tmp", 34, true, i128::from(tmp)),
+                    Val::new("tmp", bits, true, i128::from(tmp)),
                 )
                 .flow(Flow::extend(true))
-                .input(Val::new("tmp", 34, true, i128::from(tmp)))
+                .input(Val::new("tmp", bits, true, i128::from(tmp)))
             });
         }
         tmp
