@@ -398,6 +398,14 @@ fn accumulate<const N: usize, T: Tracer>(
                     ),
                     Val::new(format!("t[{i}]"), lane_bits, lane_signed, r as i128),
                 )
+                // The lane's result as it was made, shown where the sum leaves it out.
+                .input(Val::new(
+                    format!("t[{i}]"),
+                    lane_bits,
+                    lane_signed,
+                    r as i128,
+                ))
+                .flow(Flow::extend(false))
                 .lane(i as u8)
             });
         }

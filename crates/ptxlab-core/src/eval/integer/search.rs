@@ -167,6 +167,8 @@ pub(super) fn eval_fns<S: Semantics, T: Tracer>(v: &[u64; 4], t: &mut T) -> u64 
             })
             .input(rv("a", 32, false, mask))
             .input(rv("b", 32, false, base))
+            // The offset's sign chooses the side searched.
+            .also(["c"])
     });
     let d = fns_search(window, count, k, down);
     t.stage([(d == NOT_FOUND, Flag::NotFound)], || {

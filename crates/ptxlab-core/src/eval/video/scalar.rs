@@ -59,10 +59,11 @@ impl Prim {
     fn flow(self, n: i64) -> Flow {
         match self {
             Prim::Add | Prim::Sub => Flow::Carry,
+            // ta is sign-extended to 33 bits, so the bits shifted past its top copy its bit 32.
             Prim::Shl => Flow::Take {
                 shift: -(n as i32),
                 top: None,
-                sign: false,
+                sign: true,
             },
             Prim::Shr => Flow::Take {
                 shift: n as i32,
