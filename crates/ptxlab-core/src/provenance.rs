@@ -8,7 +8,7 @@
 //! extensions, truncations and shifts by a known amount a bit at a known place, pools and packed
 //! pairs their inputs side by side; a stage without a rule (comparisons, clamps, minimum and
 //! maximum, searches, divisions, anything whose path a bit can change) depends on every bit of
-//! every input. The SIMD pool, lane merges and kept halves of a product follow their diagrams.
+//! every input. A lane merge without a rule follows its diagram.
 //! The formula's text is for reading only: nothing here parses it.
 //!
 //! The rules hold one bit at a time: flipping a source bit that a result bit's provenance
@@ -192,44 +192,22 @@ fn whole(node: usize, width: u32) -> Vec<Piece> {
     }]
 }
 
-/// An input of a stage: one it lists, or a value it names in [`crate::trace::Stage::also`].
-#[derive(Clone, Debug)]
-struct In {
-    bits: u32,
-}
-
-/// The inputs of stage `i` (the listed ones, then the ones it names in `also`) and where each
-/// lives.
-fn resolve_inputs(t: &Trace, i: usize) -> (Vec<In>, Vec<Vec<Piece>>) {
+/// The inputs of stage `i` (the listed ones, then the ones it names in `also`): the width of
+/// each and where it lives. A value named in `also` is as wide as what holds it.
+fn resolve_inputs(t: &Trace, i: usize) -> (Vec<u32>, Vec<Vec<Piece>>) {
     let s = &t.stages[i];
-    let mut ins: Vec<In> = s
-        .inputs
-        .iter()
-        .map(|v| In {
-            bits: v.bits.min(128),
-        })
-        .collect();
+    let mut widths: Vec<u32> = s.inputs.iter().map(|v| v.bits.min(128)).collect();
     let mut pieces: Vec<Vec<Piece>> = s
         .inputs
         .iter()
         .map(|v| resolve(t, i, &v.name, v.bits.min(128), s.lane))
         .collect();
     for n in &s.also {
-        let any_lane = || (0..i).rev().find(|&j| t.stages[j].output.name == *n);
-        let found = latest(t, i, n, s.lane).or_else(any_lane);
-        if let Some(j) = found {
-            let bits = t.stages[j].output.bits.min(128);
-            ins.push(In { bits });
-            pieces.push(whole(j, bits));
-        } else {
-            // A part of a register (`c.b1`) or a value of lanes: found as a listed input is.
-            let p = resolve(t, i, n, 128, s.lane);
-            let bits = p.iter().map(|x| x.in_lo + x.width).max().unwrap_or(0);
-            ins.push(In { bits });
-            pieces.push(p);
-        }
+        let p = resolve(t, i, n, 128, s.lane);
+        widths.push(p.iter().map(|x| x.in_lo + x.width).max().unwrap_or(0));
+        pieces.push(p);
     }
-    (ins, pieces)
+    (widths, pieces)
 }
 
 fn resolve(t: &Trace, i: usize, name: &str, bits: u32, lane: Option<u8>) -> Vec<Piece> {
@@ -275,17 +253,7 @@ fn resolve(t: &Trace, i: usize, name: &str, bits: u32, lane: Option<u8>) -> Vec<
         .map_while(|k| latest(t, i, &format!("{name}[{k}]"), Some(k)))
         .collect();
     if !lanes.is_empty() {
-        let lw = bits / lanes.len() as u32;
-        return lanes
-            .iter()
-            .enumerate()
-            .map(|(k, &j)| Piece {
-                node: j,
-                node_lo: 0,
-                in_lo: k as u32 * lw,
-                width: lw.min(t.stages[j].output.bits),
-            })
-            .collect();
+        return side_by_side(t, &lanes, bits / lanes.len() as u32);
     }
     // A value made as parts: the bytes `d.b0` ... or half-words `d.h0` ... of `d`.
     for (part, size) in [("b", 8u32), ("h", 16)] {
@@ -296,16 +264,7 @@ fn resolve(t: &Trace, i: usize, name: &str, bits: u32, lane: Option<u8>) -> Vec<
             })
             .collect();
         if !parts.is_empty() {
-            return parts
-                .iter()
-                .enumerate()
-                .map(|(k, &j)| Piece {
-                    node: j,
-                    node_lo: 0,
-                    in_lo: k as u32 * size,
-                    width: size.min(t.stages[j].output.bits),
-                })
-                .collect();
+            return side_by_side(t, &parts, size);
         }
     }
     // An extended operand with no stage of its own (`tb` of a shift amount): the register.
@@ -319,6 +278,20 @@ fn resolve(t: &Trace, i: usize, name: &str, bits: u32, lane: Option<u8>) -> Vec<
         return whole(j, t.stages[j].output.bits.min(bits));
     }
     Vec::new()
+}
+
+/// A value made of the outputs of `stages` side by side, the first lowest, each `width` bits.
+fn side_by_side(t: &Trace, stages: &[usize], width: u32) -> Vec<Piece> {
+    stages
+        .iter()
+        .enumerate()
+        .map(|(k, &j)| Piece {
+            node: j,
+            node_lo: 0,
+            in_lo: k as u32 * width,
+            width: width.min(t.stages[j].output.bits),
+        })
+        .collect()
 }
 
 /// The node bits behind input bits `mask` of an input held in `pieces`.
@@ -342,10 +315,10 @@ fn through(pieces: &[Piece], mask: u128, out: &mut Vec<Bits>) {
 /// How one output bit depends on one input: the input bits, as a mask.
 type Rule<'a> = dyn Fn(u32, usize) -> u128 + 'a;
 
-fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec<Bits>> {
+fn stage_deps(t: &Trace, i: usize, ins: &[u32], pieces: &[Vec<Piece>]) -> Vec<Vec<Bits>> {
     let s = &t.stages[i];
     let out_bits = s.output.bits.min(128);
-    let in_bits = |k: usize| ins.get(k).map_or(0, |v| v.bits);
+    let in_bits = |k: usize| ins.get(k).copied().unwrap_or(0);
     let all = |_: u32, k: usize| mask128(in_bits(k));
     let below = |b: u32, k: usize| span(0, b.min(in_bits(k).saturating_sub(1)));
     let same = |b: u32, k: usize| {
@@ -378,17 +351,9 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
         return vec![Vec::new(); out_bits as usize];
     }
 
-    // A rule said where the stage was made decides; without one, the diagrams that decide it.
+    // A rule said where the stage was made decides; without one, a lane merge's diagram.
     let rule: Box<Rule> = match &s.detail {
         _ if !s.flow.is_all() => flow_rule(s.flow, s.inputs.len(), ins, &all, &below, &same),
-        Detail::Pool { .. } => {
-            let lo_bits = in_bits(0);
-            Box::new(move |b: u32, k: usize| match k {
-                0 if b < lo_bits => 1u128 << b,
-                1 if b >= lo_bits => span(b - lo_bits, b - lo_bits),
-                _ => 0,
-            })
-        }
         Detail::Merge {
             lane_bits,
             from_result,
@@ -415,10 +380,6 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
                 }
             })
         }
-        Detail::Product { kept_lo, .. } if s.kind == StageKind::Truncate => {
-            let lo = *kept_lo;
-            Box::new(first_only(move |b| span(lo + b, lo + b)))
-        }
         _ => Box::new(all),
     };
     (0..out_bits)
@@ -435,22 +396,17 @@ fn stage_deps(t: &Trace, i: usize, ins: &[In], pieces: &[Vec<Piece>]) -> Vec<Vec
         .collect()
 }
 
-/// A rule that reads only the first input.
-fn first_only(f: impl Fn(u32) -> u128) -> impl Fn(u32, usize) -> u128 {
-    move |b, k| if k == 0 { f(b) } else { 0 }
-}
-
 /// The rule of a stage whose diagram does not decide it: read from its [`Flow`]. The values
 /// named in `also` (the inputs past the `listed` ones) count wholly.
 fn flow_rule<'a>(
     flow: Flow,
     listed: usize,
-    ins: &'a [In],
+    ins: &'a [u32],
     all: &'a (dyn Fn(u32, usize) -> u128 + 'a),
     below: &'a (dyn Fn(u32, usize) -> u128 + 'a),
     same: &'a (dyn Fn(u32, usize) -> u128 + 'a),
 ) -> Box<Rule<'a>> {
-    let w0 = ins.first().map_or(0, |v| v.bits);
+    let w0 = ins.first().copied().unwrap_or(0);
     match flow {
         Flow::All => Box::new(all),
         Flow::Bitwise => Box::new(move |b, k| if k < listed { same(b, k) } else { all(b, k) }),
@@ -474,7 +430,7 @@ fn flow_rule<'a>(
             })
         }
         Flow::Concat => {
-            let widths: Vec<u32> = ins.iter().take(listed).map(|v| v.bits).collect();
+            let widths = &ins[..listed.min(ins.len())];
             Box::new(move |b, k| {
                 if k >= listed {
                     return all(b, k);

@@ -476,10 +476,10 @@ pub struct Stage {
 
 /// How each bit of a stage's output depends on the bits of its inputs (and of the values it
 /// names in [`Stage::also`]), one bit flipped at a time with the others as they are: a flip of
-/// an input bit the rule leaves out does not change the output bit. Stages whose diagram
-/// decides it ([`Detail::Pool`], [`Detail::Merge`], a truncating [`Detail::Product`]) follow
-/// their diagram instead; a [`Detail::Field`] is drawn only (it may show the result itself, as
-/// `bmsk`'s mask does), so a field of the first input says so with [`Flow::field`].
+/// an input bit the rule leaves out does not change the output bit. A lane merge left at the
+/// default follows its [`Detail::Merge`] instead; the other diagrams are drawn only (a
+/// [`Detail::Field`] may show the result itself, as `bmsk`'s mask does), so a field of the
+/// first input says so with [`Flow::field`] and a pool with [`Flow::Concat`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "kebab-case")]
 pub enum Flow {

@@ -662,6 +662,7 @@ fn trace_pool<const N: usize, T: Tracer>(t: &mut T, a: u64, b: u64, picks: &[[us
         .op("b:a")
         .input(Val::reg("a", 32, a))
         .input(Val::reg("b", 32, b))
+        .flow(Flow::Concat)
         .detail(Detail::Pool {
             lane_bits: lb,
             entries,
