@@ -306,16 +306,14 @@ impl Insn {
                 }
             }
             Insn::Op { op, .. } => {
-                for (k, d) in op.dsts.iter().enumerate() {
-                    if let Dst::Reg(r) = d {
-                        out.push((r.clone(), op.dst_bits(k), true));
-                    }
-                }
-                for (k, x) in op.srcs.iter().enumerate() {
-                    if let Src::Reg { name, .. } = x {
-                        out.push((name.clone(), op.src_bits(k), false));
-                    }
-                }
+                // `uses_written` lists the written registers first.
+                let written = op.dsts.iter().filter(|d| matches!(d, Dst::Reg(_))).count();
+                out.extend(
+                    op.uses_written()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(k, (name, bits))| (name, bits, k < written)),
+                );
             }
         }
         out
@@ -428,34 +426,9 @@ impl Insn {
     /// have one reading (the ISA text and the measured GPU agree), so `reading` changes only a
     /// table instruction's.
     pub fn evaluate_reading(&self, inputs: &Inputs, reading: Reading) -> Evaluation {
-        match (self, reading) {
-            (Insn::Table(i), Reading::Text) => {
-                let trace = evaluate_traced_reading(i, inputs, Reading::Text);
-                Evaluation {
-                    values: vec![Written {
-                        name: "d".into(),
-                        bits: i.widths().dst,
-                        value: Some(trace.result.raw() as u64),
-                    }],
-                    trace,
-                }
-            }
-            _ => self.evaluate(inputs),
-        }
-    }
-    /// Where the ISA text taken literally parts from the hardware on this case; `None` when
-    /// they agree, and always for the program instructions (one reading).
-    pub fn compare_readings(&self, inputs: &Inputs) -> Option<Divergence> {
-        match self {
-            Insn::Table(i) => compare_readings(i, inputs),
-            Insn::Op { .. } => None,
-        }
-    }
-    /// Evaluate (the hardware's reading): every destination and the stages.
-    pub fn evaluate(&self, inputs: &Inputs) -> Evaluation {
         match self {
             Insn::Table(i) => {
-                let trace = evaluate_traced(i, inputs);
+                let trace = evaluate_traced_reading(i, inputs, reading);
                 Evaluation {
                     values: vec![Written {
                         name: "d".into(),
@@ -482,6 +455,18 @@ impl Insn {
                 Evaluation { values, trace }
             }
         }
+    }
+    /// Where the ISA text taken literally parts from the hardware on this case; `None` when
+    /// they agree, and always for the program instructions (one reading).
+    pub fn compare_readings(&self, inputs: &Inputs) -> Option<Divergence> {
+        match self {
+            Insn::Table(i) => compare_readings(i, inputs),
+            Insn::Op { .. } => None,
+        }
+    }
+    /// Evaluate (the hardware's reading): every destination and the stages.
+    pub fn evaluate(&self, inputs: &Inputs) -> Evaluation {
+        self.evaluate_reading(inputs, Reading::Hardware)
     }
     /// The stages only (the hardware's reading).
     pub fn trace(&self, inputs: &Inputs) -> Trace {
