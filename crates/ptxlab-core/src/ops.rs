@@ -806,6 +806,8 @@ impl Validator<'_> {
         let (mut half, mut cc) = (None, op.is_carry() && !op.carry_in());
         let row = op.row();
         let groups: Vec<(OpModGroup, bool, Vec<&str>)> = row.mod_groups().collect();
+        // The row's example opcode with its modifiers (`shf.l.wrap.b32`), for the messages.
+        let example = row.example.split_whitespace().next().unwrap_or(name);
         let mut seen: Vec<OpModGroup> = Vec::new();
         // The words of the row's own name after the first (`add.cc`'s `.cc`).
         let named = |w: &str| row.name.split('.').skip(1).any(|x| x == w);
@@ -852,7 +854,7 @@ impl Validator<'_> {
                             .map(|x| format!("{}.{x}", op.word()))
                             .collect::<Vec<_>>()
                             .join(" or "),
-                        row.example.split_whitespace().next().unwrap_or(name)
+                        example
                     ),
                 ));
             }
@@ -883,7 +885,6 @@ impl Validator<'_> {
         // A group the row marks as required, missing.
         for (kind, required, words) in &groups {
             if *required && !seen.contains(kind) {
-                let example = row.example.split_whitespace().next().unwrap_or(name);
                 let allowed: Vec<&str> = if *kind == OpModGroup::Compare {
                     CmpOp::ALL.map(|c| c.name()).to_vec()
                 } else {
@@ -2384,15 +2385,14 @@ impl OpInsn {
                     _ => format!("a shifted right by {n}, zeros in"),
                 };
                 Stage::new(StageKind::Operate, label, Val::reg("d", w, d))
-                    .flow(Flow::Take {
-                        shift: if self.op == POp::Shl {
+                    .flow(Flow::shifted(
+                        if self.op == POp::Shl {
                             -(n as i32)
                         } else {
                             n as i32
                         },
-                        top: None,
-                        sign: signed,
-                    })
+                        signed,
+                    ))
                     .also(["n"])
                     .op(if self.op == POp::Shl {
                         "a << n"
@@ -2767,20 +2767,20 @@ impl OpInsn {
                 } else {
                     product as u128
                 } & m;
-                st.stage([], || {
-                    Stage::new(
-                        StageKind::Product,
-                        "the full product",
-                        Val::new(
-                            "a*b",
-                            if n == 16 { 64 } else { 2 * n },
-                            ty.signed(),
-                            product,
-                        ),
+                // The product as the stages show it (built only when they are kept).
+                let product_val = || {
+                    Val::new(
+                        "a*b",
+                        if n == 16 { 64 } else { 2 * n },
+                        ty.signed(),
+                        product,
                     )
-                    .flow(Flow::Carry)
-                    .op("a * b")
-                    .inputs([Val::reg("a", n, a), Val::reg("b", n, b)])
+                };
+                st.stage([], || {
+                    Stage::new(StageKind::Product, "the full product", product_val())
+                        .flow(Flow::Carry)
+                        .op("a * b")
+                        .inputs([Val::reg("a", n, a), Val::reg("b", n, b)])
                 });
                 st.stage([], || {
                     Stage::new(
@@ -2797,17 +2797,8 @@ impl OpInsn {
                     } else {
                         format!("(a * b) mod 2^{n}")
                     })
-                    .input(Val::new(
-                        "a*b",
-                        if n == 16 { 64 } else { 2 * n },
-                        ty.signed(),
-                        product,
-                    ))
-                    .flow(Flow::Take {
-                        shift: if self.hi { shift as i32 } else { 0 },
-                        top: None,
-                        sign: false,
-                    })
+                    .input(product_val())
+                    .flow(Flow::shifted(if self.hi { shift as i32 } else { 0 }, false))
                 });
                 (h, u128::from(c) & m, format!("h + c{plus_cf}"), ["h", "c"])
             }
@@ -2853,11 +2844,7 @@ impl OpInsn {
                 )
                 .op(format!("sum >> {n}"))
                 .input(sum_val.clone())
-                .flow(Flow::Take {
-                    shift: n as i32,
-                    top: None,
-                    sign: false,
-                })
+                .flow(Flow::shifted(n as i32, false))
             });
             if let Some(o) = out.get_mut(1) {
                 *o = Some(carry);

@@ -518,19 +518,20 @@ impl Flow {
     }
     /// The first input as it is, extended: its top bit copied above it when `sign`.
     pub fn extend(sign: bool) -> Flow {
+        Flow::shifted(0, sign)
+    }
+    /// The whole first input moved down by `by` bits (up when `by` is negative), its top bit
+    /// copied above it when `sign`: a shift by a known amount.
+    pub fn shifted(by: i32, sign: bool) -> Flow {
         Flow::Take {
-            shift: 0,
+            shift: by,
             top: None,
             sign,
         }
     }
     /// Bits `lo ..= hi` of the first input, the top one copied above when `sign`.
     pub fn bits(lo: u32, hi: u32, sign: bool) -> Flow {
-        Flow::Take {
-            shift: lo as i32,
-            top: Some(hi + 1),
-            sign,
-        }
+        Flow::field(lo, hi + 1 - lo, sign)
     }
     /// The field of `width` bits from bit `lo` of the first input, its top bit copied above
     /// when `sign` (nothing taken when `width` is 0): what a [`Detail::Field`] of the first

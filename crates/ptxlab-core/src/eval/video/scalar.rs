@@ -60,16 +60,8 @@ impl Prim {
         match self {
             Prim::Add | Prim::Sub => Flow::Carry,
             // ta is sign-extended to 33 bits, so the bits shifted past its top copy its bit 32.
-            Prim::Shl => Flow::Take {
-                shift: -(n as i32),
-                top: None,
-                sign: true,
-            },
-            Prim::Shr => Flow::Take {
-                shift: n as i32,
-                top: None,
-                sign: true,
-            },
+            Prim::Shl => Flow::shifted(-(n as i32), true),
+            Prim::Shr => Flow::shifted(n as i32, true),
             Prim::Absdiff | Prim::Min | Prim::Max | Prim::Set(_) => Flow::All,
         }
     }

@@ -151,11 +151,7 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
                         },
                     ),
                 )
-                .flow(Flow::Take {
-                    shift: k as i32,
-                    top: None,
-                    sign: signed_final,
-                })
+                .flow(Flow::shifted(k as i32, signed_final))
                 .op(op)
                 .input(Val::new("tmp", 64, true, i128::from(sum)))
                 .differs_if(
@@ -380,11 +376,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
                 },
             ),
         )
-        .flow(Flow::Take {
-            shift: k,
-            top: None,
-            sign: false,
-        })
+        .flow(Flow::shifted(k, false))
         .op(format!("(tmp >> {k}) & 0xffffffffffffffff"))
         .input(Val::new("tmp", 128, true, sum))
     });
