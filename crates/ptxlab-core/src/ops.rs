@@ -6,8 +6,9 @@
 //! this module reads them. One entry point per concern:
 //! [`parse_op`] reads and validates one statement exactly as ptxas 13.5 does for sm_90 (PTX ISA
 //! 8.0; `tests/data/ptxas-programs.jsonl` holds its decisions), [`OpInsn::eval`] computes every
-//! destination and a stage [`Trace`]. The semantics follow the PTX ISA text; none of these
-//! instructions has been measured on an H100 yet.
+//! destination and a stage [`Trace`]. The validator's type, modifier and operand rules are the
+//! row's type slots, modifier groups, operand positions and needs (`cvt`'s wider registers
+//! aside). The values equal an H100's on every measured case (`tests/gpu_programs.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +16,7 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
-use crate::isa::op_rows::{OpFloat, OpSign, OpWidth};
+use crate::isa::op_rows::{CarryUse, LastSource, NeedOf, OpFloat, OpKind, OpSign, OpWidth};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
 use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{
@@ -773,6 +774,16 @@ struct Validator<'a> {
     end: usize,
 }
 
+/// Words as a reader lists them: "a", "a or b", "a, b or c".
+fn listed(words: impl IntoIterator<Item = String>) -> String {
+    let w: Vec<String> = words.into_iter().collect();
+    match w.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 /// The range of integer type `t` as (min, max).
 fn range(t: PType) -> (i128, i128) {
     let b = t.bits();
@@ -830,15 +841,9 @@ impl Validator<'_> {
                     cc = true;
                     continue;
                 }
-                return Err(match (op, m) {
-                    (POp::Lop3, M::Bool(_)) => err(
-                        sp.clone(),
-                        "lop3 with a Boolean operation and a predicate result needs PTX ISA 8.2; ptxlab follows PTX ISA 8.0 (sm_90) here",
-                    ),
-                    (POp::Cvt, M::Round) => refuse(
-                        ": conversions between integer types take no rounding modifier",
-                    ),
-                    _ => refuse(""),
+                return Err(match row.beyond.filter(|b| b.words.contains(w)) {
+                    Some(b) => refuse(&format!(": {}", b.why)),
+                    None => refuse(""),
                 });
             };
             let kind = *kind;
@@ -896,52 +901,29 @@ impl Validator<'_> {
                 );
             }
         }
-        // Types.
-        let allowed = op.types();
-        // cvt.pack's narrow types (8 bits and fewer) name c's type too: .b32.
-        let narrow_pack = op == POp::CvtPack && types.first().is_some_and(|t| t.0.bits() < 16);
-        // One type, and a second where the row lists its choices (cvt.pack's narrow types a
-        // third, c's .b32).
-        let want_types = 1 + usize::from(!op.row().src_types.is_empty()) + usize::from(narrow_pack);
-        if types.len() != want_types {
-            let sp = types
-                .get(want_types)
-                .map_or(self.op_span.clone(), |t| t.1.clone());
-            let what = match op {
-                POp::Cvt => "a destination and a source type, e.g. cvt.u32.u16".to_string(),
-                POp::Slct => "the type of d, a and b, then c's: .s32 or .f32, e.g. slct.u32.s32".to_string(),
-                POp::Set => "the type of d (.u32, .s32 or .f32), then the type a and b are compared as, e.g. set.lt.u32.s32".to_string(),
-                POp::CvtPack if narrow_pack => format!(
-                    "three types for .{}: the packed type, .s32 for a and b, and .b32 for c, e.g. cvt.pack.sat.{}.s32.b32",
-                    types[0].0.name(),
-                    types[0].0.name()
-                ),
-                POp::CvtPack => "the packed type and .s32 (the type of a and b); the 16-bit types take no c, e.g. cvt.pack.sat.u16.s32".to_string(),
-                _ => format!("one type, e.g. {name}.{}", allowed[0].name()),
-            };
-            return Err(
-                err(sp, format!("'{name}' takes {what}")).allowed(allowed.iter().map(|t| t.name()))
-            );
-        }
-        for (k, (t, sp)) in types.iter().enumerate() {
-            let choices = match (op, k) {
-                (_, 1) => op.row().src_types,
-                (POp::CvtPack, 2) => &[PType::B32][..],
-                _ => allowed,
-            };
+        // Types: one for every slot of the row, the third only with the first types that
+        // take it.
+        let slots: Vec<&[PType]> = [row.types, row.src_types, row.third_types]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        let third = !row.third_types.is_empty()
+            && types.first().is_some_and(|t| row.third_with.contains(&t.0));
+        let want_types = slots.len() - usize::from(!row.third_types.is_empty() && !third);
+        let of = |k: usize| row.type_of.get(k).copied().unwrap_or("d");
+        // Each type written in its slot's choices first: the first decides whether there
+        // is a third.
+        for (k, (t, sp)) in types.iter().enumerate().take(slots.len()) {
+            let choices = slots[k];
             if !choices.contains(t) {
-                let why = match (op, k) {
-                    (POp::Slct, 1) => ": c is .s32 or .f32",
-                    (POp::Set, 0) => {
-                        ": d is .u32, .s32 or .f32 (a half-precision d belongs to the half-precision set, outside ptxlab's integer scope)"
-                    }
-                    (POp::Set, 1) => {
-                        ": a and b are compared as a 16-, 32- or 64-bit integer or bit type, .f32 or .f64"
-                    }
-                    (POp::CvtPack, 1) => ": a and b are .s32",
-                    (POp::CvtPack, 2) => ": c is .b32",
-                    _ => "",
+                let mut why = if slots.len() == 1 {
+                    String::new()
+                } else {
+                    format!(" as the type of {}", of(k))
                 };
+                if let Some(b) = row.beyond.filter(|b| b.words.contains(&t.name())) {
+                    why = format!("{why}: {}", b.why);
+                }
                 return Err(err(
                     sp.clone(),
                     format!("'{name}' does not take .{}{why}", t.name()),
@@ -949,25 +931,65 @@ impl Validator<'_> {
                 .allowed(choices.iter().map(|t| t.name())));
             }
         }
-        let ty = types[0].0;
-        let src_ty = (!op.row().src_types.is_empty()).then(|| types[1].0);
-        if ftz && op == POp::Slct && src_ty != Some(PType::F32) {
-            let sp = self.span_of(M::Ftz);
-            return Err(err(
-                sp,
-                "slct's .ftz reads a subnormal f32 c as zero: it needs an .f32 c (slct.ftz.TYPE.f32)",
+        if types.len() != want_types {
+            let sp = types
+                .get(want_types)
+                .map_or(self.op_span.clone(), |t| t.1.clone());
+            let what = if slots.len() == 1 {
+                format!("one type, e.g. {name}.{}", row.types[0].name())
+            } else {
+                // The row's example with the first type written and the first choice of each
+                // slot after it, where the example has a different number of types.
+                let written_types = example
+                    .split('.')
+                    .filter(|w| PType::from_name(w).is_some())
+                    .count();
+                let example = match types.first() {
+                    Some(t) if written_types != want_types => {
+                        let mut words: Vec<&str> = example
+                            .split('.')
+                            .filter(|w| PType::from_name(w).is_none())
+                            .collect();
+                        words.push(t.0.name());
+                        words.extend((1..want_types).map(|k| slots[k][0].name()));
+                        words.join(".")
+                    }
+                    _ => example.to_string(),
+                };
+                let count = ["", "one", "two", "three"][want_types];
+                let list: Vec<String> = (0..want_types)
+                    .map(|k| format!("that of {}", of(k)))
+                    .collect();
+                let first = match types.first() {
+                    Some(t) if !row.third_types.is_empty() => format!(" for .{}", t.0.name()),
+                    _ => String::new(),
+                };
+                let without = if !row.third_types.is_empty() && !third {
+                    format!(
+                        " (the third, that of {}, comes with {} only)",
+                        of(2),
+                        listed(row.third_with.iter().map(|t| format!(".{}", t.name())))
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{count} types{first}: {}{without}, e.g. {example}",
+                    list.join(", then ")
+                )
+            };
+            return Err(err(sp, format!("'{name}' takes {what}")).allowed(
+                slots[if types.len() < want_types {
+                    types.len()
+                } else {
+                    0
+                }]
+                .iter()
+                .map(|t| t.name()),
             ));
         }
-        if cc && op.carry_in() && ty.bits() == 16 {
-            let sp = self.span_of(M::Cc);
-            return Err(err(
-                sp,
-                format!(
-                    "{name}.cc takes 32- and 64-bit types; the 16-bit {name} reads the carry but writes none"
-                ),
-            )
-            .allowed(["u32", "s32", "u64", "s64"]));
-        }
+        let ty = types[0].0;
+        let src_ty = (!op.row().src_types.is_empty()).then(|| types[1].0);
         // The type a comparison reads: the second where there is one (set's), else the one
         // (setp's).
         let cmp_ty = src_ty.unwrap_or(ty);
@@ -990,27 +1012,54 @@ impl Validator<'_> {
                 );
             }
         }
-        if ftz && op.compares() && cmp_ty != PType::F32 {
-            let sp = self.span_of(M::Ftz);
-            return Err(err(
-                sp,
-                ".ftz applies only to comparisons of .f32 values (it reads a subnormal as zero)",
-            ));
-        }
-        if sat && op == POp::Cvt {
-            let (s, d) = (range(src_ty.unwrap_or(ty)), range(ty));
-            if s.0 >= d.0 && s.1 <= d.1 {
-                let sp = self.span_of(M::Sat);
-                return Err(err(
-                    sp,
-                    format!(
-                        "cvt.sat.{}.{}: every .{} value fits in .{}, so there is nothing to saturate",
-                        ty.name(),
-                        src_ty.unwrap_or(ty).name(),
-                        src_ty.unwrap_or(ty).name(),
-                        ty.name()
-                    ),
-                ));
+        // What a modifier written needs of the types.
+        let written = [Some(ty), src_ty];
+        for need in row.needs {
+            let Some((_, sp, w)) = self.mods.iter().find(|x| {
+                groups
+                    .iter()
+                    .any(|g| g.0 == need.group && g.2.contains(&x.2))
+            }) else {
+                continue;
+            };
+            match need.of {
+                NeedOf::Type(k, choices) => {
+                    let t = written[k].unwrap_or(ty);
+                    if !choices.contains(&t) {
+                        return Err(err(
+                            sp.clone(),
+                            format!(
+                                "'.{w}' needs {} to be {} (not .{}): {}",
+                                if row.type_of.is_empty() {
+                                    "the type"
+                                } else {
+                                    of(k)
+                                },
+                                listed(choices.iter().map(|t| format!(".{}", t.name()))),
+                                t.name(),
+                                need.why
+                            ),
+                        )
+                        .allowed(choices.iter().map(|t| t.name())));
+                    }
+                }
+                NeedOf::Narrower => {
+                    let s = src_ty.unwrap_or(ty);
+                    let (from, to) = (range(s), range(ty));
+                    if from.0 >= to.0 && from.1 <= to.1 {
+                        return Err(err(
+                            sp.clone(),
+                            format!(
+                                "{name}.{w}.{}.{}: every .{} value fits in .{}, so {}",
+                                ty.name(),
+                                s.name(),
+                                s.name(),
+                                ty.name(),
+                                need.why
+                            ),
+                        ));
+                    }
+                }
             }
         }
         let mut insn = OpInsn {
@@ -1179,175 +1228,120 @@ impl Validator<'_> {
         }
     }
 
+    /// The operands, read through the row's operand positions: how many are written (the
+    /// last source may come only with a Boolean operation or a third type), what each may be
+    /// (a register, `_`, `p|q`, an immediate, a float literal where a float is read) and the
+    /// carry flag after them.
     fn operands(&self, insn: &mut OpInsn) -> Result<(), Diagnostic> {
+        let row = &self.op.row().operands;
+        if row.parts() {
+            return self.mov(insn);
+        }
         let ops = &self.ops;
-        let ty = insn.ty;
-        let pred = ty == PType::Pred;
-        let float = ty.is_float();
-        let bw = if ty.is_bits() { ty.bits() } else { 0 };
-        match self.op {
-            POp::And | POp::Or | POp::Xor => {
-                self.count(3, "d, a, b")?;
-                insn.dsts.push(self.dst(&ops[0], pred, false)?);
-                for a in &ops[1..] {
-                    insn.srcs.push(self.src(a, pred, false, true, bw)?);
+        let (nd, mut ns) = (1, row.srcs.len());
+        let has_last = match row.last {
+            LastSource::Always => true,
+            LastSource::WithCombine => insn.bool_op.is_some(),
+            LastSource::WithThirdType => self.op.row().third_with.contains(&insn.ty),
+        };
+        if !has_last {
+            ns -= 1;
+        }
+        let form = |with_last: bool| {
+            let mut names = vec![match row.dsts.first().map(|d| d.kind) {
+                Some(OpKind::PredPair) => "p[|q]".to_string(),
+                _ => row.dsts[0].name.to_string(),
+            }];
+            let n = row.srcs.len() - usize::from(!with_last);
+            names.extend(row.srcs[..n].iter().map(|o| o.name.to_string()));
+            names.join(", ")
+        };
+        if ops.len() == nd + ns + 1 && !has_last {
+            let extra = &ops[nd + ns];
+            let last = row.srcs[ns].name;
+            let msg = match row.last {
+                LastSource::WithCombine => format!(
+                    "a fourth operand (predicate {last}) needs a Boolean operation: {}.CMP.and/.or/.xor",
+                    self.name
+                ),
+                _ => {
+                    let with = self.op.row().third_with;
+                    let third = self.op.row().third_types;
+                    format!(
+                        "'{}' takes {} operands ({}), not {}: {last} is read only with {}, which take a third type ({})",
+                        self.name,
+                        nd + ns,
+                        form(false),
+                        ops.len(),
+                        listed(with.iter().map(|t| format!(".{}", t.name()))),
+                        listed(third.iter().map(|t| format!(".{}", t.name()))),
+                    )
                 }
+            };
+            return Err(err(extra.span.clone(), msg));
+        }
+        if let Some(b) = self
+            .op
+            .row()
+            .beyond
+            .filter(|b| b.operands == Some(ops.len()))
+        {
+            return Err(err(ops[b.operands.unwrap_or(0) - 1].span.clone(), b.why));
+        }
+        self.count(nd + ns, &form(has_last))?;
+        // The width a bit-type operand has: a float literal of that width stands there too.
+        let bit_width = |w: OpWidth| {
+            let t = match w {
+                OpWidth::Type => insn.ty,
+                OpWidth::Second => insn.src_ty.unwrap_or(insn.ty),
+                _ => return 0,
+            };
+            if t.is_bits() {
+                t.bits()
+            } else {
+                0
             }
-            POp::Not | POp::Cnot => {
-                self.count(2, "d, a")?;
-                insn.dsts.push(self.dst(&ops[0], pred, false)?);
-                insn.srcs.push(self.src(&ops[1], pred, false, true, bw)?);
+        };
+        let d = row.dsts[0];
+        let pred = insn.width_of(d.width, 1) == 1;
+        match (&ops[0].raw, d.kind) {
+            (Raw::Pair(p, q), OpKind::PredPair) => {
+                let pp = self.dst(p, true, true)?;
+                let qq = self.dst(q, true, true)?;
+                if pp == Dst::Sink && qq == Dst::Sink {
+                    return Err(err(ops[0].span.clone(), "at most one of p|q may be '_'"));
+                }
+                insn.dsts.push(pp);
+                insn.dsts.push(qq);
             }
-            POp::Lop3 => {
-                if ops.len() == 6 {
-                    return Err(err(
-                        ops[5].span.clone(),
-                        "lop3 with a predicate result needs .and/.or and PTX ISA 8.2; ptxlab follows PTX ISA 8.0 (sm_90) here",
-                    ));
-                }
-                self.count(5, "d, a, b, c, immLut")?;
-                // ptxas lets lop3 (alone here) drop its result.
-                insn.dsts.push(self.dst(&ops[0], false, true)?);
-                for a in &ops[1..4] {
-                    insn.srcs.push(self.src(a, false, false, true, 32)?);
-                }
-                match self.src(&ops[4], false, false, true, 0)? {
-                    s @ Src::Imm(_) => insn.srcs.push(s),
-                    _ => return Err(err(
-                        ops[4].span.clone(),
-                        "lop3's immLut must be a number (the truth table, e.g. 0xca for a ? b : c)",
-                    )),
-                }
+            (_, kind) => insn.dsts.push(self.dst(
+                &ops[0],
+                pred,
+                matches!(kind, OpKind::Droppable | OpKind::PredPair),
+            )?),
+        }
+        for (k, a) in ops[nd..].iter().enumerate() {
+            let o = row.srcs[k];
+            let pred = insn.width_of(o.width, 1) == 1;
+            let float = insn.float_of(o.float);
+            let s = self.src(a, pred, float, true, bit_width(o.width))?;
+            if let (OpKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
+                return Err(err(
+                    a.span.clone(),
+                    format!("{}'s {} must be a number ({what})", self.name, o.name),
+                ));
             }
-            POp::Shf | POp::Prmt => {
-                self.count(4, "d, a, b, c")?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                for a in &ops[1..] {
-                    insn.srcs.push(self.src(a, false, false, true, 32)?);
-                }
-            }
-            POp::Shl | POp::Shr => {
-                self.count(3, "d, a, b")?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                for a in &ops[1..] {
-                    insn.srcs.push(self.src(
-                        a,
-                        false,
-                        false,
-                        true,
-                        if std::ptr::eq(a, &ops[1]) { bw } else { 0 },
-                    )?);
-                }
-            }
-            POp::Setp => {
-                let n = if insn.bool_op.is_some() { 4 } else { 3 };
-                if ops.len() == 4 && insn.bool_op.is_none() {
-                    return Err(err(
-                        ops[3].span.clone(),
-                        "a fourth operand (predicate c) needs a Boolean operation: setp.CMP.and/.or/.xor",
-                    ));
-                }
-                self.count(
-                    n,
-                    if n == 4 {
-                        "p[|q], a, b, c"
-                    } else {
-                        "p[|q], a, b"
-                    },
-                )?;
-                match &ops[0].raw {
-                    Raw::Pair(p, q) => {
-                        let pp = self.dst(p, true, true)?;
-                        let qq = self.dst(q, true, true)?;
-                        if pp == Dst::Sink && qq == Dst::Sink {
-                            return Err(err(ops[0].span.clone(), "at most one of p|q may be '_'"));
-                        }
-                        insn.dsts.push(pp);
-                        insn.dsts.push(qq);
-                    }
-                    _ => insn.dsts.push(self.dst(&ops[0], true, true)?),
-                }
-                for a in &ops[1..3] {
-                    insn.srcs.push(self.src(a, false, float, true, bw)?);
-                }
-                if n == 4 {
-                    insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
-                }
-            }
-            POp::Set => {
-                // The values compared are of the second type.
-                let st = insn.src_ty.unwrap_or(ty);
-                let n = if insn.bool_op.is_some() { 4 } else { 3 };
-                if ops.len() == 4 && insn.bool_op.is_none() {
-                    return Err(err(
-                        ops[3].span.clone(),
-                        "a fourth operand (predicate c) needs a Boolean operation: set.CMP.and/.or/.xor",
-                    ));
-                }
-                self.count(n, if n == 4 { "d, a, b, c" } else { "d, a, b" })?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                let sbw = if st.is_bits() { st.bits() } else { 0 };
-                for a in &ops[1..3] {
-                    insn.srcs
-                        .push(self.src(a, false, st.is_float(), true, sbw)?);
-                }
-                if n == 4 {
-                    insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
-                }
-            }
-            POp::Selp => {
-                self.count(4, "d, a, b, c")?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                for a in &ops[1..3] {
-                    insn.srcs.push(self.src(a, false, float, true, bw)?);
-                }
-                insn.srcs.push(self.src(&ops[3], true, false, true, 0)?);
-            }
-            POp::Cvt => {
-                self.count(2, "d, a")?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                insn.srcs.push(self.src(&ops[1], false, false, true, 0)?);
-            }
-            POp::Slct => {
-                self.count(4, "d, a, b, c")?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                for a in &ops[1..3] {
-                    insn.srcs.push(self.src(a, false, float, true, bw)?);
-                }
-                let c_float = insn.src_ty == Some(PType::F32);
-                insn.srcs.push(self.src(&ops[3], false, c_float, true, 0)?);
-            }
-            POp::CvtPack => {
-                let n = if ty.bits() < 16 { 4 } else { 3 };
-                self.count(n, if n == 4 { "d, a, b, c" } else { "d, a, b" })?;
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                for a in &ops[1..] {
-                    insn.srcs.push(self.src(a, false, false, true, 0)?);
-                }
-            }
-            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc => {
-                let mad = matches!(self.op, POp::MadCc | POp::Madc);
-                if mad {
-                    self.count(4, "d, a, b, c")?;
-                } else {
-                    self.count(3, "d, a, b")?;
-                }
-                insn.dsts.push(self.dst(&ops[0], false, false)?);
-                for a in &ops[1..] {
-                    insn.srcs.push(self.src(a, false, false, true, 0)?);
-                }
-                // The carry flag: read after the sources, written after d.
-                if self.op.carry_in() {
-                    insn.srcs.push(Src::Reg {
-                        name: CARRY_FLAG.to_string(),
-                        not: false,
-                    });
-                }
-                if insn.cc {
-                    insn.dsts.push(Dst::Reg(CARRY_FLAG.to_string()));
-                }
-            }
-            POp::Mov => self.mov(insn)?,
+            insn.srcs.push(s);
+        }
+        // The carry flag: read after the sources, written after d.
+        if row.carry == CarryUse::Reads {
+            insn.srcs.push(Src::Reg {
+                name: CARRY_FLAG.to_string(),
+                not: false,
+            });
+        }
+        if insn.cc {
+            insn.dsts.push(Dst::Reg(CARRY_FLAG.to_string()));
         }
         Ok(())
     }
@@ -1520,12 +1514,13 @@ impl OpInsn {
     /// Name of destination `i`'s role: `d`; `p`, `q` for setp; `d0`, `d1`... for the parts of
     /// an unpacking `mov`.
     pub fn dst_name(&self, i: usize) -> String {
-        match (self.op, self.dsts.len()) {
-            (POp::Setp, _) => ["p", "q"][i.min(1)].to_string(),
-            _ if self.writes_carry(i) => CARRY_FLAG.to_string(),
-            _ if self.cc => "d".to_string(),
-            (_, 1) => "d".to_string(),
-            _ => format!("d{i}"),
+        let row = &self.op.row().operands;
+        if self.writes_carry(i) {
+            CARRY_FLAG.to_string()
+        } else if self.unpack && self.dsts.len() > 1 {
+            format!("{}{i}", row.dst(i).name)
+        } else {
+            row.dst(i).name.to_string()
         }
     }
     /// The name a reader knows destination `i` by: for the elements of an unpacking `mov`, the
@@ -1781,15 +1776,13 @@ impl OpInsn {
     }
     /// Names of the source roles, for traces.
     pub fn src_name(&self, i: usize) -> String {
-        match self.op {
-            POp::Mov if self.pack => format!("a{i}"),
-            POp::Lop3 if i == 3 => "immLut".into(),
-            _ if self.reads_carry(i) => CARRY_FLAG.into(),
-            _ => ["a", "b", "c", "e"]
-                .get(i)
-                .copied()
-                .unwrap_or("x")
-                .to_string(),
+        let row = &self.op.row().operands;
+        if self.reads_carry(i) {
+            CARRY_FLAG.into()
+        } else if self.pack {
+            format!("{}{i}", row.src(0).name)
+        } else {
+            row.src(i).name.to_string()
         }
     }
 
@@ -1862,8 +1855,9 @@ impl OpInsn {
     pub fn with_type(&self, t: PType) -> OpInsn {
         let mut c = self.clone();
         c.ty = t;
-        if self.op == POp::CvtPack {
-            c.third_source(t.bits() < 16);
+        let row = self.op.row();
+        if row.operands.last == LastSource::WithThirdType {
+            c.third_source(row.third_with.contains(&t));
         }
         c
     }
@@ -1922,8 +1916,12 @@ impl OpInsn {
             s.push('.');
             s.push_str(t.name());
         }
-        if self.op == POp::CvtPack && self.ty.bits() < 16 {
-            s.push_str(".b32");
+        let row = self.op.row();
+        if row.third_with.contains(&self.ty) {
+            for t in row.third_types.iter().take(1) {
+                s.push('.');
+                s.push_str(t.name());
+            }
         }
         if let Some(m) = self.prmt {
             s.push('.');
@@ -1972,7 +1970,11 @@ impl OpInsn {
     /// The value an immediate source has as the instruction reads it.
     /// Whether source `i` is read as a floating-point value.
     pub fn src_is_float(&self, i: usize) -> bool {
-        match self.op.row().operands.src(i).float {
+        self.float_of(self.op.row().operands.src(i).float)
+    }
+    /// Whether an operand rule of the row reads a float in this form.
+    fn float_of(&self, f: OpFloat) -> bool {
+        match f {
             OpFloat::Type => self.ty.is_float(),
             OpFloat::SecondIs(t) => self.src_ty == Some(t),
             OpFloat::Second => self.src_ty.is_some_and(PType::is_float),

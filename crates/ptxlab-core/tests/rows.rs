@@ -153,3 +153,104 @@ fn every_program_modifier_group_has_a_kind_the_pickers_read() {
         }
     }
 }
+
+/// The program rows' operand positions, refusals and modifier needs are data the checker
+/// reads: the form each row shows names exactly its operand positions, a missing operand is
+/// refused with that form, a modifier is refused without the type it needs (pointing at the
+/// modifier, giving the row's reason), and a form beyond ptxlab's scope is refused with the
+/// row's reason.
+#[test]
+fn every_program_row_refuses_by_its_own_data() {
+    use ptxlab_core::isa::op_rows::{NeedOf, OpKind};
+    use ptxlab_core::isa::{PType, OP_ROWS};
+    use ptxlab_core::ops::parse_op;
+    let refused = |text: &str| {
+        parse_op(text)
+            .map(|i| i.canonical())
+            .expect_err(&format!("{text} was accepted"))
+    };
+    for row in OP_ROWS {
+        let ops = &row.operands;
+        if ops.parts() {
+            continue;
+        }
+        // The form shown lists the positions by name: d (or p[|q]), then the sources, the last
+        // in brackets where it is written only with something else.
+        let dst = match ops.dsts[0].kind {
+            OpKind::PredPair => "p[|q]".to_string(),
+            _ => ops.dsts[0].name.to_string(),
+        };
+        let names: Vec<&str> = ops.srcs.iter().map(|o| o.name).collect();
+        let (all, last) = names.split_at(names.len() - 1);
+        let expected = match ops.last {
+            ptxlab_core::isa::op_rows::LastSource::Always => {
+                format!("{dst}, {}", names.join(", "))
+            }
+            _ => format!("{dst}, {}[, {}]", all.join(", "), last[0]),
+        };
+        assert_eq!(row.form, expected, "{}", row.name);
+        // One operand fewer than the example: refused, naming the positions.
+        let (head, args) = row.example.trim_end_matches(';').split_once(' ').unwrap();
+        let args: Vec<&str> = args.split(", ").collect();
+        let text = format!("{head} {};", args[..args.len() - 1].join(", "));
+        let e = refused(&text);
+        let shown = match ops.last {
+            ptxlab_core::isa::op_rows::LastSource::Always => names.join(", "),
+            _ => all.join(", "),
+        };
+        assert!(
+            e.message.contains(&format!("({dst}, {shown}")),
+            "{text}: {e}"
+        );
+        // A need of a modifier: the example with the modifier and a type outside the need.
+        for need in row.needs {
+            let (word, types) = match need.of {
+                NeedOf::Type(slot, choices) => {
+                    let slot_types = [row.types, row.src_types][slot];
+                    let t = slot_types
+                        .iter()
+                        .find(|t| !choices.contains(t))
+                        .unwrap_or_else(|| panic!("{}: every type meets the need", row.name));
+                    let mut ty = [row.types[0], *row.src_types.first().unwrap_or(&PType::B32)];
+                    ty[slot] = *t;
+                    let n = 1 + usize::from(!row.src_types.is_empty());
+                    (need.group, ty[..n].to_vec())
+                }
+                // A conversion that widens: every value fits.
+                NeedOf::Narrower => (need.group, vec![PType::S32, PType::S8]),
+            };
+            let (_, _, words) = row.mod_groups().find(|g| g.0 == word).unwrap();
+            let mods: String = row
+                .mod_groups()
+                .filter(|g| g.1 && g.0 != word)
+                .map(|g| format!(".{}", g.2[0]))
+                .collect();
+            let tys: String = types.iter().map(|t| format!(".{}", t.name())).collect();
+            let text = format!("{}{mods}.{}{tys} {};", row.name, words[0], args.join(", "));
+            let e = parse_op(&text).expect_err(&text);
+            assert_eq!(
+                &text[e.span.clone()],
+                format!(".{}", words[0]),
+                "{text}: {e}"
+            );
+            assert!(e.message.contains(need.why), "{text}: {e}");
+        }
+        // A form beyond ptxlab's scope: each word right after the opcode, and the operand count.
+        if let Some(b) = row.beyond {
+            for w in b.words {
+                let (op, rest) = row.example.split_at(row.name.len());
+                let text = format!("{op}.{w}{rest}");
+                let e = parse_op(&text).expect_err(&text);
+                assert_eq!(&text[e.span.clone()], format!(".{w}"), "{text}: {e}");
+                assert!(e.message.contains(b.why), "{text}: {e}");
+            }
+            if let Some(n) = b.operands {
+                let mut more = args.clone();
+                more.resize(n, "x");
+                let text = format!("{head} {};", more.join(", "));
+                let e = parse_op(&text).expect_err(&text);
+                assert!(e.message.contains(b.why), "{text}: {e}");
+            }
+        }
+    }
+}

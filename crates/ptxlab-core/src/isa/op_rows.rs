@@ -173,6 +173,20 @@ pub struct OpRow {
     /// The second type's choices: `cvt`'s source type, `cvt.pack`'s `a`/`b` type, `set`'s
     /// compared type, `slct`'s selector type; empty for the others.
     pub src_types: &'static [PType],
+    /// A third type's choices, written after the others with the first types of
+    /// [`OpRow::third_with`] only (`cvt.pack`'s `.b32`, the type of `c`, which the packed
+    /// types narrower than 16 bits read); empty for the others.
+    pub third_types: &'static [PType],
+    /// The first types that take the third type.
+    pub third_with: &'static [PType],
+    /// What each type written is the type of, for messages: `["d", "a"]` for `cvt`; empty
+    /// for a row with one type, which is the type of everything it reads and writes.
+    pub type_of: &'static [&'static str],
+    /// A form that ptxas reads under a later PTX ISA, or that belongs to an instruction outside
+    /// ptxlab's scope, refused with its own reason.
+    pub beyond: Option<Beyond>,
+    /// What a modifier needs of the types written with it (`slct`'s `.ftz`, an `.f32` c).
+    pub needs: &'static [Need],
     /// The modifiers besides the types, as written without the dot, in groups of which at
     /// most one is written (`shf`: direction, then mode; `setp`: comparison, then Boolean
     /// operation). A group whose first word is `!` must be written.
@@ -192,6 +206,41 @@ pub struct OpRow {
     pub summary: &'static str,
     /// The GPU its values were measured on (all of them, an H100; see `tests/data/README.md`).
     pub measured: Option<Gpu>,
+}
+
+/// A form of a program row that ptxlab refuses with a reason of its own: it is read only by a
+/// later PTX ISA than ptxlab follows (8.0, sm_90), or it belongs to a form of the instruction
+/// outside ptxlab's integer scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Beyond {
+    /// The modifier or type words that make the form (written without the dot).
+    pub words: &'static [&'static str],
+    /// The number of operands that makes it, if a count does.
+    pub operands: Option<usize>,
+    /// Why it is refused, in a sentence.
+    pub why: &'static str,
+}
+
+/// What a modifier of a program row needs of the types written with it; ptxas refuses the
+/// form without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Need {
+    /// The modifier group whose word needs it.
+    pub group: OpModGroup,
+    /// What it needs.
+    pub of: NeedOf,
+    /// Why, in words: the second half of the message.
+    pub why: &'static str,
+}
+
+/// What a modifier needs of the types written with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum NeedOf {
+    /// The type written in this slot (0: the first) to be one of these.
+    Type(usize, &'static [PType]),
+    /// The first type too narrow for some values of the second, so that a clamp can change
+    /// one (`cvt.sat`).
+    Narrower,
 }
 
 /// What one modifier group of a program row chooses, known from its words: the pickers'
@@ -396,9 +445,31 @@ pub enum OpFloat {
     No,
 }
 
-/// One operand position of a program instruction: its width, sign and float rules.
+/// What may be written at one operand position of a program instruction, besides a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpKind {
+    /// A register; a source may also be an immediate (a float literal where it reads a float).
+    Value,
+    /// A destination that may be `_`, the result dropped (`lop3`'s `d`, which ptxas allows).
+    Droppable,
+    /// The first of two predicate destinations written `p|q`, the second optional and either
+    /// one (not both) `_` (`setp`).
+    PredPair,
+    /// An immediate only, never a register: the hint says what it holds (`lop3`'s `immLut`).
+    Imm(&'static str),
+    /// A register, or parts in braces packed into it or split from it (`mov`'s `d` and `a`).
+    Parts,
+}
+
+/// One operand position of a program instruction: its name, what may be written there, and
+/// its width, sign and float rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct OpOperand {
+    /// Its name in the instruction's form and in traces: `d`, `p`, `a`, `immLut`.
+    pub name: &'static str,
+    /// What may be written there.
+    pub kind: OpKind,
     /// How wide it is.
     pub width: OpWidth,
     /// Whether it is signed.
@@ -407,16 +478,58 @@ pub struct OpOperand {
     pub float: OpFloat,
 }
 
-/// The operand positions of a program instruction's row. A position past the end of a list
-/// takes the list's last entry (the parts of a braced `mov`). The carry flag, which the
-/// carry-chain rows read or write after their last written operand, is not listed: it is one
-/// unsigned bit wherever it stands.
+impl OpOperand {
+    /// The same rules under another name (`b` of a rule written for `a`).
+    pub const fn named(self, name: &'static str) -> OpOperand {
+        OpOperand { name, ..self }
+    }
+    /// The same rules with another kind.
+    pub const fn kind(self, kind: OpKind) -> OpOperand {
+        OpOperand { kind, ..self }
+    }
+}
+
+/// When a program instruction's last listed source is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LastSource {
+    /// Always.
+    Always,
+    /// With a Boolean operation (`.and`, `.or`, `.xor`) only: the predicate `c` of `setp`
+    /// and `set`.
+    WithCombine,
+    /// With the third type only: `cvt.pack`'s `c`, with the packed types narrower than 16
+    /// bits.
+    WithThirdType,
+}
+
+/// How a program instruction uses the carry flag (`CC.CF`), which stands after its written
+/// operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CarryUse {
+    /// Not at all.
+    None,
+    /// Writes it, always (`add.cc`, `sub.cc`, `mad.cc`).
+    Writes,
+    /// Reads it, and writes it when `.cc` is written (`addc`, `subc`, `madc`).
+    Reads,
+}
+
+/// The operand positions of a program instruction's row, exactly as many as are written
+/// (`mov`'s braced parts aside: a part past the end of a list takes the list's last entry).
+/// The carry flag, which the carry-chain rows read or write after their last written operand,
+/// is not listed: it is one unsigned bit wherever it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct OpOperands {
     /// The destinations, in order.
     pub dsts: &'static [OpOperand],
     /// The sources, in order.
     pub srcs: &'static [OpOperand],
+    /// When the last source is written.
+    pub last: LastSource,
+    /// How the carry flag is used.
+    pub carry: CarryUse,
 }
 
 impl OpOperands {
@@ -428,10 +541,23 @@ impl OpOperands {
     pub fn src(&self, i: usize) -> OpOperand {
         self.srcs[i.min(self.srcs.len() - 1)]
     }
+    /// Whether braced parts may stand for an operand (`mov`).
+    pub fn parts(&self) -> bool {
+        self.dsts
+            .iter()
+            .chain(self.srcs)
+            .any(|o| o.kind == OpKind::Parts)
+    }
 }
 
 const fn opd(width: OpWidth, sign: OpSign, float: OpFloat) -> OpOperand {
-    OpOperand { width, sign, float }
+    OpOperand {
+        name: "a",
+        kind: OpKind::Value,
+        width,
+        sign,
+        float,
+    }
 }
 /// A value of the instruction's type, unsigned (bit operations).
 const BITS: OpOperand = opd(OpWidth::Type, OpSign::Unsigned, OpFloat::No);
@@ -443,84 +569,126 @@ const PRED: OpOperand = opd(OpWidth::Pred, OpSign::Unsigned, OpFloat::No);
 const AMOUNT: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
 const WORD: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
 
-const O_LOGIC: OpOperands = OpOperands {
-    dsts: &[BITS],
-    srcs: &[BITS],
-};
-const O_LOP3: OpOperands = OpOperands {
-    dsts: &[BITS],
-    srcs: &[
+/// Operands with all four names of a form `d, a, b, c` from one rule each.
+const fn ops(
+    dsts: &'static [OpOperand],
+    srcs: &'static [OpOperand],
+    last: LastSource,
+    carry: CarryUse,
+) -> OpOperands {
+    OpOperands {
+        dsts,
+        srcs,
+        last,
+        carry,
+    }
+}
+const fn simple(dsts: &'static [OpOperand], srcs: &'static [OpOperand]) -> OpOperands {
+    ops(dsts, srcs, LastSource::Always, CarryUse::None)
+}
+
+const D_BITS: OpOperand = BITS.named("d");
+const D_TYPED: OpOperand = TYPED.named("d");
+const O_LOGIC1: OpOperands = simple(&[D_BITS], &[BITS]);
+const O_LOGIC2: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b")]);
+const O_LOGIC3: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b"), BITS.named("c")]);
+const O_LOP3: OpOperands = simple(
+    &[D_BITS.kind(OpKind::Droppable)],
+    &[
         BITS,
-        BITS,
-        BITS,
-        opd(OpWidth::Bits(8), OpSign::Unsigned, OpFloat::No),
+        BITS.named("b"),
+        BITS.named("c"),
+        opd(OpWidth::Bits(8), OpSign::Unsigned, OpFloat::No)
+            .named("immLut")
+            .kind(OpKind::Imm("the truth table, e.g. 0xca for a ? b : c")),
     ],
-};
-const O_SHL: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[BITS, AMOUNT],
-};
-const O_SHR: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[TYPED, AMOUNT],
-};
-const O_MOV: OpOperands = OpOperands {
-    dsts: &[opd(OpWidth::Part, OpSign::Type, OpFloat::No)],
-    srcs: &[
-        opd(OpWidth::Part, OpSign::Type, OpFloat::Type),
-        opd(OpWidth::Part, OpSign::Type, OpFloat::No),
-        opd(OpWidth::Part, OpSign::Unsigned, OpFloat::No),
+);
+const O_SHL: OpOperands = simple(&[D_TYPED], &[BITS, AMOUNT.named("b")]);
+const O_SHR: OpOperands = simple(&[D_TYPED], &[TYPED, AMOUNT.named("b")]);
+const O_MOV: OpOperands = simple(
+    &[opd(OpWidth::Part, OpSign::Type, OpFloat::No)
+        .named("d")
+        .kind(OpKind::Parts)],
+    &[
+        opd(OpWidth::Part, OpSign::Type, OpFloat::Type).kind(OpKind::Parts),
+        opd(OpWidth::Part, OpSign::Type, OpFloat::No).kind(OpKind::Parts),
+        opd(OpWidth::Part, OpSign::Unsigned, OpFloat::No).kind(OpKind::Parts),
     ],
-};
-const O_SETP: OpOperands = OpOperands {
-    dsts: &[PRED],
-    srcs: &[VALUE, VALUE, PRED],
-};
-const O_SELP: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[VALUE, VALUE, PRED],
-};
-const O_CVT: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[opd(OpWidth::Second, OpSign::Second, OpFloat::No)],
-};
-const O_PACK: OpOperands = OpOperands {
-    dsts: &[WORD],
-    srcs: &[
-        // The second type, `.s32` (the only one the row takes).
-        opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No),
-        opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No),
-        WORD,
+);
+const O_SETP: OpOperands = ops(
+    &[
+        PRED.named("p").kind(OpKind::PredPair),
+        PRED.named("q").kind(OpKind::PredPair),
     ],
-};
-const O_SLCT: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[
+    &[VALUE, VALUE.named("b"), PRED.named("c")],
+    LastSource::WithCombine,
+    CarryUse::None,
+);
+const O_SELP: OpOperands = simple(&[D_TYPED], &[VALUE, VALUE.named("b"), PRED.named("c")]);
+const O_CVT: OpOperands = simple(
+    &[D_TYPED],
+    &[opd(OpWidth::Second, OpSign::Second, OpFloat::No)],
+);
+/// `cvt.pack`'s `a` and `b`: the second type, `.s32` (the only one the row takes).
+const PACKED: OpOperand = opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No);
+const O_PACK: OpOperands = ops(
+    &[WORD.named("d")],
+    &[PACKED, PACKED.named("b"), WORD.named("c")],
+    LastSource::WithThirdType,
+    CarryUse::None,
+);
+const O_SLCT: OpOperands = simple(
+    &[D_TYPED],
+    &[
         VALUE,
-        VALUE,
+        VALUE.named("b"),
         opd(
             OpWidth::Bits(32),
             OpSign::SecondIs(PType::S32),
             OpFloat::SecondIs(PType::F32),
-        ),
+        )
+        .named("c"),
     ],
-};
-const O_SET: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[
-        opd(OpWidth::Second, OpSign::Second, OpFloat::Second),
-        opd(OpWidth::Second, OpSign::Second, OpFloat::Second),
-        PRED,
-    ],
-};
-const O_CARRY: OpOperands = OpOperands {
-    dsts: &[TYPED],
-    srcs: &[TYPED],
-};
+);
+/// `set`'s compared values: the second type.
+const COMPARED: OpOperand = opd(OpWidth::Second, OpSign::Second, OpFloat::Second);
+const O_SET: OpOperands = ops(
+    &[D_TYPED],
+    &[COMPARED, COMPARED.named("b"), PRED.named("c")],
+    LastSource::WithCombine,
+    CarryUse::None,
+);
+const O_ADD_CC: OpOperands = ops(
+    &[D_TYPED],
+    &[TYPED, TYPED.named("b")],
+    LastSource::Always,
+    CarryUse::Writes,
+);
+const O_ADDC: OpOperands = ops(
+    &[D_TYPED],
+    &[TYPED, TYPED.named("b")],
+    LastSource::Always,
+    CarryUse::Reads,
+);
+const O_MAD_CC: OpOperands = ops(
+    &[D_TYPED],
+    &[TYPED, TYPED.named("b"), TYPED.named("c")],
+    LastSource::Always,
+    CarryUse::Writes,
+);
+const O_MADC: OpOperands = ops(
+    &[D_TYPED],
+    &[TYPED, TYPED.named("b"), TYPED.named("c")],
+    LastSource::Always,
+    CarryUse::Reads,
+);
 
 macro_rules! op_rows {
     ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
-       $form:literal $ops:ident $(amount $amount:literal)? $(selector $sel:literal)?, $example:literal,
+       $form:literal $ops:ident $(amount $amount:literal)? $(selector $sel:literal)?
+       $(types_of $of:ident)? $(third $third:ident with $with:ident)? $(beyond $beyond:ident)?
+       $(needs $needs:ident)?,
+       $example:literal,
        $summary:literal;)*) => {
         /// The program instructions: logic, shift, data movement, comparison and conversion.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -541,6 +709,11 @@ macro_rules! op_rows {
                 doc_anchor: $anchor,
                 types: $types,
                 src_types: $src,
+                third_types: op_rows!(@list $($third)?),
+                third_with: op_rows!(@list $($with)?),
+                type_of: op_rows!(@list $($of)?),
+                beyond: op_rows!(@opt $($beyond)?),
+                needs: op_rows!(@list $($needs)?),
                 mods: $mods,
                 form: $form,
                 operands: $ops,
@@ -553,7 +726,9 @@ macro_rules! op_rows {
         ];
     };
     (@opt) => { None };
-    (@opt $v:literal) => { Some($v) };
+    (@opt $v:expr) => { Some($v) };
+    (@list) => { &[] };
+    (@list $v:expr) => { $v };
 }
 
 use PType::{Pred, B16, B32, B64, F32, F64, S16, S2, S32, S4, S64, S8, U16, U2, U32, U4, U64, U8};
@@ -573,6 +748,60 @@ const PACK_TYPES: &[PType] = &[U16, S16, U8, S8, U4, S4, U2, S2];
 const S32_ONLY: &[PType] = &[S32];
 const CARRY_TYPES: &[PType] = &[U32, S32, U64, S64];
 const CARRY_IN_TYPES: &[PType] = &[U16, S16, U32, S32, U64, S64];
+
+const PACK_NARROW: &[PType] = &[U8, S8, U4, S4, U2, S2];
+
+const LOP3_BOOL: Beyond = Beyond {
+    words: &["and", "or"],
+    operands: Some(6),
+    why: "lop3 with a Boolean operation (.and, .or) and a predicate result needs PTX ISA 8.2; ptxlab follows PTX ISA 8.0 (sm_90) here",
+};
+const CVT_ROUNDING: Beyond = Beyond {
+    words: &[
+        "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", "rs",
+    ],
+    operands: None,
+    why: "conversions between integer types take no rounding modifier",
+};
+const SET_HALF: Beyond = Beyond {
+    words: &["f16"],
+    operands: None,
+    why:
+        "the half-precision types belong to the half-precision set, outside ptxlab's integer scope",
+};
+
+const FTZ_F32: &[Need] = &[Need {
+    group: OpModGroup::Ftz,
+    of: NeedOf::Type(0, &[F32]),
+    why: "it reads a subnormal f32 as zero",
+}];
+const SET_FTZ: &[Need] = &[Need {
+    group: OpModGroup::Ftz,
+    of: NeedOf::Type(1, &[F32]),
+    why: "it reads a subnormal f32 as zero",
+}];
+const SLCT_FTZ: &[Need] = &[Need {
+    group: OpModGroup::Ftz,
+    of: NeedOf::Type(1, &[F32]),
+    why: "it reads a subnormal f32 c as zero",
+}];
+const CARRY_OUT: &[Need] = &[Need {
+    group: OpModGroup::CarryOut,
+    of: NeedOf::Type(0, CARRY_TYPES),
+    why: "the 16-bit forms read the carry but write none",
+}];
+const SAT_NARROWS: &[Need] = &[Need {
+    group: OpModGroup::Sat,
+    of: NeedOf::Narrower,
+    why: "there is nothing to saturate",
+}];
+
+// What each type is the type of, for messages.
+const SETP_OF: &[&str] = &["a and b"];
+const SET_OF: &[&str] = &["d", "a and b"];
+const CVT_OF: &[&str] = &["d", "a"];
+const PACK_OF: &[&str] = &["the parts of d", "a and b", "c"];
+const SLCT_OF: &[&str] = &["d, a and b", "c"];
 
 const NO_MODS: &[&[&str]] = &[];
 const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
@@ -598,25 +827,25 @@ op_rows! {
         "mov.b32 d, {a, b};",
         "Copies a register or a value; with braces, packs parts into one register or splits one into parts.";
     And "and" Logic "logic-and-shift-instructions-and", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a, b" O_LOGIC, "and.b32 d, a, b;",
+        "d, a, b" O_LOGIC2, "and.b32 d, a, b;",
         "Bitwise and (logical and for predicates).";
     Or "or" Logic "logic-and-shift-instructions-or", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a, b" O_LOGIC, "or.b32 d, a, b;",
+        "d, a, b" O_LOGIC2, "or.b32 d, a, b;",
         "Bitwise or (logical or for predicates).";
     Xor "xor" Logic "logic-and-shift-instructions-xor", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a, b" O_LOGIC, "xor.b32 d, a, b;",
+        "d, a, b" O_LOGIC2, "xor.b32 d, a, b;",
         "Bitwise exclusive or (for predicates: true when exactly one is).";
     Not "not" Logic "logic-and-shift-instructions-not", LOGIC_TYPES, NONE, NO_MODS,
-        "d, a" O_LOGIC, "not.b32 d, a;",
+        "d, a" O_LOGIC1, "not.b32 d, a;",
         "Flips every bit (negates a predicate).";
     Cnot "cnot" Logic "logic-and-shift-instructions-cnot", BITS3, NONE, NO_MODS,
-        "d, a" O_LOGIC, "cnot.b32 d, a;",
+        "d, a" O_LOGIC1, "cnot.b32 d, a;",
         "1 when a is zero, else 0, like C's !a.";
     Lop3 "lop3" Logic "logic-and-shift-instructions-lop3", B32_ONLY, NONE, NO_MODS,
-        "d, a, b, c, immLut" O_LOP3, "lop3.b32 d, a, b, c, 0xb2;",
+        "d, a, b, c, immLut" O_LOP3 beyond LOP3_BOOL, "lop3.b32 d, a, b, c, 0xb2;",
         "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.";
     Shf "shf" Logic "logic-and-shift-instructions-shf", B32_ONLY, NONE, SHF_MODS,
-        "d, a, b, c" O_LOGIC amount 2, "shf.l.wrap.b32 d, a, b, c;",
+        "d, a, b, c" O_LOGIC3 amount 2, "shf.l.wrap.b32 d, a, b, c;",
         "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.";
     Shl "shl" Logic "logic-and-shift-instructions-shl", BITS3, NONE, NO_MODS,
         "d, a, b" O_SHL amount 1, "shl.b32 d, a, b;",
@@ -625,43 +854,45 @@ op_rows! {
         "d, a, b" O_SHR amount 1, "shr.s32 d, a, b;",
         "Shift right, filling with the sign for .s types and zeros otherwise.";
     Prmt "prmt" Move "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
-        PRMT_MODS, "d, a, b, c" O_LOGIC selector 2, "prmt.b32 d, a, b, c;",
+        PRMT_MODS, "d, a, b, c" O_LOGIC3 selector 2, "prmt.b32 d, a, b, c;",
         "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
     Setp "setp" Compare "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
-        SETP_MODS, "p[|q], a, b[, c]" O_SETP, "setp.lt.s32 p|q, a, b;",
+        SETP_MODS, "p[|q], a, b[, c]" O_SETP types_of SETP_OF needs FTZ_F32, "setp.lt.s32 p|q, a, b;",
         "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
     Set "set" Compare "comparison-and-selection-instructions-set", SET_TYPES, CMP_TYPES,
-        SETP_MODS, "d, a, b[, c]" O_SET, "set.lt.u32.s32 d, a, b;",
+        SETP_MODS, "d, a, b[, c]" O_SET types_of SET_OF beyond SET_HALF needs SET_FTZ, "set.lt.u32.s32 d, a, b;",
         "Compares a with b, like setp, and writes the answer as a number: all ones (or 1.0 for an .f32 d) when true, 0 when false; with .and/.or/.xor the answer is first combined with the predicate c.";
     Selp "selp" Compare "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
         NO_MODS, "d, a, b, c" O_SELP, "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";
     Cvt "cvt" Convert "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
-        CVT_MODS, "d, a" O_CVT, "cvt.sat.s8.s32 d, a;",
+        CVT_MODS, "d, a" O_CVT types_of CVT_OF beyond CVT_ROUNDING
+        needs SAT_NARROWS, "cvt.sat.s8.s32 d, a;",
         "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.";
     CvtPack "cvt.pack" Convert "data-movement-and-conversion-instructions-cvt-pack", PACK_TYPES,
-        S32_ONLY, PACK_MODS, "d, a, b  |  d, a, b, c" O_PACK, "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
+        S32_ONLY, PACK_MODS, "d, a, b[, c]" O_PACK types_of PACK_OF
+        third B32_ONLY with PACK_NARROW, "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
         "Clamps a and b to a narrow type and packs them side by side, b in the lowest bits and a just above; the 16-bit types fill d, the narrower ones take the rest of d from the low bits of c.";
     Slct "slct" Compare "comparison-and-selection-instructions-slct", SLCT_TYPES,
-        SLCT_SELECTOR, SLCT_MODS, "d, a, b, c" O_SLCT, "slct.s32.s32 d, a, b, c;",
+        SLCT_SELECTOR, SLCT_MODS, "d, a, b, c" O_SLCT types_of SLCT_OF needs SLCT_FTZ, "slct.s32.s32 d, a, b, c;",
         "a when c is zero or positive, b when c is negative; c is a signed 32-bit integer or an f32.";
     AddCc "add.cc" Carry "extended-precision-arithmetic-instructions-add-cc", CARRY_TYPES,
-        NONE, NO_MODS, "d, a, b" O_CARRY, "add.cc.u32 d, a, b;",
+        NONE, NO_MODS, "d, a, b" O_ADD_CC, "add.cc.u32 d, a, b;",
         "a + b, and the carry out of the top bit written to the carry flag CC.CF: the first link of a multi-word addition.";
     Addc "addc" Carry "extended-precision-arithmetic-instructions-addc", CARRY_IN_TYPES,
-        NONE, CC, "d, a, b" O_CARRY, "addc.cc.u32 d, a, b;",
+        NONE, CC, "d, a, b" O_ADDC needs CARRY_OUT, "addc.cc.u32 d, a, b;",
         "a + b + CC.CF; with .cc it writes its own carry out, so the chain goes on.";
     SubCc "sub.cc" Carry "extended-precision-arithmetic-instructions-sub-cc", CARRY_TYPES,
-        NONE, NO_MODS, "d, a, b" O_CARRY, "sub.cc.u32 d, a, b;",
+        NONE, NO_MODS, "d, a, b" O_ADD_CC, "sub.cc.u32 d, a, b;",
         "a - b, computed as a + ~b + 1, with the carry out (1 when nothing was borrowed) written to CC.CF.";
     Subc "subc" Carry "extended-precision-arithmetic-instructions-subc", CARRY_IN_TYPES,
-        NONE, CC, "d, a, b" O_CARRY, "subc.cc.u32 d, a, b;",
+        NONE, CC, "d, a, b" O_ADDC needs CARRY_OUT, "subc.cc.u32 d, a, b;",
         "a + ~b + CC.CF: a - b less one when the previous link borrowed; with .cc it writes its own carry.";
     MadCc "mad.cc" Carry "extended-precision-arithmetic-instructions-mad-cc", CARRY_TYPES,
-        NONE, HALF, "d, a, b, c" O_CARRY, "mad.lo.cc.u32 d, a, b, c;",
+        NONE, HALF, "d, a, b, c" O_MAD_CC, "mad.lo.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c, with the carry out of the addition written to CC.CF.";
     Madc "madc" Carry "extended-precision-arithmetic-instructions-madc", CARRY_IN_TYPES,
-        NONE, HALF_CC, "d, a, b, c" O_CARRY, "madc.hi.cc.u32 d, a, b, c;",
+        NONE, HALF_CC, "d, a, b, c" O_MADC needs CARRY_OUT, "madc.hi.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c and CC.CF; with .cc it writes its own carry.";
 }
 
@@ -679,7 +910,9 @@ impl POp {
     }
     /// Whether it compares two values under a comparison modifier (`setp`, `set`).
     pub fn compares(self) -> bool {
-        matches!(self, POp::Setp | POp::Set)
+        self.row()
+            .mod_groups()
+            .any(|(g, _, _)| g == OpModGroup::Compare)
     }
     /// Every program opcode, in table order.
     pub fn all() -> impl Iterator<Item = POp> {
@@ -735,24 +968,16 @@ impl POp {
     }
     /// A link of the carry chain.
     pub fn is_carry(self) -> bool {
-        matches!(
-            self,
-            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc
-        )
+        self.row().operands.carry != CarryUse::None
     }
     /// Reads the carry flag: `addc`, `subc`, `madc`.
     pub fn carry_in(self) -> bool {
-        matches!(self, POp::Addc | POp::Subc | POp::Madc)
+        self.row().operands.carry == CarryUse::Reads
     }
     /// The opcode word as written before the modifiers: `add` for `add.cc`, `cvt` for
     /// `cvt.pack`.
     pub fn word(self) -> &'static str {
-        match self {
-            POp::AddCc => "add",
-            POp::SubCc => "sub",
-            POp::MadCc => "mad",
-            POp::CvtPack => "cvt",
-            _ => self.name(),
-        }
+        let name = self.name();
+        name.split('.').next().unwrap_or(name)
     }
 }
