@@ -2,9 +2,11 @@
 //! [`crate::eval::video`] on the hardware's reading, with the form decoded beforehand.
 
 use super::{drive, fns, CmpBits, Field, Fns, Kernel, Notes, Operands};
-use crate::ast::{ClampMode, Instruction, Scale, SecOp, Selector};
+use crate::ast::{ClampMode, Instruction, SecOp, Selector};
 use crate::bits::int_range;
-use crate::eval::video::scalar::{merge, primary_of, secondary, word_bounds, word_only};
+use crate::eval::video::scalar::{
+    lane_saturation, merge, primary_of, secondary, word_bounds, word_only,
+};
 use crate::eval::video::{outside, vmad, Part};
 use crate::eval::Inputs;
 use crate::isa::lanes::scalar_part;
@@ -14,7 +16,6 @@ use crate::trace::Flag;
 use {super::drive4, crate::trace::NoTrace};
 
 const M32: u64 = 0xffff_ffff;
-const U32_MAX: i64 = 0xffff_ffff;
 
 // The primary operations, as const parameters of the kernels.
 const ADD: u8 = 0;
@@ -217,27 +218,12 @@ impl Scalar {
         if tail == Tail::Merge {
             let orig = if shift { sext34(tmp) } else { tmp };
             let x = if sat {
-                if shift {
-                    let (lo, hi) = int_range(32, dsig);
-                    let val = orig.clamp(lo, hi);
-                    t.note_if(val != orig && val == hi, Flag::ClampedHigh);
-                    t.note_if(val != orig && val == lo, Flag::ClampedLow);
-                    val as u64 & M32
-                } else {
-                    let x = if (0..=U32_MAX).contains(&tmp) {
-                        tmp as u64
-                    } else {
-                        M32
-                    };
-                    let x = x.min(self.lane_max);
-                    let val = x as i64;
-                    t.note_if(
-                        val != orig && val == self.lane_max as i64,
-                        Flag::ClampedHigh,
-                    );
-                    t.note_if(val != orig && val == 0, Flag::ClampedLow);
-                    x
-                }
+                // The evaluator's saturation for the lane, and its flags.
+                let l = lane_saturation(shift, orig, dsig, self.lane_max);
+                let (high, low) = l.clamped(orig);
+                t.note_if(high, Flag::ClampedHigh);
+                t.note_if(low, Flag::ClampedLow);
+                l.x
             } else {
                 tmp as u64 & M32
             };
@@ -535,12 +521,8 @@ pub(crate) struct Vmad {
     /// The operands as the product reads them: signed 32-bit words.
     a: Field,
     b: Field,
-    /// XOR-ed into the product (all ones: negated product, complemented).
-    p_not: i64,
-    /// XOR-ed into `c` (a negated `c`, complemented).
-    c_not: u64,
-    /// One added to the sum (`.po`, or completing a negation).
-    lsb: i64,
+    /// The evaluator's adjustment of the sum: the product and `c` complemented, one added.
+    adjust: vmad::Adjust,
     /// `.shr7` / `.shr15`, or 0.
     k: u32,
     signed_final: bool,
@@ -549,31 +531,18 @@ pub(crate) struct Vmad {
 
 impl Vmad {
     pub(crate) fn new(insn: &Instruction) -> Vmad {
-        let f = &insn.form;
-        let asig = f.ty(1).is_signed();
-        let bsig = f.ty(2).is_signed();
-        let neg = |i: usize| insn.srcs.get(i).is_some_and(|o| o.neg);
-        let (na, nb, nc) = (neg(0), neg(1), neg(2));
-        let negp = na ^ nb;
-        let signed_final = asig || bsig || negp || nc;
+        // The evaluator's decoded form.
+        let vf = vmad::VmadForm::of(insn);
         let (alo, aw) = scalar_part(src_sel(insn, 0));
         let (blo, bw) = scalar_part(src_sel(insn, 1));
         // A whole word multiplies as a signed 32-bit number whatever its type.
-        let p_not = if !f.po && negp { -1 } else { 0 };
-        let c_not = if !f.po && !negp && nc { M32 } else { 0 };
         Vmad {
-            a: Field::new(alo, aw, asig || aw == 32),
-            b: Field::new(blo, bw, bsig || bw == 32),
-            p_not,
-            c_not,
-            lsb: i64::from(f.po || negp || nc),
-            k: match f.scale {
-                None => 0,
-                Some(Scale::Shr7) => 7,
-                Some(Scale::Shr15) => 15,
-            },
-            signed_final,
-            sat: f.sat,
+            a: Field::new(alo, aw, vf.asig || aw == 32),
+            b: Field::new(blo, bw, vf.bsig || bw == 32),
+            adjust: vf.adjust,
+            k: vf.k,
+            signed_final: vf.signed_final,
+            sat: insn.form.sat,
         }
     }
 
@@ -599,11 +568,11 @@ impl Vmad {
         k: u32,
     ) -> u64 {
         // The evaluator's adjust stage: a negation completed by one, or `.po`.
-        t.note_if(self.p_not != 0 || self.c_not != 0, Flag::Negated);
-        t.note_if(self.lsb != 0, Flag::PlusOne);
-        let p = ma.wrapping_mul(mb) ^ self.p_not;
-        let cx = sext32((u64::from(c) ^ self.c_not) as i64);
-        let sum = p.wrapping_add(cx).wrapping_add(self.lsb);
+        let adj = self.adjust;
+        t.note_if(adj.p_not != 0 || adj.c_not != 0, Flag::Negated);
+        t.note_if(adj.lsb != 0, Flag::PlusOne);
+        // The evaluator's product and sum.
+        let sum = adj.sum(ma, mb, u64::from(c)).sum;
         // The evaluator's scale and bounds.
         let scaled = vmad::scale(sum, sf, k);
         if sat {
@@ -653,9 +622,10 @@ impl Vmad {
     fn narrow_d<const K: u32>(&self, a: u32, b: u32, c: u32) -> u32 {
         let ma = self.a.get32(a) as i16;
         let mb = self.b.get32(b) as i16;
-        let p = (i32::from(ma) * i32::from(mb)) ^ self.p_not as i32;
-        let c = (c ^ self.c_not as u32) as i32;
-        let l = self.lsb as i32;
+        let adj = self.adjust;
+        let p = (i32::from(ma) * i32::from(mb)) ^ adj.p_not as i32;
+        let c = (c ^ adj.c_not as u32) as i32;
+        let l = adj.lsb as i32;
         ((i64::from(p) + i64::from(c) + i64::from(l)) >> K) as u32
     }
 }
@@ -714,9 +684,9 @@ impl Vmad {
         let (bsl, bsr) = (count(self.b.sl - 32), count(self.b.sr - 32));
         let akeep = _mm_set1_epi32(self.a.keep as i32);
         let bkeep = _mm_set1_epi32(self.b.keep as i32 & 0xffff);
-        let p_not = _mm_set1_epi32(self.p_not as i32);
-        let c_not = _mm_set1_epi32(self.c_not as i32);
-        let l = _mm_set1_epi32(self.lsb as i32);
+        let p_not = _mm_set1_epi32(self.adjust.p_not as i32);
+        let c_not = _mm_set1_epi32(self.adjust.c_not as i32);
+        let l = _mm_set1_epi32(self.adjust.lsb as i32);
         let one = _mm_set1_epi32(1);
         let k1 = count(K.saturating_sub(1));
         for (i, o) in ins.chunks_exact(4).zip(out.chunks_exact_mut(4)) {

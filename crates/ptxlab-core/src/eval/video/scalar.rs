@@ -200,17 +200,75 @@ fn saturate_text(tmp: i64, dsig: bool, lane_bits: u32) -> i64 {
 /// saturates to 0x7f/0x7fff (signed) or 0xff/0xffff (unsigned).
 #[inline]
 fn saturate_lane(p: Prim, tmp: i64, dsig: bool, lane_bits: u32) -> u64 {
-    if p.is_shift() {
-        let (lo, hi) = int_range(32, dsig);
-        clamp_i64(sext(tmp as u64, 34), lo, hi) as u64 & M32
+    let orig = if p.is_shift() {
+        sext(tmp as u64, 34)
     } else {
-        let (_, max) = int_range(lane_bits, dsig);
-        let x = if (0..=U32_MAX).contains(&tmp) {
-            tmp as u64
+        tmp
+    };
+    lane_saturation(
+        p.is_shift(),
+        orig,
+        dsig,
+        int_range(lane_bits, dsig).1 as u64,
+    )
+    .x
+}
+
+/// What the hardware's saturation before a merge gives ([`saturate_lane`]): the value `x` the
+/// merge takes, the clamp's value `val` read in its range, and that range (`lo`, `hi`), which
+/// say whether and at which end it clamped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneSat {
+    /// The value the merge takes (32 bits).
+    pub(crate) x: u64,
+    /// The clamp's value in its range: the 32-bit range of `d` for a shift, `0..=lane_max`
+    /// for the others.
+    pub(crate) val: i64,
+    /// The range's low end.
+    pub(crate) lo: i64,
+    /// The range's high end.
+    pub(crate) hi: i64,
+}
+
+impl LaneSat {
+    /// Whether it clamped `orig` (the intermediate, wrapped to 34 bits for a shift) to the
+    /// high end, and to the low end: the flags `ClampedHigh` and `ClampedLow`.
+    #[inline(always)]
+    pub(crate) fn clamped(self, orig: i64) -> (bool, bool) {
+        let moved = self.val != orig;
+        (moved && self.val == self.hi, moved && self.val == self.lo)
+    }
+}
+
+/// The hardware's saturation before a merge, with the lane's maximum decoded once
+/// (`int_range(lane_bits, dsig).1`): the evaluator and the plans (`plan::video`) both run it.
+/// `orig` is the intermediate, wrapped to 34 bits for a shift. Shifts clamp it to the 32-bit
+/// range of `d`; the others send anything outside `0..2^32` to the top, then take the
+/// unsigned minimum with the lane's maximum.
+#[inline(always)]
+pub(crate) fn lane_saturation(shift: bool, orig: i64, dsig: bool, lane_max: u64) -> LaneSat {
+    if shift {
+        let (lo, hi) = int_range(32, dsig);
+        let val = orig.clamp(lo, hi);
+        LaneSat {
+            x: val as u64 & M32,
+            val,
+            lo,
+            hi,
+        }
+    } else {
+        let x = if (0..=U32_MAX).contains(&orig) {
+            orig as u64
         } else {
             M32
         };
-        x.min(max as u64)
+        let x = x.min(lane_max);
+        LaneSat {
+            x,
+            val: x as i64,
+            lo: 0,
+            hi: lane_max as i64,
+        }
     }
 }
 
@@ -634,38 +692,32 @@ fn merge_path<S: Semantics, T: Tracer>(
         tmp
     };
     let x = if sat {
-        let x = if S::TEXT {
-            saturate_text(orig, dsig, part.width) as u64 & M32
-        } else {
-            saturate_lane(p, tmp, dsig, part.width)
-        };
-        // The value the clamp produced, read in its range (the lane's or, for the hardware's
-        // shifts, the 32-bit range).
-        let val = if S::TEXT {
-            saturate_text(orig, dsig, part.width)
-        } else if p.is_shift() {
-            let (lo, hi) = int_range(32, dsig);
-            clamp_i64(orig, lo, hi)
-        } else {
-            x as i64
-        };
-        let (lo, hi, label) = if S::TEXT {
+        // The value the merge takes, the clamp's value read in its range (the lane's or, for
+        // the hardware's shifts, the 32-bit range) and that range.
+        let l = if S::TEXT {
             let (lo, hi) = int_range(part.width, dsig);
-            (lo, hi, "saturated to the range of the lane")
-        } else if p.is_shift() {
-            let (lo, hi) = int_range(32, dsig);
-            (
+            let val = saturate_text(orig, dsig, part.width);
+            LaneSat {
+                x: val as u64 & M32,
+                val,
                 lo,
                 hi,
-                "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits",
-            )
+            }
         } else {
-            let (_, hi) = int_range(part.width, dsig);
-            (
-                0,
-                hi,
-                "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum",
+            lane_saturation(
+                p.is_shift(),
+                orig,
+                dsig,
+                int_range(part.width, dsig).1 as u64,
             )
+        };
+        let (x, lo, hi) = (l.x, l.lo, l.hi);
+        let label = if S::TEXT {
+            "saturated to the range of the lane"
+        } else if p.is_shift() {
+            "saturated to the 32-bit range of d (not the lane's), after wrapping to 34 bits"
+        } else {
+            "saturated for the lane: anything outside 0..2^32 (negatives too) becomes the lane maximum"
         };
         let sat = if S::TEXT || p.is_shift() {
             Saturation::Range {
@@ -676,7 +728,7 @@ fn merge_path<S: Semantics, T: Tracer>(
             Saturation::OutsideToTop { max: hi.into() }
         };
         // Which end it was clamped to (the hardware sends negative values to the top).
-        let (high, low) = (val != orig && val == hi, val != orig && val == lo);
+        let (high, low) = l.clamped(orig);
         t.stage([(high, Flag::ClampedHigh), (low, Flag::ClampedLow)], || {
             let (text, hw) = if S::TEXT {
                 (x, saturate_lane(p, tmp, dsig, part.width))

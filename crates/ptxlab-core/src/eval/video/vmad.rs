@@ -15,17 +15,14 @@ use crate::trace::{Detail, Flag, Flow, NoTrace, Saturation, Stage, StageKind, Tr
 /// logically otherwise, and `.sat` clamps the 64-bit value to the s32 or u32 range.
 pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
     let f = &insn.form;
-    let sg = insn.signs();
-    let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
-    let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
-    let negp = na ^ nb;
-    let signed_final = asig || bsig || negp || nc;
+    let vf = VmadForm::of(insn);
+    let signed_final = vf.signed_final;
     let c = v[2] & M32;
 
-    let ta = read_part("a", v[0], src_sel(insn, 0), asig, t);
-    let tb = read_part("b", v[1], src_sel(insn, 1), bsig, t);
+    let ta = read_part("a", v[0], src_sel(insn, 0), vf.asig, t);
+    let tb = read_part("b", v[1], src_sel(insn, 1), vf.bsig, t);
     if S::TEXT {
-        return vmad_text(insn, ta, tb, c, t);
+        return vmad_text(insn, &vf, ta, tb, c, t);
     }
 
     // The literal reading's answer, only when tracing: a stage is flagged when it departs from
@@ -44,7 +41,13 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     // The product of the operands read as signed 32-bit numbers.
     let ma = sext(ta as u64, 32);
     let mb = sext(tb as u64, 32);
-    let prod = ma.wrapping_mul(mb);
+    let VmadSum {
+        prod,
+        p,
+        c: cc,
+        cx,
+        sum,
+    } = vf.adjust.sum(ma, mb, c);
     t.stage([], || {
         let differs = ma != ta || mb != tb;
         // The extraction above shows the text's 33-bit value; the product reads each operand
@@ -75,10 +78,8 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     });
 
     // Negation of the product or of c, and plus one.
-    let (p, cc, lsb) = vmad_adjust(f.po, negp, nc, i128::from(prod), "p", 64, c, t);
-    // The product fits in 64 bits, and so does its complement.
-    let p = p as i64;
-    let cx = sext(cc, 32);
+    adjust_stage(vf.adjust, i128::from(prod), i128::from(p), "p", 64, c, t);
+    let lsb = vf.adjust.lsb;
     t.stage([], || {
         Stage::new(
             StageKind::Extract,
@@ -103,7 +104,6 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
         })
     });
 
-    let sum = p.wrapping_add(cx).wrapping_add(lsb);
     t.stage([], || {
         let op = if lsb == 1 { "p + c + 1" } else { "p + c" };
         Stage::new(
@@ -117,13 +117,9 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
         .input(Val::new("c", 64, true, i128::from(cx)))
     });
 
-    let scaled = match f.scale {
-        None => sum,
-        Some(s) => {
-            let k = match s {
-                Scale::Shr7 => 7,
-                Scale::Shr15 => 15,
-            };
+    let scaled = match vf.k {
+        0 => sum,
+        k => {
             let r = scale(sum, signed_final, k);
             t.stage([], || {
                 let (label, op) = if signed_final {
@@ -216,6 +212,100 @@ pub fn eval_vmad<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &
     d
 }
 
+/// `vmad`'s form decoded once: the signs, the adjustment of the sum and the scale's shift. The
+/// evaluator (both readings) and the plans (`plan::video`) read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct VmadForm {
+    /// `a` is of a signed type.
+    pub(crate) asig: bool,
+    /// `b` is of a signed type.
+    pub(crate) bsig: bool,
+    /// The result is signed: a signed source or a negation.
+    pub(crate) signed_final: bool,
+    /// How the sum is adjusted.
+    pub(crate) adjust: Adjust,
+    /// The scale's shift: 7 or 15 for `.shr7`/`.shr15`, 0 without.
+    pub(crate) k: u32,
+}
+
+impl VmadForm {
+    /// The form of `insn`, a `vmad`.
+    pub(crate) fn of(insn: &Instruction) -> VmadForm {
+        let f = &insn.form;
+        let sg = insn.signs();
+        let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
+        let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
+        let negp = na ^ nb;
+        VmadForm {
+            asig,
+            bsig,
+            signed_final: asig || bsig || negp || nc,
+            adjust: Adjust::of(f.po, negp, nc),
+            k: match f.scale {
+                None => 0,
+                Some(Scale::Shr7) => 7,
+                Some(Scale::Shr15) => 15,
+            },
+        }
+    }
+}
+
+/// How `.po`, a negated product and a negated `c` change `vmad`'s sum: the product is XOR-ed
+/// with `p_not` (all ones: complemented), `c` with `c_not`, and `lsb` is added. `.po` wins over
+/// the negations, and a negated product over a negated `c`, as measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Adjust {
+    /// All ones when the product is complemented, else 0.
+    pub(crate) p_not: i64,
+    /// All ones in 32 bits when `c` is complemented, else 0.
+    pub(crate) c_not: u64,
+    /// The one added to the sum (`.po`, or completing a negation), else 0.
+    pub(crate) lsb: i64,
+}
+
+impl Adjust {
+    /// The adjustment of a form with `.po`, a negated product, a negated `c`.
+    pub(crate) fn of(po: bool, negp: bool, nc: bool) -> Adjust {
+        Adjust {
+            p_not: if !po && negp { -1 } else { 0 },
+            c_not: if !po && !negp && nc { M32 } else { 0 },
+            lsb: i64::from(po || negp || nc),
+        }
+    }
+
+    /// The hardware's sum: the product of the signed 32-bit words `ma` and `mb`, adjusted, plus
+    /// `c` adjusted and sign-extended, plus `lsb`, in 64 bits.
+    #[inline(always)]
+    pub(crate) fn sum(self, ma: i64, mb: i64, c: u64) -> VmadSum {
+        let prod = ma.wrapping_mul(mb);
+        let p = prod ^ self.p_not;
+        let c = (c ^ self.c_not) & M32;
+        let cx = sext(c, 32);
+        VmadSum {
+            prod,
+            p,
+            c,
+            cx,
+            sum: p.wrapping_add(cx).wrapping_add(self.lsb),
+        }
+    }
+}
+
+/// The values of the hardware's `vmad` sum ([`Adjust::sum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct VmadSum {
+    /// The product.
+    pub(crate) prod: i64,
+    /// The product as adjusted.
+    pub(crate) p: i64,
+    /// `c` as adjusted (32 bits).
+    pub(crate) c: u64,
+    /// `c` as adjusted, sign-extended.
+    pub(crate) cx: i64,
+    /// The sum.
+    pub(crate) sum: i64,
+}
+
 /// `vmad`'s scale: the 64-bit sum shifted right by `k` (0 without `.shr7`/`.shr15`),
 /// arithmetically for a signed result and logically otherwise. The plans (`plan::video`) run
 /// it too.
@@ -239,30 +329,20 @@ pub(crate) fn sat_bounds(signed_final: bool) -> (i64, i64) {
     }
 }
 
-/// The `.po`, negated-product and negated-`c` step of `vmad`, the same in both readings: returns
-/// the product (named `name`, `bits` wide in the trace), `c` and the one added to the sum.
+/// The stage of `vmad`'s `.po`, negated-product or negated-`c` step, the same in both
+/// readings: `adj` says which; the product before and after it (named `name`, `bits` wide in
+/// the trace) and `c` before it.
 #[allow(clippy::too_many_arguments)]
-fn vmad_adjust<T: Tracer>(
-    po: bool,
-    negp: bool,
-    nc: bool,
+fn adjust_stage<T: Tracer>(
+    adj: Adjust,
     prod: i128,
+    p: i128,
     name: &'static str,
     bits: u32,
     c: u64,
     t: &mut T,
-) -> (i128, u64, i64) {
-    if po {
-        t.stage([(true, Flag::PlusOne)], || {
-            Stage::new(
-                StageKind::Adjust,
-                ".po: one is added to the sum",
-                Val::new("lsb", 1, false, 1),
-            )
-        });
-        (prod, c, 1)
-    } else if negp {
-        let p = !prod;
+) {
+    if adj.p_not != 0 {
         t.stage([(true, Flag::Negated), (true, Flag::PlusOne)], || {
             Stage::new(
                 StageKind::Adjust,
@@ -273,35 +353,41 @@ fn vmad_adjust<T: Tracer>(
             .op(format!("~{name}"))
             .input(Val::new(name, bits, true, prod))
         });
-        (p, c, 1)
-    } else if nc {
-        let cc = !c & M32;
+    } else if adj.c_not != 0 {
         t.stage([(true, Flag::Negated), (true, Flag::PlusOne)], || {
             Stage::new(
                 StageKind::Adjust,
                 "c negated: complemented here, one added to the sum",
-                Val::reg("c", 32, cc),
+                Val::reg("c", 32, (c ^ adj.c_not) & M32),
             )
             .flow(Flow::Bitwise)
             .op("~c")
             .input(Val::reg("c", 32, c))
         });
-        (prod, cc, 1)
-    } else {
-        (prod, c, 0)
+    } else if adj.lsb != 0 {
+        t.stage([(true, Flag::PlusOne)], || {
+            Stage::new(
+                StageKind::Adjust,
+                ".po: one is added to the sum",
+                Val::new("lsb", 1, false, 1),
+            )
+        });
     }
 }
 
 /// `vmad` as the ISA text's pseudocode reads literally, from the extracted operands on: a
 /// 128-bit product and sum, `c` zero-extended for an unsigned result, a logical shift of the
 /// 128-bit sum kept to 64 bits, and a clamp of that 64-bit value.
-fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T) -> u64 {
+fn vmad_text<T: Tracer>(
+    insn: &Instruction,
+    vf: &VmadForm,
+    ta: i64,
+    tb: i64,
+    c: u64,
+    t: &mut T,
+) -> u64 {
     let f = &insn.form;
-    let sg = insn.signs();
-    let (asig, bsig) = (sg & 2 != 0, sg & 4 != 0);
-    let (na, nb, nc) = (src_neg(insn, 0), src_neg(insn, 1), src_neg(insn, 2));
-    let negp = na ^ nb;
-    let signed_final = asig || bsig || negp || nc;
+    let signed_final = vf.signed_final;
     let prod = i128::from(ta) * i128::from(tb);
     t.stage([], || {
         Stage::new(
@@ -319,7 +405,10 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
             kept_bits: 128,
         })
     });
-    let (tmp, cc, lsb) = vmad_adjust(f.po, negp, nc, prod, "tmp", 128, c, t);
+    let adj = vf.adjust;
+    let tmp = prod ^ i128::from(adj.p_not);
+    let (cc, lsb) = ((c ^ adj.c_not) & M32, adj.lsb);
+    adjust_stage(adj, prod, tmp, "tmp", 128, c, t);
     let c128 = if signed_final {
         i128::from(sext(cc, 32))
     } else {
@@ -350,11 +439,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
         .input(Val::new("tmp", 128, true, tmp))
         .input(Val::new("c", 128, true, c128))
     });
-    let k = match f.scale {
-        None => 0,
-        Some(Scale::Shr7) => 7,
-        Some(Scale::Shr15) => 15,
-    };
+    let k = vf.k;
     let result = ((sum as u128) >> k) as u64;
     t.stage([], || {
         let label = if k == 0 {
@@ -376,7 +461,7 @@ fn vmad_text<T: Tracer>(insn: &Instruction, ta: i64, tb: i64, c: u64, t: &mut T)
                 },
             ),
         )
-        .flow(Flow::shifted(k, false))
+        .flow(Flow::shifted(k as i32, false))
         .op(format!("(tmp >> {k}) & 0xffffffffffffffff"))
         .input(Val::new("tmp", 128, true, sum))
     });
