@@ -6,9 +6,9 @@
 //! this module reads them. One entry point per concern:
 //! [`parse_op`] reads and validates one statement exactly as ptxas 13.5 does for sm_90 (PTX ISA
 //! 8.0; `tests/data/ptxas-programs.jsonl` holds its decisions), [`OpInsn::eval`] computes every
-//! destination and a stage [`Trace`]. The validator's type, modifier and operand rules are the
-//! row's type slots, modifier groups, operand positions and needs (`cvt`'s wider registers
-//! aside). The values equal an H100's on every measured case (`tests/gpu_programs.rs`).
+//! destination and a stage [`Trace`]. The validator has no rule per opcode: the row's type
+//! slots, modifier groups, operand positions and needs say what is accepted. The values equal
+//! an H100's on every measured case (`tests/gpu_programs.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -665,8 +665,8 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
             format!("'{name}' is not one of {}", program_names()),
         )
     })?;
-    // `.pack` belongs to the opcode: cvt.pack.
-    let skip = usize::from(op == POp::CvtPack);
+    // A word of the row's name that belongs to the opcode: cvt.pack's `.pack`.
+    let skip = usize::from(op.name_word().is_some());
     let mut mods: Vec<(M, Span, &str)> = Vec::new();
     for (sp, w) in written.into_iter().skip(skip) {
         let m = modifier(w)
@@ -733,7 +733,7 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
     }
     .run()?;
     for (dst, reg, sp) in loose {
-        let fits = |bits: u32| insn.op != POp::Cvt && (bits == 32 || bits == 1);
+        let fits = |bits: u32| !insn.op.row().operands.wider && (bits == 32 || bits == 1);
         let ok = if dst {
             (0..insn.dsts.len()).any(|i| {
                 matches!(&insn.dsts[i], Dst::Reg(name) if *name == reg) && fits(insn.dst_bits(i))
@@ -1431,8 +1431,9 @@ impl Validator<'_> {
 // ------------------------------------------------------------------------------------------
 // Evaluation
 
-/// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or for
-/// `cvt` (`loose`) any wider data register, as ptxas decides.
+/// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or where
+/// the row reads wider registers (`loose`: `cvt`, `OpOperands::wider`) any wider data
+/// register, as ptxas decides.
 pub fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
     if (reg == 1) != (bits == 1) {
         return false;
@@ -1557,7 +1558,7 @@ impl OpInsn {
             match seen.iter().find(|s| s.0 == name) {
                 None => seen.push((name, bits)),
                 Some(&(_, first)) => {
-                    if !width_fits(first, bits, self.op == POp::Cvt) {
+                    if !width_fits(first, bits, self.op.row().operands.wider) {
                         return Some(format!(
                             "{name} is used as {} and as {}: one register cannot be both",
                             width_name(first),

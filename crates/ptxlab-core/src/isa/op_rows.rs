@@ -530,6 +530,11 @@ pub struct OpOperands {
     pub last: LastSource,
     /// How the carry flag is used.
     pub carry: CarryUse,
+    /// A data register wider than an operand serves it, and ptxas does not ignore the suffixes
+    /// `.b01` ... on its registers (`cvt`, which converts from or to the register's low bits).
+    pub wider: bool,
+    /// It may read a special register (`%tid.x` ...), as ptxas allows `mov` and `cvt` alone.
+    pub specials: bool,
 }
 
 impl OpOperands {
@@ -581,6 +586,8 @@ const fn ops(
         srcs,
         last,
         carry,
+        wider: false,
+        specials: false,
     }
 }
 const fn simple(dsts: &'static [OpOperand], srcs: &'static [OpOperand]) -> OpOperands {
@@ -605,16 +612,19 @@ const O_LOP3: OpOperands = simple(
 );
 const O_SHL: OpOperands = simple(&[D_TYPED], &[BITS, AMOUNT.named("b")]);
 const O_SHR: OpOperands = simple(&[D_TYPED], &[TYPED, AMOUNT.named("b")]);
-const O_MOV: OpOperands = simple(
-    &[opd(OpWidth::Part, OpSign::Type, OpFloat::No)
-        .named("d")
-        .kind(OpKind::Parts)],
-    &[
-        opd(OpWidth::Part, OpSign::Type, OpFloat::Type).kind(OpKind::Parts),
-        opd(OpWidth::Part, OpSign::Type, OpFloat::No).kind(OpKind::Parts),
-        opd(OpWidth::Part, OpSign::Unsigned, OpFloat::No).kind(OpKind::Parts),
-    ],
-);
+const O_MOV: OpOperands = OpOperands {
+    specials: true,
+    ..simple(
+        &[opd(OpWidth::Part, OpSign::Type, OpFloat::No)
+            .named("d")
+            .kind(OpKind::Parts)],
+        &[
+            opd(OpWidth::Part, OpSign::Type, OpFloat::Type).kind(OpKind::Parts),
+            opd(OpWidth::Part, OpSign::Type, OpFloat::No).kind(OpKind::Parts),
+            opd(OpWidth::Part, OpSign::Unsigned, OpFloat::No).kind(OpKind::Parts),
+        ],
+    )
+};
 const O_SETP: OpOperands = ops(
     &[
         PRED.named("p").kind(OpKind::PredPair),
@@ -625,10 +635,14 @@ const O_SETP: OpOperands = ops(
     CarryUse::None,
 );
 const O_SELP: OpOperands = simple(&[D_TYPED], &[VALUE, VALUE.named("b"), PRED.named("c")]);
-const O_CVT: OpOperands = simple(
-    &[D_TYPED],
-    &[opd(OpWidth::Second, OpSign::Second, OpFloat::No)],
-);
+const O_CVT: OpOperands = OpOperands {
+    wider: true,
+    specials: true,
+    ..simple(
+        &[D_TYPED],
+        &[opd(OpWidth::Second, OpSign::Second, OpFloat::No)],
+    )
+};
 /// `cvt.pack`'s `a` and `b`: the second type, `.s32` (the only one the row takes).
 const PACKED: OpOperand = opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No);
 const O_PACK: OpOperands = ops(
@@ -957,14 +971,24 @@ impl POp {
     /// after it: `add`, `sub` and `mad` with `.cc` are links of the carry chain, and `cvt`
     /// with `.pack` right after it is `cvt.pack`. None for any other opcode word.
     pub fn of_statement(word: &str, mods: &[&str]) -> Option<POp> {
-        let cc = mods.contains(&"cc");
-        match word {
-            "add" if cc => Some(POp::AddCc),
-            "sub" if cc => Some(POp::SubCc),
-            "mad" if cc => Some(POp::MadCc),
-            "cvt" if mods.first() == Some(&"pack") => Some(POp::CvtPack),
-            _ => POp::from_name(word),
-        }
+        OP_ROWS
+            .iter()
+            .find(|r| match r.name.split_once('.') {
+                Some((w0, w1)) if w0 == word => match r.op.name_word() {
+                    Some(_) => mods.first() == Some(&w1),
+                    None => mods.contains(&w1),
+                },
+                _ => false,
+            })
+            .map(|r| r.op)
+            .or_else(|| POp::from_name(word))
+    }
+    /// The second word of its name when that word belongs to the opcode and comes right after
+    /// it (`cvt.pack`'s `pack`); `None` without one, or when it is a modifier that may stand
+    /// anywhere among the others (`add.cc`'s `cc`, a carry out).
+    pub fn name_word(self) -> Option<&'static str> {
+        let (_, w) = self.name().split_once('.')?;
+        OpModGroup::of(&[w]).is_none().then_some(w)
     }
     /// A link of the carry chain.
     pub fn is_carry(self) -> bool {

@@ -1399,8 +1399,8 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         Body::Insn(i) => i.op().map(|o| o.op),
         _ => None,
     };
-    let loose = op == Some(POp::Cvt) || matches!(&stmt.body, Body::Access(_));
-    let moves = matches!(op, Some(POp::Mov | POp::Cvt));
+    let loose = op.is_some_and(|o| o.row().operands.wider) || matches!(&stmt.body, Body::Access(_));
+    let moves = op.is_some_and(|o| o.row().operands.specials);
     for (name, bits, written) in uses(&stmt) {
         let shown_name = unhide(&name);
         if matches!(name.as_str(), "%tid" | "%ntid" | "%ctaid" | "%nctaid") {
