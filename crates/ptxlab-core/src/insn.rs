@@ -1,6 +1,6 @@
 //! Any one instruction the playground and the `ptxlab` tool evaluate on its own: one of the 47
 //! video and integer arithmetic opcodes of [`crate::isa::OPCODES`] ([`Insn::Table`]), or one of
-//! the 22 logic, shift, move, compare, convert and carry-chain instructions of [`crate::isa::OP_ROWS`]
+//! the 23 logic, shift, move, compare, convert and carry-chain instructions of [`crate::isa::OP_ROWS`]
 //! ([`Insn::Op`]). [`check`] reads either with its own parser and validator (there is one per
 //! form); [`Insn::evaluate`] gives every destination's value and the stage [`Trace`].
 //!

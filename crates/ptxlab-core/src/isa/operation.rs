@@ -1,11 +1,15 @@
-//! What each table opcode computes, by family: the one map from [`Opcode`] to an operation.
+//! What each table opcode computes, by family: the vocabulary of operations. Each row of
+//! [`super::OPCODES`] names its operation ([`Opcode::operation`], generated from the rows), and
+//! its family is that operation's ([`Operation::family`]).
 //!
-//! Every evaluator and plan reads its operation from here and matches on its family's own enum,
-//! so no match on an operation ends in a catch-all: an opcode added to the table without an
-//! operation does not build ([`Opcode::operation`] is exhaustive), and an operation added to a
-//! family does not build until every evaluator and plan of that family handles it.
+//! Every evaluator and plan reads its operation from the row and matches on its family's own
+//! enum, so no match on an operation ends in a catch-all: an opcode added to the table without
+//! an operation does not build, and an operation added to a family does not build until every
+//! evaluator and plan of that family handles it.
 
-use super::{Family, Opcode};
+use super::Family;
+#[cfg(doc)]
+use super::Opcode;
 
 /// The operation of a table opcode, within its family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,64 +149,9 @@ impl IntOp {
     ];
 }
 
-impl Opcode {
-    /// What this opcode computes. Exhaustive: a new opcode needs its line here.
-    pub const fn operation(self) -> Operation {
-        use Operation::{Int, Scalar, Simd2, Simd4};
-        match self {
-            Opcode::Vadd => Scalar(ScalarOp::Add),
-            Opcode::Vsub => Scalar(ScalarOp::Sub),
-            Opcode::Vabsdiff => Scalar(ScalarOp::Absdiff),
-            Opcode::Vmin => Scalar(ScalarOp::Min),
-            Opcode::Vmax => Scalar(ScalarOp::Max),
-            Opcode::Vshl => Scalar(ScalarOp::Shl),
-            Opcode::Vshr => Scalar(ScalarOp::Shr),
-            Opcode::Vset => Scalar(ScalarOp::Set),
-            Opcode::Vmad => Operation::Vmad,
-            Opcode::Vadd2 => Simd2(SimdOp::Add),
-            Opcode::Vsub2 => Simd2(SimdOp::Sub),
-            Opcode::Vavrg2 => Simd2(SimdOp::Avrg),
-            Opcode::Vabsdiff2 => Simd2(SimdOp::Absdiff),
-            Opcode::Vmin2 => Simd2(SimdOp::Min),
-            Opcode::Vmax2 => Simd2(SimdOp::Max),
-            Opcode::Vset2 => Simd2(SimdOp::Set),
-            Opcode::Vadd4 => Simd4(SimdOp::Add),
-            Opcode::Vsub4 => Simd4(SimdOp::Sub),
-            Opcode::Vavrg4 => Simd4(SimdOp::Avrg),
-            Opcode::Vabsdiff4 => Simd4(SimdOp::Absdiff),
-            Opcode::Vmin4 => Simd4(SimdOp::Min),
-            Opcode::Vmax4 => Simd4(SimdOp::Max),
-            Opcode::Vset4 => Simd4(SimdOp::Set),
-            Opcode::Add => Int(IntOp::Add),
-            Opcode::Sub => Int(IntOp::Sub),
-            Opcode::Mul => Int(IntOp::Mul),
-            Opcode::Mad => Int(IntOp::Mad),
-            Opcode::Mul24 => Int(IntOp::Mul24),
-            Opcode::Mad24 => Int(IntOp::Mad24),
-            Opcode::Sad => Int(IntOp::Sad),
-            Opcode::Div => Int(IntOp::Div),
-            Opcode::Rem => Int(IntOp::Rem),
-            Opcode::Abs => Int(IntOp::Abs),
-            Opcode::Neg => Int(IntOp::Neg),
-            Opcode::Min => Int(IntOp::Min),
-            Opcode::Max => Int(IntOp::Max),
-            Opcode::Popc => Int(IntOp::Popc),
-            Opcode::Clz => Int(IntOp::Clz),
-            Opcode::Bfind => Int(IntOp::Bfind),
-            Opcode::Fns => Int(IntOp::Fns),
-            Opcode::Brev => Int(IntOp::Brev),
-            Opcode::Bfe => Int(IntOp::Bfe),
-            Opcode::Bfi => Int(IntOp::Bfi),
-            Opcode::Szext => Int(IntOp::Szext),
-            Opcode::Bmsk => Int(IntOp::Bmsk),
-            Opcode::Dp4a => Int(IntOp::Dp4a),
-            Opcode::Dp2a => Int(IntOp::Dp2a),
-        }
-    }
-}
-
 impl Operation {
-    /// The family an operation of this kind belongs to (the rows say the same, see the tests).
+    /// The family an operation of this kind belongs to, and so the family of the rows that
+    /// name it.
     pub const fn family(self) -> Family {
         match self {
             Operation::Scalar(_) => Family::ScalarVideo,
@@ -224,6 +173,7 @@ mod tests {
         let mut seen = HashSet::new();
         for row in OPCODES {
             let op = row.opcode.operation();
+            // The row's family is read from its operation.
             assert_eq!(op.family(), row.family, "{}", row.name);
             assert!(seen.insert(op), "{} shares its operation {op:?}", row.name);
         }

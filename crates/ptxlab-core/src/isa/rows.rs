@@ -14,13 +14,14 @@
 //! ```
 
 use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
+use super::operation::{IntOp, Operation, ScalarOp, SimdOp};
 use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, ATYPE, BTYPE, DTYPE, TYPE,
 };
-use super::{Family, Gpu, OpcodeInfo, Syntax};
+use super::{Gpu, OpcodeInfo, Syntax};
 
 macro_rules! opcodes {
-    ($($var:ident $name:literal $fam:ident $srcs:literal $anchor:expr,
+    ($($var:ident $name:literal $kind:ident $(($op:path))? $srcs:literal $anchor:expr,
        $syntax:expr, $ops:expr, $example:literal, $summary:literal;)*) => {
         /// Every opcode in scope.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -37,7 +38,7 @@ macro_rules! opcodes {
             $(OpcodeInfo {
                 opcode: Opcode::$var,
                 name: $name,
-                family: Family::$fam,
+                family: Operation::$kind $(($op))?.family(),
                 sources: $srcs,
                 doc_anchor: $anchor,
                 summary: $summary,
@@ -47,6 +48,15 @@ macro_rules! opcodes {
                 operands: $ops,
             },)*
         ];
+
+        impl Opcode {
+            /// What the opcode computes: its family's operation, named in its row.
+            pub const fn operation(self) -> Operation {
+                match self {
+                    $(Opcode::$var => Operation::$kind $(($op))?,)*
+                }
+            }
+        }
     };
 }
 
@@ -363,125 +373,133 @@ const S2: &str = "simd-video-instructions-vadd2-vsub2-vavrg2-vabsdiff2-vmin2-vma
 const S4: &str = "simd-video-instructions-vadd4-vsub4-vavrg4-vabsdiff4-vmin4-vmax4";
 
 opcodes! {
-    Vadd "vadd" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vadd.s32.s32.s32 d, a.b0, b.h0;",
+    Vadd "vadd" Scalar(ScalarOp::Add) 2 SV, SCALAR, SCALAR_OPS, "vadd.s32.s32.s32 d, a.b0, b.h0;",
         "Adds one selected byte, half-word or word of a to one of b, in 34-bit precision.";
-    Vsub "vsub" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vsub.s32.s32.s32 d, a.b2, b.b0;",
+    Vsub "vsub" Scalar(ScalarOp::Sub) 2 SV, SCALAR, SCALAR_OPS, "vsub.s32.s32.s32 d, a.b2, b.b0;",
         "Subtracts a selected part of b from a selected part of a, in 34-bit precision.";
-    Vabsdiff "vabsdiff" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vabsdiff.u32.u32.u32 d, a.b3, b;",
+    Vabsdiff "vabsdiff" Scalar(ScalarOp::Absdiff) 2 SV, SCALAR, SCALAR_OPS,
+        "vabsdiff.u32.u32.u32 d, a.b3, b;",
         "Absolute difference of a selected part of a and of b.";
-    Vmin "vmin" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vmin.s32.s32.s32 d, a.h0, b.h1;",
+    Vmin "vmin" Scalar(ScalarOp::Min) 2 SV, SCALAR, SCALAR_OPS, "vmin.s32.s32.s32 d, a.h0, b.h1;",
         "Smaller of a selected part of a and of b, each read signed or unsigned.";
-    Vmax "vmax" ScalarVideo 2 SV, SCALAR, SCALAR_OPS, "vmax.s32.s32.s32 d, a.h0, b.h0;",
+    Vmax "vmax" Scalar(ScalarOp::Max) 2 SV, SCALAR, SCALAR_OPS, "vmax.s32.s32.s32 d, a.h0, b.h0;",
         "Larger of a selected part of a and of b, each read signed or unsigned.";
-    Vshl "vshl" ScalarVideo 2 SH, SHIFT, SHIFT_OPS, "vshl.u32.u32.u32.wrap d, a, b.b1;",
+    Vshl "vshl" Scalar(ScalarOp::Shl) 2 SH, SHIFT, SHIFT_OPS, "vshl.u32.u32.u32.wrap d, a, b.b1;",
         "Shifts a selected part of a left by an unsigned amount taken from b.";
-    Vshr "vshr" ScalarVideo 2 SH, SHIFT, SHIFT_OPS, "vshr.s32.s32.u32.wrap d, a.h0, b.b2;",
+    Vshr "vshr" Scalar(ScalarOp::Shr) 2 SH, SHIFT, SHIFT_OPS,
+        "vshr.s32.s32.u32.wrap d, a.h0, b.b2;",
         "Shifts a selected part of a right (arithmetic when a is signed) by an amount from b.";
     Vmad "vmad" Vmad 3 "scalar-video-instructions-vmad", VMAD, VMAD_OPS,
         "vmad.u32.s32.s32 d, a, b, c;",
         "Multiplies selected parts of a and b and adds c, with optional negation, plus one and scaling.";
-    Vset "vset" ScalarVideo 2 "scalar-video-instructions-vset", vset(VSET_MODS), VSET_OPS,
+    Vset "vset" Scalar(ScalarOp::Set) 2 "scalar-video-instructions-vset", vset(VSET_MODS), VSET_OPS,
         "vset.s32.s32.lt d, a, b.b2;",
         "Compares a selected part of a with one of b, giving 1 or 0.";
-    Vadd2 "vadd2" Simd2 3 S2, SIMD, SIMD2_OPS, "vadd2.s32.s32.s32 d, a, b, c;",
+    Vadd2 "vadd2" Simd2(SimdOp::Add) 3 S2, SIMD, SIMD2_OPS, "vadd2.s32.s32.s32 d, a, b, c;",
         "Adds two pairs of half-words chosen from a and b.";
-    Vsub2 "vsub2" Simd2 3 S2, SIMD, SIMD2_OPS, "vsub2.s32.s32.s32 d, a, b.h01, c;",
+    Vsub2 "vsub2" Simd2(SimdOp::Sub) 3 S2, SIMD, SIMD2_OPS, "vsub2.s32.s32.s32 d, a, b.h01, c;",
         "Subtracts two pairs of half-words chosen from a and b.";
-    Vavrg2 "vavrg2" Simd2 3 S2, SIMD, SIMD2_OPS, "vavrg2.u32.u32.u32 d, a.h03, b, c;",
+    Vavrg2 "vavrg2" Simd2(SimdOp::Avrg) 3 S2, SIMD, SIMD2_OPS, "vavrg2.u32.u32.u32 d, a.h03, b, c;",
         "Averages two pairs of half-words, rounding halves away from zero.";
-    Vabsdiff2 "vabsdiff2" Simd2 3 S2, SIMD, SIMD2_OPS, "vabsdiff2.u32.u32.u32 d, a, b, c;",
+    Vabsdiff2 "vabsdiff2" Simd2(SimdOp::Absdiff) 3 S2, SIMD, SIMD2_OPS,
+        "vabsdiff2.u32.u32.u32 d, a, b, c;",
         "Absolute differences of two pairs of half-words.";
-    Vmin2 "vmin2" Simd2 3 S2, SIMD, SIMD2_OPS, "vmin2.s32.s32.s32 d.h10, a, b, c;",
+    Vmin2 "vmin2" Simd2(SimdOp::Min) 3 S2, SIMD, SIMD2_OPS, "vmin2.s32.s32.s32 d.h10, a, b, c;",
         "Per-half-word minimum.";
-    Vmax2 "vmax2" Simd2 3 S2, SIMD, SIMD2_OPS, "vmax2.s32.s32.s32 d, a.h01, b.h13, c;",
+    Vmax2 "vmax2" Simd2(SimdOp::Max) 3 S2, SIMD, SIMD2_OPS, "vmax2.s32.s32.s32 d, a.h01, b.h13, c;",
         "Per-half-word maximum.";
-    Vset2 "vset2" Simd2 3 "simd-video-instructions-vset2", vset(VSETN_MODS), VSET2_OPS,
+    Vset2 "vset2" Simd2(SimdOp::Set) 3 "simd-video-instructions-vset2", vset(VSETN_MODS), VSET2_OPS,
         "vset2.s32.s32.lt d, a.h13, b.h33, c;",
         "Per-half-word comparison giving 1 or 0 in each lane.";
-    Vadd4 "vadd4" Simd4 3 S4, SIMD, SIMD4_OPS, "vadd4.s32.u32.u32 d, a, b, c;",
+    Vadd4 "vadd4" Simd4(SimdOp::Add) 3 S4, SIMD, SIMD4_OPS, "vadd4.s32.u32.u32 d, a, b, c;",
         "Adds four pairs of bytes chosen from a and b.";
-    Vsub4 "vsub4" Simd4 3 S4, SIMD, SIMD4_OPS, "vsub4.s32.s32.s32 d, a, b.b1664, c;",
+    Vsub4 "vsub4" Simd4(SimdOp::Sub) 3 S4, SIMD, SIMD4_OPS, "vsub4.s32.s32.s32 d, a, b.b1664, c;",
         "Subtracts four pairs of bytes chosen from a and b.";
-    Vavrg4 "vavrg4" Simd4 3 S4, SIMD, SIMD4_OPS, "vavrg4.u32.u32.u32 d.b30, a, b, c;",
+    Vavrg4 "vavrg4" Simd4(SimdOp::Avrg) 3 S4, SIMD, SIMD4_OPS, "vavrg4.u32.u32.u32 d.b30, a, b, c;",
         "Averages four pairs of bytes, rounding halves away from zero.";
-    Vabsdiff4 "vabsdiff4" Simd4 3 S4, SIMD, SIMD4_OPS, "vabsdiff4.u32.u32.u32 d.b31, a, b, c;",
+    Vabsdiff4 "vabsdiff4" Simd4(SimdOp::Absdiff) 3 S4, SIMD, SIMD4_OPS,
+        "vabsdiff4.u32.u32.u32 d.b31, a, b, c;",
         "Absolute differences of four pairs of bytes.";
-    Vmin4 "vmin4" Simd4 3 S4, SIMD, SIMD4_OPS, "vmin4.s32.s32.s32 d.b21, a, b, c;",
+    Vmin4 "vmin4" Simd4(SimdOp::Min) 3 S4, SIMD, SIMD4_OPS, "vmin4.s32.s32.s32 d.b21, a, b, c;",
         "Per-byte minimum.";
-    Vmax4 "vmax4" Simd4 3 S4, SIMD, SIMD4_OPS, "vmax4.u32.u32.u32 d, a, b, c;",
+    Vmax4 "vmax4" Simd4(SimdOp::Max) 3 S4, SIMD, SIMD4_OPS, "vmax4.u32.u32.u32 d, a, b, c;",
         "Per-byte maximum.";
-    Vset4 "vset4" Simd4 3 "simd-video-instructions-vset4", vset(VSETN_MODS), VSET4_OPS,
+    Vset4 "vset4" Simd4(SimdOp::Set) 3 "simd-video-instructions-vset4", vset(VSETN_MODS), VSET4_OPS,
         "vset4.s32.s32.lt d, a, b, c;",
         "Per-byte comparison giving 1 or 0 in each lane.";
-    Add "add" Integer 2 "integer-arithmetic-instructions-add", ADD_SUB, INT2, "add.s32 d, a, b;",
+    Add "add" Int(IntOp::Add) 2 "integer-arithmetic-instructions-add", ADD_SUB, INT2,
+        "add.s32 d, a, b;",
         "Sum, wrapping or (for .s32 with .sat) clamped.";
-    Sub "sub" Integer 2 "integer-arithmetic-instructions-sub", SUB, INT2, "sub.s32 d, a, b;",
+    Sub "sub" Int(IntOp::Sub) 2 "integer-arithmetic-instructions-sub", SUB, INT2,
+        "sub.s32 d, a, b;",
         "Difference, wrapping or (for .s32 with .sat) clamped.";
-    Mul "mul" Integer 2 "integer-arithmetic-instructions-mul", MUL, MUL_OPS,
+    Mul "mul" Int(IntOp::Mul) 2 "integer-arithmetic-instructions-mul", MUL, MUL_OPS,
         "mul.lo.s32 d, a, b;",
         "Full product; keeps the low half, the high half, or all of it (.wide).";
-    Mad "mad" Integer 3 "integer-arithmetic-instructions-mad", MAD, MAD_OPS,
+    Mad "mad" Int(IntOp::Mad) 3 "integer-arithmetic-instructions-mad", MAD, MAD_OPS,
         "mad.lo.s32 d, a, b, c;",
         "Product (low, high or wide) plus c.";
-    Mul24 "mul24" Integer 2 "integer-arithmetic-instructions-mul24",
+    Mul24 "mul24" Int(IntOp::Mul24) 2 "integer-arithmetic-instructions-mul24",
         with_mode_first(integer(T_US32, &[HI, LO])), W32_2,
         "mul24.lo.s32 d, a, b;",
         "Product of the low 24 bits of a and b (read signed for .s32); keeps bits 0-31 or 16-47 of the 48-bit product.";
-    Mad24 "mad24" Integer 3 "integer-arithmetic-instructions-mad24", MAD24, W32_3,
+    Mad24 "mad24" Int(IntOp::Mad24) 3 "integer-arithmetic-instructions-mad24", MAD24, W32_3,
         "mad24.lo.s32 d, a, b, c;",
         "Product of the low 24 bits of a and b (read signed for .s32): bits 0-31 (.lo) or 16-47 (.hi) of it, plus c.";
-    Sad "sad" Integer 3 "integer-arithmetic-instructions-sad", integer(T_INT, &[]), INT3,
+    Sad "sad" Int(IntOp::Sad) 3 "integer-arithmetic-instructions-sad", integer(T_INT, &[]), INT3,
         "sad.u32 d, a, b, c;",
         "Absolute difference of a and b, plus c.";
-    Div "div" Integer 2 "integer-arithmetic-instructions-div", integer(T_INT, &[]), STRICT2,
+    Div "div" Int(IntOp::Div) 2 "integer-arithmetic-instructions-div", integer(T_INT, &[]), STRICT2,
         "div.s32 d, a, b;",
         "Quotient rounded toward zero.";
-    Rem "rem" Integer 2 "integer-arithmetic-instructions-rem", integer(T_INT, &[]), STRICT2,
+    Rem "rem" Int(IntOp::Rem) 2 "integer-arithmetic-instructions-rem", integer(T_INT, &[]), STRICT2,
         "rem.s32 d, a, b;",
         "Remainder with the sign of a.";
-    Abs "abs" Integer 1 "integer-arithmetic-instructions-abs", integer(T_SIGNED, &[]), INT1,
+    Abs "abs" Int(IntOp::Abs) 1 "integer-arithmetic-instructions-abs", integer(T_SIGNED, &[]), INT1,
         "abs.s32 d, a;",
         "Absolute value (the most negative value stays as it is).";
-    Neg "neg" Integer 1 "integer-arithmetic-instructions-neg", integer(T_SIGNED, &[]), INT1,
+    Neg "neg" Int(IntOp::Neg) 1 "integer-arithmetic-instructions-neg", integer(T_SIGNED, &[]), INT1,
         "neg.s32 d, a;",
         "Two's complement negation.";
-    Min "min" Integer 2 "integer-arithmetic-instructions-min", MINMAX, INT2, "min.s32 d, a, b;",
+    Min "min" Int(IntOp::Min) 2 "integer-arithmetic-instructions-min", MINMAX, INT2,
+        "min.s32 d, a, b;",
         "Smaller of a and b; per half-word for x2 types; .relu clamps below at zero.";
-    Max "max" Integer 2 "integer-arithmetic-instructions-max", MINMAX, INT2, "max.s32 d, a, b;",
+    Max "max" Int(IntOp::Max) 2 "integer-arithmetic-instructions-max", MINMAX, INT2,
+        "max.s32 d, a, b;",
         "Larger of a and b; per half-word for x2 types; .relu clamps below at zero.";
-    Popc "popc" Integer 1 "integer-arithmetic-instructions-popc", integer(T_BITS, &[]),
+    Popc "popc" Int(IntOp::Popc) 1 "integer-arithmetic-instructions-popc", integer(T_BITS, &[]),
         COUNT_OPS, "popc.b32 d, a;",
         "Number of one bits.";
-    Clz "clz" Integer 1 "integer-arithmetic-instructions-clz", integer(T_BITS, &[]),
+    Clz "clz" Int(IntOp::Clz) 1 "integer-arithmetic-instructions-clz", integer(T_BITS, &[]),
         COUNT_OPS, "clz.b32 d, a;",
         "Number of leading zero bits.";
-    Bfind "bfind" Integer 1 "integer-arithmetic-instructions-bfind",
+    Bfind "bfind" Int(IntOp::Bfind) 1 "integer-arithmetic-instructions-bfind",
         integer(T_WORDS, &[Mod::Shiftamt]), COUNT_OPS, "bfind.u32 d, a;",
         "Position of the most significant non-sign bit, or its distance from the top with .shiftamt.";
-    Fns "fns" Integer 3 "integer-arithmetic-instructions-fns", integer(T_B32, &[]), FNS_OPS,
+    Fns "fns" Int(IntOp::Fns) 3 "integer-arithmetic-instructions-fns", integer(T_B32, &[]), FNS_OPS,
         "fns.b32 d, a, b, c;",
         "Finds the n-th set bit of a mask counting from a base position.";
-    Brev "brev" Integer 1 "integer-arithmetic-instructions-brev", integer(T_BITS, &[]), STRICT1,
+    Brev "brev" Int(IntOp::Brev) 1 "integer-arithmetic-instructions-brev", integer(T_BITS, &[]), STRICT1,
         "brev.b32 d, a;",
         "Reverses the order of the bits.";
-    Bfe "bfe" Integer 3 "integer-arithmetic-instructions-bfe", integer(T_WORDS, &[]), BFE_OPS,
+    Bfe "bfe" Int(IntOp::Bfe) 3 "integer-arithmetic-instructions-bfe", integer(T_WORDS, &[]), BFE_OPS,
         "bfe.u32 d, a, b, c;",
         "Extracts a bit field of a at position b, length c, sign- or zero-extended.";
-    Bfi "bfi" Integer 4 "integer-arithmetic-instructions-bfi", integer(T_BITS, &[]), BFI_OPS,
+    Bfi "bfi" Int(IntOp::Bfi) 4 "integer-arithmetic-instructions-bfi", integer(T_BITS, &[]), BFI_OPS,
         "bfi.b32 d, a, b, c, e;",
         "Inserts the low bits of a into b at position c, length e.";
-    Szext "szext" Integer 2 "integer-arithmetic-instructions-szext",
+    Szext "szext" Int(IntOp::Szext) 2 "integer-arithmetic-instructions-szext",
         with_mode_required(integer(T_US32, &[CLAMP, WRAP])), SZEXT_OPS,
         "szext.wrap.s32 d, a, b;",
         "Sign- or zero-extends the low b bits of a.";
-    Bmsk "bmsk" Integer 2 "integer-arithmetic-instructions-bmsk",
+    Bmsk "bmsk" Int(IntOp::Bmsk) 2 "integer-arithmetic-instructions-bmsk",
         with_mode_required(integer(T_B32, &[CLAMP, WRAP])), BMSK_OPS,
         "bmsk.wrap.b32 d, a, b;",
         "A mask of b ones starting at bit a.";
-    Dp4a "dp4a" Integer 3 "integer-arithmetic-instructions-dp4a", DP4A, DOT_OPS,
+    Dp4a "dp4a" Int(IntOp::Dp4a) 3 "integer-arithmetic-instructions-dp4a", DP4A, DOT_OPS,
         "dp4a.s32.s32 d, a, b, c;",
         "Dot product of four byte pairs plus c.";
-    Dp2a "dp2a" Integer 3 "integer-arithmetic-instructions-dp2a", DP2A, DOT_OPS,
+    Dp2a "dp2a" Int(IntOp::Dp2a) 3 "integer-arithmetic-instructions-dp2a", DP2A, DOT_OPS,
         "dp2a.lo.s32.s32 d, a, b, c;",
         "The two half-words of a times two bytes of b (bytes 0-1 with .lo, 2-3 with .hi), summed, plus c.";
 }
