@@ -52,7 +52,11 @@ pub fn Pickers(props: &Props) -> Html {
             }) }
             if !off.is_empty() {
                 <details class="why-off">
-                    <summary>{ format!("Why {} choices are greyed out", off.len()) }</summary>
+                    <summary>{ if off.len() == 1 {
+                        "Why 1 choice is greyed out".to_string()
+                    } else {
+                        format!("Why {} choices are greyed out", off.len())
+                    } }</summary>
                     <ul>
                         { for off.iter().map(|(g, c, e)| html! {
                             <li><strong>{ format!("{g}: {c}") }</strong>{ " — " }{ e }</li>
