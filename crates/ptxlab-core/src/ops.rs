@@ -6,9 +6,10 @@
 //! this module reads them. One entry point per concern:
 //! [`parse_op`] reads and validates one statement exactly as ptxas 13.5 does for sm_90 (PTX ISA
 //! 8.0; `tests/data/ptxas-programs.jsonl` holds its decisions), [`OpInsn::eval`] computes every
-//! destination and a stage [`Trace`]. The validator has no rule per opcode: the row's type
-//! slots, modifier groups, operand positions and needs say what is accepted. The values equal
-//! an H100's on every measured case (`tests/gpu_programs.rs`).
+//! destination and a stage [`Trace`]. The validator names no opcode: the row's type slots,
+//! modifier groups, operand positions and needs say what is accepted, and `mov`'s braced
+//! parts (the kind of its operands) have rules of their own. The values equal an H100's on
+//! every measured case (`tests/gpu_programs.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -907,13 +908,13 @@ impl Validator<'_> {
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect();
-        let third = !row.third_types.is_empty()
-            && types.first().is_some_and(|t| row.third_with.contains(&t.0));
-        let want_types = slots.len() - usize::from(!row.third_types.is_empty() && !third);
+        let has_third = !row.third_types.is_empty();
+        let third = types.first().is_some_and(|t| row.reads_third(t.0));
+        let want_types = slots.len() - usize::from(has_third && !third);
         let of = |k: usize| row.type_of.get(k).copied().unwrap_or("d");
-        // Each type written in its slot's choices first: the first decides whether there
-        // is a third.
-        for (k, (t, sp)) in types.iter().enumerate().take(slots.len()) {
+        // Each type written in its slot's choices first (the first decides whether there is
+        // a third), then their number.
+        for (k, (t, sp)) in types.iter().enumerate().take(want_types) {
             let choices = slots[k];
             if !choices.contains(t) {
                 let mut why = if slots.len() == 1 {
@@ -938,43 +939,53 @@ impl Validator<'_> {
             let what = if slots.len() == 1 {
                 format!("one type, e.g. {name}.{}", row.types[0].name())
             } else {
-                // The row's example with the first type written and the first choice of each
-                // slot after it, where the example has a different number of types.
-                let written_types = example
+                // The row's example, with the first type written in place of its own, and the
+                // example's later types (or each slot's first choice) up to the number wanted.
+                let kept: Vec<&str> = example
+                    .split('.')
+                    .filter(|w| PType::from_name(w).is_none())
+                    .collect();
+                let own: Vec<&str> = example
                     .split('.')
                     .filter(|w| PType::from_name(w).is_some())
-                    .count();
+                    .collect();
                 let example = match types.first() {
-                    Some(t) if written_types != want_types => {
-                        let mut words: Vec<&str> = example
-                            .split('.')
-                            .filter(|w| PType::from_name(w).is_none())
-                            .collect();
+                    Some(t) => {
+                        let mut words = kept;
                         words.push(t.0.name());
-                        words.extend((1..want_types).map(|k| slots[k][0].name()));
+                        words
+                            .extend((1..want_types).map(|k| {
+                                own.get(k).copied().unwrap_or_else(|| slots[k][0].name())
+                            }));
                         words.join(".")
                     }
-                    _ => example.to_string(),
+                    None => example.to_string(),
                 };
-                let count = ["", "one", "two", "three"][want_types];
-                let list: Vec<String> = (0..want_types)
+                // Without a type written, a row with a third type takes two or three.
+                let (count, listed_slots) = match types.first() {
+                    None if has_third => ("two or three".to_string(), slots.len()),
+                    _ => (
+                        ["", "one", "two", "three"][want_types].to_string(),
+                        want_types,
+                    ),
+                };
+                let list: Vec<String> = (0..listed_slots)
                     .map(|k| format!("that of {}", of(k)))
                     .collect();
                 let first = match types.first() {
-                    Some(t) if !row.third_types.is_empty() => format!(" for .{}", t.0.name()),
+                    Some(t) if has_third => format!(" for .{}", t.0.name()),
                     _ => String::new(),
                 };
-                let without = if !row.third_types.is_empty() && !third {
-                    format!(
-                        " (the third, that of {}, comes with {} only)",
-                        of(2),
-                        listed(row.third_with.iter().map(|t| format!(".{}", t.name())))
-                    )
-                } else {
-                    String::new()
+                let with = listed(row.third_with.iter().map(|t| format!(".{}", t.name())));
+                let note = match types.first() {
+                    Some(_) if has_third && !third => {
+                        format!(" (the third, that of {}, comes with {with} only)", of(2))
+                    }
+                    None if has_third => format!(" (the third with {with} only)"),
+                    _ => String::new(),
                 };
                 format!(
-                    "{count} types{first}: {}{without}, e.g. {example}",
+                    "{count} types{first}: {}{note}, e.g. {example}",
                     list.join(", then ")
                 )
             };
@@ -1233,40 +1244,41 @@ impl Validator<'_> {
     /// (a register, `_`, `p|q`, an immediate, a float literal where a float is read) and the
     /// carry flag after them.
     fn operands(&self, insn: &mut OpInsn) -> Result<(), Diagnostic> {
-        let row = &self.op.row().operands;
-        if row.parts() {
+        let row = self.op.row();
+        let pos = &row.operands;
+        if pos.parts() {
+            // mov's braced parts: their own rules (how many, of which width, `_` where).
             return self.mov(insn);
         }
         let ops = &self.ops;
-        let (nd, mut ns) = (1, row.srcs.len());
-        let has_last = match row.last {
+        let (nd, mut ns) = (1, pos.srcs.len());
+        let has_last = match pos.last {
             LastSource::Always => true,
             LastSource::WithCombine => insn.bool_op.is_some(),
-            LastSource::WithThirdType => self.op.row().third_with.contains(&insn.ty),
+            LastSource::WithThirdType => row.reads_third(insn.ty),
         };
         if !has_last {
             ns -= 1;
         }
         let form = |with_last: bool| {
-            let mut names = vec![match row.dsts.first().map(|d| d.kind) {
+            let mut names = vec![match pos.dsts.first().map(|d| d.kind) {
                 Some(OpKind::PredPair) => "p[|q]".to_string(),
-                _ => row.dsts[0].name.to_string(),
+                _ => pos.dsts[0].name.to_string(),
             }];
-            let n = row.srcs.len() - usize::from(!with_last);
-            names.extend(row.srcs[..n].iter().map(|o| o.name.to_string()));
+            let n = pos.srcs.len() - usize::from(!with_last);
+            names.extend(pos.srcs[..n].iter().map(|o| o.name.to_string()));
             names.join(", ")
         };
         if ops.len() == nd + ns + 1 && !has_last {
             let extra = &ops[nd + ns];
-            let last = row.srcs[ns].name;
-            let msg = match row.last {
+            let last = pos.srcs[ns].name;
+            let msg = match pos.last {
                 LastSource::WithCombine => format!(
                     "a fourth operand (predicate {last}) needs a Boolean operation: {}.CMP.and/.or/.xor",
                     self.name
                 ),
                 _ => {
-                    let with = self.op.row().third_with;
-                    let third = self.op.row().third_types;
+                    let (with, third) = (row.third_with, row.third_types);
                     format!(
                         "'{}' takes {} operands ({}), not {}: {last} is read only with {}, which take a third type ({})",
                         self.name,
@@ -1302,7 +1314,7 @@ impl Validator<'_> {
                 0
             }
         };
-        let d = row.dsts[0];
+        let d = pos.dsts[0];
         let pred = insn.width_of(d.width, 1) == 1;
         match (&ops[0].raw, d.kind) {
             (Raw::Pair(p, q), OpKind::PredPair) => {
@@ -1321,7 +1333,7 @@ impl Validator<'_> {
             )?),
         }
         for (k, a) in ops[nd..].iter().enumerate() {
-            let o = row.srcs[k];
+            let o = pos.srcs[k];
             let pred = insn.width_of(o.width, 1) == 1;
             let float = insn.float_of(o.float);
             let s = self.src(a, pred, float, true, bit_width(o.width))?;
@@ -1334,7 +1346,7 @@ impl Validator<'_> {
             insn.srcs.push(s);
         }
         // The carry flag: read after the sources, written after d.
-        if row.carry == CarryUse::Reads {
+        if pos.carry == CarryUse::Reads {
             insn.srcs.push(Src::Reg {
                 name: CARRY_FLAG.to_string(),
                 not: false,
@@ -1858,7 +1870,7 @@ impl OpInsn {
         c.ty = t;
         let row = self.op.row();
         if row.operands.last == LastSource::WithThirdType {
-            c.third_source(row.third_with.contains(&t));
+            c.third_source(row.reads_third(t));
         }
         c
     }
@@ -1878,8 +1890,9 @@ impl OpInsn {
     /// Canonical text: modifiers in a fixed order, single spaces.
     pub fn canonical(&self) -> String {
         let mut s = self.op.word().to_string();
-        if self.op == POp::CvtPack {
-            s.push_str(".pack");
+        if let Some(w) = self.op.name_word() {
+            s.push('.');
+            s.push_str(w);
         }
         if matches!(self.op, POp::MadCc | POp::Madc) {
             s.push_str(if self.hi { ".hi" } else { ".lo" });
@@ -1917,12 +1930,11 @@ impl OpInsn {
             s.push('.');
             s.push_str(t.name());
         }
+        // The third type, which the form does not record: there is one choice.
         let row = self.op.row();
-        if row.third_with.contains(&self.ty) {
-            for t in row.third_types.iter().take(1) {
-                s.push('.');
-                s.push_str(t.name());
-            }
+        if let Some(t) = row.third_types.first().filter(|_| row.reads_third(self.ty)) {
+            s.push('.');
+            s.push_str(t.name());
         }
         if let Some(m) = self.prmt {
             s.push('.');

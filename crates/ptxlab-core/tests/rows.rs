@@ -155,10 +155,11 @@ fn every_program_modifier_group_has_a_kind_the_pickers_read() {
 }
 
 /// The program rows' operand positions, refusals and modifier needs are data the checker
-/// reads: the form each row shows names exactly its operand positions, a missing operand is
-/// refused with that form, a modifier is refused without the type it needs (pointing at the
-/// modifier, giving the row's reason), and a form beyond ptxlab's scope is refused with the
-/// row's reason.
+/// reads. For every row but `mov` (whose braced parts have rules of their own): the form the
+/// row shows names exactly its operand positions, and a missing operand is refused with that
+/// form; a modifier is refused without the type it needs (pointing at the modifier, giving
+/// the row's reason) and accepted with it; a form beyond ptxlab's scope is refused with the
+/// row's reason, pointing at what makes it.
 #[test]
 fn every_program_row_refuses_by_its_own_data() {
     use ptxlab_core::isa::op_rows::{NeedOf, OpKind};
@@ -194,30 +195,37 @@ fn every_program_row_refuses_by_its_own_data() {
         let args: Vec<&str> = args.split(", ").collect();
         let text = format!("{head} {};", args[..args.len() - 1].join(", "));
         let e = refused(&text);
-        let shown = match ops.last {
-            ptxlab_core::isa::op_rows::LastSource::Always => names.join(", "),
-            _ => all.join(", "),
-        };
+        // The sources the example writes (setp's example has no c, cvt.pack's has one).
+        let shown = names[..args.len() - 1].join(", ");
         assert!(
-            e.message.contains(&format!("({dst}, {shown}")),
+            e.message.contains(&format!("({dst}, {shown})")),
             "{text}: {e}"
         );
-        // A need of a modifier: the example with the modifier and a type outside the need.
+        // A need of a modifier: the example with the modifier and a type outside the need is
+        // refused, and with a type inside it accepted.
         for need in row.needs {
-            let (word, types) = match need.of {
+            let (word, types, meets) = match need.of {
                 NeedOf::Type(slot, choices) => {
                     let slot_types = [row.types, row.src_types][slot];
-                    let t = slot_types
-                        .iter()
-                        .find(|t| !choices.contains(t))
-                        .unwrap_or_else(|| panic!("{}: every type meets the need", row.name));
+                    let pick = |inside: bool| {
+                        *slot_types
+                            .iter()
+                            .find(|t| choices.contains(t) == inside)
+                            .unwrap_or_else(|| panic!("{}: no type for {inside}", row.name))
+                    };
                     let mut ty = [row.types[0], *row.src_types.first().unwrap_or(&PType::B32)];
-                    ty[slot] = *t;
                     let n = 1 + usize::from(!row.src_types.is_empty());
-                    (need.group, ty[..n].to_vec())
+                    ty[slot] = pick(false);
+                    let outside = ty[..n].to_vec();
+                    ty[slot] = pick(true);
+                    (need.group, outside, ty[..n].to_vec())
                 }
-                // A conversion that widens: every value fits.
-                NeedOf::Narrower => (need.group, vec![PType::S32, PType::S8]),
+                // A conversion that widens, where every value fits; then one that narrows.
+                NeedOf::Narrower => (
+                    need.group,
+                    vec![PType::S32, PType::S8],
+                    vec![PType::S8, PType::S32],
+                ),
             };
             let (_, _, words) = row.mod_groups().find(|g| g.0 == word).unwrap();
             let mods: String = row
@@ -234,6 +242,13 @@ fn every_program_row_refuses_by_its_own_data() {
                 "{text}: {e}"
             );
             assert!(e.message.contains(need.why), "{text}: {e}");
+            let tys: String = meets.iter().map(|t| format!(".{}", t.name())).collect();
+            let text = format!("{}{mods}.{}{tys} {};", row.name, words[0], args.join(", "));
+            assert!(
+                parse_op(&text).is_ok(),
+                "{text}: {:?}",
+                parse_op(&text).err()
+            );
         }
         // A form beyond ptxlab's scope: each word right after the opcode, and the operand count.
         if let Some(b) = row.beyond {
@@ -250,6 +265,7 @@ fn every_program_row_refuses_by_its_own_data() {
                 let text = format!("{head} {};", more.join(", "));
                 let e = parse_op(&text).expect_err(&text);
                 assert!(e.message.contains(b.why), "{text}: {e}");
+                assert_eq!(&text[e.span.clone()], "x", "{text}: {e}");
             }
         }
     }

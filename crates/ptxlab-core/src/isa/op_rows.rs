@@ -182,8 +182,7 @@ pub struct OpRow {
     /// What each type written is the type of, for messages: `["d", "a"]` for `cvt`; empty
     /// for a row with one type, which is the type of everything it reads and writes.
     pub type_of: &'static [&'static str],
-    /// A form that ptxas reads under a later PTX ISA, or that belongs to an instruction outside
-    /// ptxlab's scope, refused with its own reason.
+    /// A form refused with a reason of its own (see [`Beyond`]).
     pub beyond: Option<Beyond>,
     /// What a modifier needs of the types written with it (`slct`'s `.ftz`, an `.f32` c).
     pub needs: &'static [Need],
@@ -208,9 +207,10 @@ pub struct OpRow {
     pub measured: Option<Gpu>,
 }
 
-/// A form of a program row that ptxlab refuses with a reason of its own: it is read only by a
-/// later PTX ISA than ptxlab follows (8.0, sm_90), or it belongs to a form of the instruction
-/// outside ptxlab's integer scope.
+/// A form of a program row that ptxlab refuses with a reason of its own: one read only by a
+/// later PTX ISA than ptxlab follows (8.0, sm_90: `lop3` with `.and`/`.or`), one of a form of
+/// the instruction outside ptxlab's integer scope (a half-precision `set`), or one ptxas
+/// refuses for a reason worth saying (a rounding modifier on an integer `cvt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Beyond {
     /// The modifier or type words that make the form (written without the dot).
@@ -236,7 +236,7 @@ pub struct Need {
 /// What a modifier needs of the types written with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum NeedOf {
-    /// The type written in this slot (0: the first) to be one of these.
+    /// The type written in this slot (0: the first, 1: the second) to be one of these.
     Type(usize, &'static [PType]),
     /// The first type too narrow for some values of the second, so that a clamp can change
     /// one (`cvt.sat`).
@@ -369,6 +369,11 @@ impl OpModGroup {
 }
 
 impl OpRow {
+    /// Whether a form whose first type is `ty` takes the third type (and the source it types:
+    /// `cvt.pack.sat.u8.s32.b32` reads a `c`).
+    pub fn reads_third(&self, ty: PType) -> bool {
+        !self.third_types.is_empty() && self.third_with.contains(&ty)
+    }
     /// Its modifier groups with their kinds, in the row's order: (kind, whether one of the
     /// group must be written, the words).
     pub fn mod_groups(&self) -> impl Iterator<Item = (OpModGroup, bool, Vec<&'static str>)> + '_ {
@@ -453,8 +458,8 @@ pub enum OpKind {
     Value,
     /// A destination that may be `_`, the result dropped (`lop3`'s `d`, which ptxas allows).
     Droppable,
-    /// The first of two predicate destinations written `p|q`, the second optional and either
-    /// one (not both) `_` (`setp`).
+    /// One of two predicate destinations written `p` or `p|q`, either one (not both) `_`
+    /// (`setp`'s `p` and `q`); the first position's kind decides how the text is read.
     PredPair,
     /// An immediate only, never a register: the hint says what it holds (`lop3`'s `immLut`).
     Imm(&'static str),
@@ -516,8 +521,9 @@ pub enum CarryUse {
     Reads,
 }
 
-/// The operand positions of a program instruction's row, exactly as many as are written
-/// (`mov`'s braced parts aside: a part past the end of a list takes the list's last entry).
+/// The operand positions of a program instruction's row: every position that may be written
+/// (`setp`'s `q` and `c`, `cvt.pack`'s `c`, are listed though they may be left out; `mov`'s
+/// braced parts aside: a part past the end of a list takes the list's last entry).
 /// The carry flag, which the carry-chain rows read or write after their last written operand,
 /// is not listed: it is one unsigned bit wherever it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -574,7 +580,7 @@ const PRED: OpOperand = opd(OpWidth::Pred, OpSign::Unsigned, OpFloat::No);
 const AMOUNT: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
 const WORD: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
 
-/// Operands with all four names of a form `d, a, b, c` from one rule each.
+/// A row's operand positions, reading no wider registers and no special registers.
 const fn ops(
     dsts: &'static [OpOperand],
     srcs: &'static [OpOperand],

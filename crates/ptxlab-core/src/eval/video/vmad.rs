@@ -332,7 +332,6 @@ pub(crate) fn sat_bounds(signed_final: bool) -> (i64, i64) {
 /// The stage of `vmad`'s `.po`, negated-product or negated-`c` step, the same in both
 /// readings: `adj` says which; the product before and after it (named `name`, `bits` wide in
 /// the trace) and `c` before it.
-#[allow(clippy::too_many_arguments)]
 fn adjust_stage<T: Tracer>(
     adj: Adjust,
     prod: i128,
