@@ -775,9 +775,9 @@ struct Validator<'a> {
     end: usize,
 }
 
-/// Words as a reader lists them: "a", "a or b", "a, b or c".
-fn listed(words: impl IntoIterator<Item = String>) -> String {
-    let w: Vec<String> = words.into_iter().collect();
+/// Types as a reader lists them: ".u8", ".u8 or .s8", ".u8, .s8 or .u4".
+fn listed(types: &[PType]) -> String {
+    let w: Vec<String> = types.iter().map(|t| format!(".{}", t.name())).collect();
     match w.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -897,7 +897,7 @@ impl Validator<'_> {
                     words.clone()
                 };
                 return Err(
-                    err(self.op_span.clone(), kind.needs(op.word(), name, example))
+                    err(self.op_span.clone(), kind.missing(op.word(), name, example))
                         .allowed(allowed),
                 );
             }
@@ -976,7 +976,7 @@ impl Validator<'_> {
                     Some(t) if has_third => format!(" for .{}", t.0.name()),
                     _ => String::new(),
                 };
-                let with = listed(row.third_with.iter().map(|t| format!(".{}", t.name())));
+                let with = listed(row.third_with);
                 let note = match types.first() {
                     Some(_) if has_third && !third => {
                         format!(" (the third, that of {}, comes with {with} only)", of(2))
@@ -1046,7 +1046,7 @@ impl Validator<'_> {
                                 } else {
                                     of(k)
                                 },
-                                listed(choices.iter().map(|t| format!(".{}", t.name()))),
+                                listed(choices),
                                 t.name(),
                                 need.why
                             ),
@@ -1285,20 +1285,15 @@ impl Validator<'_> {
                         nd + ns,
                         form(false),
                         ops.len(),
-                        listed(with.iter().map(|t| format!(".{}", t.name()))),
-                        listed(third.iter().map(|t| format!(".{}", t.name()))),
+                        listed(with),
+                        listed(third),
                     )
                 }
             };
             return Err(err(extra.span.clone(), msg));
         }
-        if let Some(b) = self
-            .op
-            .row()
-            .beyond
-            .filter(|b| b.operands == Some(ops.len()))
-        {
-            return Err(err(ops[b.operands.unwrap_or(0) - 1].span.clone(), b.why));
+        if let Some(b) = row.beyond.filter(|b| b.operands == Some(ops.len())) {
+            return Err(err(ops[ops.len() - 1].span.clone(), b.why));
         }
         self.count(nd + ns, &form(has_last))?;
         // The width a bit-type operand has: a float literal of that width stands there too.

@@ -336,7 +336,7 @@ impl OpModGroup {
     /// The message when a row that must have one of its words has none: `word` is the opcode
     /// as written first (`mad` of `mad.cc`), `name` the row's name, `example` its opcode with
     /// modifiers (`shf.l.wrap.b32`).
-    pub fn needs(self, word: &str, name: &str, example: &str) -> String {
+    pub fn missing(self, word: &str, name: &str, example: &str) -> String {
         match self {
             OpModGroup::Direction => {
                 format!("{name} needs a direction, .l or .r, and a mode: e.g. {example}")
@@ -678,30 +678,13 @@ const O_SET: OpOperands = ops(
     LastSource::WithCombine,
     CarryUse::None,
 );
-const O_ADD_CC: OpOperands = ops(
-    &[D_TYPED],
-    &[TYPED, TYPED.named("b")],
-    LastSource::Always,
-    CarryUse::Writes,
-);
-const O_ADDC: OpOperands = ops(
-    &[D_TYPED],
-    &[TYPED, TYPED.named("b")],
-    LastSource::Always,
-    CarryUse::Reads,
-);
-const O_MAD_CC: OpOperands = ops(
-    &[D_TYPED],
-    &[TYPED, TYPED.named("b"), TYPED.named("c")],
-    LastSource::Always,
-    CarryUse::Writes,
-);
-const O_MADC: OpOperands = ops(
-    &[D_TYPED],
-    &[TYPED, TYPED.named("b"), TYPED.named("c")],
-    LastSource::Always,
-    CarryUse::Reads,
-);
+/// The carry chain's sources: `a`, `b` (and `mad`'s `c`) of the type.
+const CARRY_AB: &[OpOperand] = &[TYPED, TYPED.named("b")];
+const CARRY_ABC: &[OpOperand] = &[TYPED, TYPED.named("b"), TYPED.named("c")];
+const O_ADD_CC: OpOperands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Writes);
+const O_ADDC: OpOperands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Reads);
+const O_MAD_CC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Writes);
+const O_MADC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Reads);
 
 macro_rules! op_rows {
     ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
