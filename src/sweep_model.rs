@@ -3,8 +3,8 @@
 //! wrong, and the map last drawn. Nothing here touches the browser, so it is tested natively;
 //! `ui::explore::sweep` only dispatches [`Msg`]s and renders.
 //!
-//! Every value of a map comes from `ptxlab_core::sweep` (evaluated on a [`Plan`] for the 47
-//! table instructions, cell by cell for the program instructions); this module
+//! Every value of a map comes from `ptxlab_core::sweep` (evaluated on the instruction's
+//! [`Plan`], made once per instruction); this module
 //! only decides which grid to evaluate, and when. The grid is evaluated on opening, on a
 //! change of axis, grid or scrubbed step, on the Draw button, and when the text overlay is
 //! turned on over a map drawn without the text's reading; never on an edit of the main view.
@@ -14,8 +14,7 @@ use std::rc::Rc;
 use ptxlab_core::ast::SOURCE_NAMES;
 use ptxlab_core::insn::Insn;
 use ptxlab_core::sweep::{
-    case_at, default_axes_insn, suggest_axes_insn, sweep_insn, sweep_with, Sweep, SweepAxis,
-    MAX_STEPS,
+    case_at, default_axes, suggest_axes, sweep_with, Sweep, SweepAxis, MAX_STEPS,
 };
 use ptxlab_core::trace::{Flag, Views};
 use ptxlab_core::{Inputs, Plan};
@@ -169,8 +168,8 @@ pub struct Drawn {
 
 /// The axis choices for an instruction: the suggested fields, with the default pair included.
 pub fn axis_choices(insn: &Insn) -> Vec<SweepAxis> {
-    let mut all = suggest_axes_insn(insn);
-    let (x, y) = default_axes_insn(insn);
+    let mut all = suggest_axes(insn);
+    let (x, y) = default_axes(insn);
     for a in [x, y] {
         if !all.iter().any(|b| same_field(b, &a)) {
             all.push(a);
@@ -303,9 +302,8 @@ pub enum Moment {
 #[derive(Clone)]
 pub struct Env {
     pub insn: Rc<Insn>,
-    /// A table instruction decoded once: every draw runs on it (`None` for a program
-    /// instruction, evaluated cell by cell).
-    pub plan: Rc<Option<Plan>>,
+    /// The instruction decoded once ([`Insn::plan`]): every draw runs on it.
+    pub plan: Rc<Plan>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number (for the colour scale).
     pub signed: bool,
@@ -384,7 +382,7 @@ impl SweepState {
     pub fn new(insn: &Insn, spec: Option<&str>) -> SweepState {
         let from = spec.map(|t| Spec::read(t, insn)).unwrap_or_default();
         let choices = Rc::new(axis_choices(insn));
-        let (dx, dy) = default_axes_insn(insn);
+        let (dx, dy) = default_axes(insn);
         let (x, y) = (from.x.unwrap_or(dx), from.y.unwrap_or(dy));
         let (scrub, scrub_at) = match from.scrub {
             Some((a, i)) => (Some(a), Some(i)),
@@ -534,7 +532,7 @@ impl SweepState {
             return;
         }
         let choices = Rc::new(axis_choices(insn));
-        let (x, y) = default_axes_insn(insn);
+        let (x, y) = default_axes(insn);
         self.scrub = default_scrub(&choices, &x, &y);
         self.scrub_at = None;
         self.choices = choices;
@@ -555,10 +553,7 @@ impl SweepState {
             a.apply(&mut base, *i);
         }
         // A program instruction has one reading (the ISA text's): its map is the text's.
-        let s = match (&*env.insn, env.plan.as_ref()) {
-            (Insn::Table(i), Some(plan)) => sweep_with(plan, i, &base, &self.x, &self.y, text),
-            (any, _) => sweep_insn(any, &base, &self.x, &self.y),
-        };
+        let s = sweep_with(&env.plan, &env.insn, &base, &self.x, &self.y, text);
         let eval_ms = (env.clock)(Moment::Evaluated) - started_ms;
         let range = heat::value_range(&s, env.signed);
         let mut counts = [0usize; 4];
@@ -594,12 +589,13 @@ impl SweepState {
 mod tests {
     use super::*;
     use ptxlab_core::insn::check;
+    use ptxlab_core::sweep::sweep;
 
     /// The main view's environment for `ptx` over `inputs`, with a clock that reads 0.
     fn env(ptx: &str, inputs: Inputs) -> Env {
         let insn = Rc::new(check(ptx).unwrap());
         Env {
-            plan: Rc::new(insn.table().map(Plan::new)),
+            plan: Rc::new(insn.plan()),
             insn,
             inputs,
             signed: false,
@@ -692,7 +688,7 @@ mod tests {
     #[test]
     fn opening_draws_the_default_axes_with_the_text_compared() {
         let (e, s) = opened(VADD);
-        let (x, y) = default_axes_insn(&e.insn);
+        let (x, y) = default_axes(&e.insn);
         assert_eq!((&s.x, &s.y), (&x, &y));
         assert_eq!(s.shown, vec![Overlay::Clamped, Overlay::TextDiffers]);
         assert_eq!(s.generation, 1);
@@ -731,7 +727,7 @@ mod tests {
         // Settings for another instruction fall back to its defaults, never a panic.
         let other = check("add.s32 d, a, b;").unwrap();
         let o = SweepState::new(&other, Some(&text));
-        assert_eq!((o.x.clone(), o.y.clone()), default_axes_insn(&other));
+        assert_eq!((o.x.clone(), o.y.clone()), default_axes(&other));
     }
 
     #[test]
@@ -844,7 +840,7 @@ mod tests {
         let (_, s) = opened(VADD);
         let e2 = env("add.s32 d, a, b;", BASE);
         let s = s.apply(&e2, Msg::Retarget);
-        let (x, y) = default_axes_insn(&e2.insn);
+        let (x, y) = default_axes(&e2.insn);
         assert_eq!((&s.x, &s.y), (&x, &y));
         assert_eq!(s.canon, e2.insn.canonical());
         assert_eq!(s.generation, 1);
@@ -863,8 +859,8 @@ mod tests {
 
     fn drawn(ptx: &str, base: Inputs) -> Drawn {
         let insn = Rc::new(check(ptx).unwrap());
-        let (x, y) = default_axes_insn(&insn);
-        let s = sweep_insn(&insn, &base, &x, &y);
+        let (x, y) = default_axes(&insn);
+        let s = sweep(&insn, &base, &x, &y);
         Drawn {
             range: heat::value_range(&s, false),
             scrub: None,
@@ -954,7 +950,7 @@ mod tests {
     fn settings_round_trip_through_the_address() {
         let insn = check("vadd.u32.u32.u32.sat d.b0, a.b0, b.b2, c;").unwrap();
         let choices = axis_choices(&insn);
-        let (x, y) = default_axes_insn(&insn);
+        let (x, y) = default_axes(&insn);
         let x = with_grid(&x, 1024);
         assert_eq!((x.len(), x.step), (1024, 1));
         let y = y.with_range(0x10, 2, 64);
@@ -1012,7 +1008,7 @@ mod tests {
     fn a_program_instruction_sweeps_over_its_own_axes() {
         const SHF: &str = "shf.l.wrap.b32 d, a, b, c;";
         let (e, s) = opened(SHF);
-        assert!(e.plan.is_none());
+        assert!(e.plan.is_specialised());
         // The shift amount comes first, over 0 to a little past the width.
         assert_eq!(s.x.operand, 2);
         assert!(s.x.label.contains("shift amount"), "{}", s.x.label);

@@ -38,7 +38,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use ptxlab_core::{check, evaluate_traced, Diagnostic, Inputs, Instruction, Plan};
+use ptxlab_core::{Diagnostic, Inputs, Insn, Plan};
 use serde::Deserialize;
 
 pub mod run;
@@ -139,7 +139,7 @@ pub enum Outcome {
     Pass,
     /// We computed `got`, the hardware gave `want`.
     Mismatch {
-        insn: Box<Instruction>,
+        insn: Box<Insn>,
         inputs: Inputs,
         got: u64,
         want: u64,
@@ -160,16 +160,13 @@ impl Case {
         })
     }
 
-    /// Evaluate and compare with the measured destination.
-    /// The value comes from a [`Plan`] (decoded once per run of cases with the same text).
+    /// Evaluate and compare with the measured destination (the first destination: `p` for
+    /// `setp`). The value comes from the instruction's [`Plan`] (decoded once per run of cases
+    /// with the same text), for either kind of instruction.
     pub fn check(&self) -> Outcome {
         let (insn, plan) = match planned(&self.ptx) {
             Ok(p) => p,
-            Err(d) => {
-                return self
-                    .check_op()
-                    .unwrap_or(Outcome::Error(format!("rejected: {d}")))
-            }
+            Err(d) => return Outcome::Error(format!("rejected: {d}")),
         };
         let inputs = match self.inputs() {
             Ok(i) => i,
@@ -193,40 +190,11 @@ impl Case {
     }
 }
 
-impl Case {
-    /// A case of a program instruction (`prmt`, `setp`, ...), evaluated without a plan; `None`
-    /// when the text is not one.
-    fn check_op(&self) -> Option<Outcome> {
-        let insn = match ptxlab_core::insn::check(&self.ptx) {
-            Ok(i @ ptxlab_core::Insn::Op { .. }) => i,
-            _ => return None,
-        };
-        let inputs = match self.inputs() {
-            Ok(i) => i,
-            Err(e) => return Some(Outcome::Error(e)),
-        };
-        let want = match parse_value(&self.d) {
-            Ok(v) => v,
-            Err(e) => return Some(Outcome::Error(format!("d: {e}"))),
-        };
-        let got = insn.value(&inputs);
-        Some(if got == want {
-            Outcome::Pass
-        } else {
-            Outcome::Error(format!(
-                "MISMATCH hardware d={} ours d=0x{got:x}\n{}",
-                self.d,
-                render_trace(&insn.trace(&inputs))
-            ))
-        })
-    }
-}
-
 /// The instruction and its plan for `ptx`, reusing the last one made when the text repeats (a
 /// file of cases lists each form's cases together).
-fn planned(ptx: &str) -> Result<(Instruction, Plan), Diagnostic> {
+fn planned(ptx: &str) -> Result<(Insn, Plan), Diagnostic> {
     thread_local! {
-        static LAST: std::cell::RefCell<Option<(String, Instruction, Plan)>> =
+        static LAST: std::cell::RefCell<Option<(String, Insn, Plan)>> =
             const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
@@ -236,8 +204,8 @@ fn planned(ptx: &str) -> Result<(Instruction, Plan), Diagnostic> {
                 return Ok((insn.clone(), plan.clone()));
             }
         }
-        let insn = check(ptx)?;
-        let plan = Plan::new(&insn);
+        let insn = ptxlab_core::insn::check(ptx)?;
+        let plan = insn.plan();
         *last = Some((ptx.to_string(), insn.clone(), plan.clone()));
         Ok((insn, plan))
     })
@@ -277,13 +245,7 @@ impl Tally {
 }
 
 /// Describe a mismatch with its full trace, for people.
-pub fn describe_mismatch(
-    case: &Case,
-    insn: &Instruction,
-    inputs: &Inputs,
-    got: u64,
-    want: u64,
-) -> String {
+pub fn describe_mismatch(case: &Case, insn: &Insn, inputs: &Inputs, got: u64, want: u64) -> String {
     let mut s = format!(
         "MISMATCH {}  a={} b={} c={} e={}  hardware d={}  ours d=0x{got:x}\n",
         case.ptx,
@@ -294,7 +256,7 @@ pub fn describe_mismatch(
         case.d,
     );
     let _ = want;
-    s.push_str(&render_trace(&evaluate_traced(insn, inputs)));
+    s.push_str(&render_trace(&insn.trace(inputs)));
     s
 }
 

@@ -267,9 +267,9 @@ fn cmd_batch(args: &[String]) -> Result<bool, String> {
     } else {
         data = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     }
-    let lines = batch::parse_batch_insn(&data, &insn);
-    let rows = batch::evaluate_batch_insn(&insn, &lines);
-    out!("{}", batch::batch_csv_insn(&insn, &rows));
+    let lines = batch::parse_batch(&data, &insn);
+    let rows = batch::evaluate_batch(&insn, &lines);
+    out!("{}", batch::batch_csv(&insn, &rows));
     let bad: Vec<&String> = rows.iter().filter_map(|r| r.error.as_ref()).collect();
     for e in &bad {
         eprintln!("{e}");

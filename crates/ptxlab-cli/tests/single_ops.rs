@@ -241,7 +241,12 @@ fn check_reads_cases_of_program_instructions() {
     .unwrap();
     let (rc, out, _) = ptxlab(&["check", f.to_str().unwrap()]);
     assert_eq!(rc, 1, "{out}");
-    assert!(out.contains("MISMATCH hardware d=0x1 ours d=0x0"), "{out}");
+    // The same report as a table instruction's: the case, both values and the trace.
+    assert!(
+        out.contains("MISMATCH cvt.sat.u8.s32 d, a;  a=-5 b=- c=- e=-  hardware d=0x1  ours d=0x0"),
+        "{out}"
+    );
+    assert!(out.contains("[clamped-low]"), "{out}");
     assert!(out.ends_with("2 passed, 1 failed\n"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,11 +1,12 @@
 //! Time of one 256 × 256 sweep (65,536 evaluations, each with its flags and the text reading)
-//! for a scalar, a SIMD and a vmad form, and of program instructions (no plan: each cell
-//! evaluated without stages, with its flags) over `a` by `b`. Run:
+//! for a scalar, a SIMD and a vmad form, and of program instructions (their plan runs each
+//! cell's own evaluation without stages, with its flags) over `a` by `b`. Run:
 //! `cargo bench -p ptxlab-core --bench sweep`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use ptxlab_core::sweep::{default_axes, sweep, sweep_insn, SweepAxis};
-use ptxlab_core::{check, Inputs};
+use ptxlab_core::insn::check;
+use ptxlab_core::sweep::{default_axes, sweep, SweepAxis};
+use ptxlab_core::Inputs;
 
 const FORMS: &[(&str, &str)] = &[
     ("scalar", "vsub.s32.s32.s32.sat d.b1, a.b0, b.b2, c;"),
@@ -46,9 +47,9 @@ fn bench_sweep(c: &mut Criterion) {
         ("lop3", "lop3.b32 d, a, b, c, 0xb2;"),
         ("setp", "setp.lt.s32 p|q, a, b;"),
     ] {
-        let insn = ptxlab_core::insn::check(text).expect("benchmark form is valid");
+        let insn = check(text).expect("benchmark form is valid");
         g.bench_function(name, |b| {
-            b.iter(|| sweep_insn(black_box(&insn), black_box(&base), &x, &y).flags_seen)
+            b.iter(|| sweep(black_box(&insn), black_box(&base), &x, &y).flags_seen)
         });
     }
     g.finish();

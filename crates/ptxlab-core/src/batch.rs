@@ -13,8 +13,13 @@
 //! in the operand's width); `_` may separate digits. A value that does not fit its operand is
 //! an error, reported with its line number.
 //!
+//! Every instruction reads its batch the same way, by its register sources' roles (`a`, `b`,
+//! `c`, `e`; `a0`, `a1` for the parts a `mov` packs); a program instruction's further
+//! destinations (`setp`'s `q`, the carry flag) get columns of their own.
+//!
 //! ```
-//! use ptxlab_core::{batch, check};
+//! use ptxlab_core::batch;
+//! use ptxlab_core::insn::check;
 //!
 //! let insn = check("add.u16 d, a, b;").unwrap();
 //! let lines = batch::parse_batch("a,b\n0xffff,1\n5,-1\n", &insn);
@@ -27,11 +32,10 @@
 
 use serde::Serialize;
 
-use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
-use crate::eval::{self, widths, Inputs};
-use crate::insn::{op_sources, Insn};
-use crate::readings::{evaluate_reading, readings_may_differ, Reading};
-use crate::trace::{Flag, FlagSet, Views};
+use crate::eval::Inputs;
+use crate::insn::Insn;
+use crate::readings::Reading;
+use crate::trace::{Flag, Views};
 
 /// At most this many operand sets are read; further lines are reported once.
 pub const MAX_ROWS: usize = 100_000;
@@ -87,15 +91,6 @@ impl BatchRow {
 
 /// A register source: (operand index, name, width in bits).
 type Reg = (usize, String, u32);
-
-/// The register sources of `insn`.
-fn register_sources(insn: &Instruction) -> Vec<Reg> {
-    let w = widths(insn);
-    (0..w.sources)
-        .filter(|&i| matches!(insn.srcs[i].kind, OperandKind::Reg(_)))
-        .map(|i| (i, SOURCE_NAMES[i].to_string(), w.src[i]))
-        .collect()
-}
 
 /// A value as written, checked against a `bits`-bit operand ([`crate::value::parse_value`] in
 /// any notation).
@@ -169,22 +164,11 @@ fn set(inputs: &mut Inputs, operand: usize, v: u64) {
     }
 }
 
-/// Read operand sets for `insn` from pasted text (see the module's description).
-pub fn parse_batch(text: &str, insn: &Instruction) -> Vec<BatchLine> {
-    parse_for(text, &register_sources(insn), &["d".to_string()])
-}
-
-/// [`parse_batch`] for an instruction of either kind: the register sources of a program
-/// instruction are named by role (`a`, `b`, `c`; `a0`, `a1` for the parts a `mov` packs), and
-/// columns named after its destinations (`d`; `p`, `q`) are ignored.
-pub fn parse_batch_insn(text: &str, insn: &Insn) -> Vec<BatchLine> {
-    match insn {
-        Insn::Table(i) => parse_batch(text, i),
-        Insn::Op { op, .. } => {
-            let dsts: Vec<String> = (0..op.dsts.len()).map(|k| dst_column(op, k)).collect();
-            parse_for(text, &insn.register_sources(), &dsts)
-        }
-    }
+/// Read operand sets for `insn` from pasted text (see the module's description). Columns named
+/// after its destinations (`d`; `p`, `q`; `CC.CF_out`) are ignored.
+pub fn parse_batch(text: &str, insn: &Insn) -> Vec<BatchLine> {
+    let dsts: Vec<String> = (0..insn.dst_count()).map(|k| dst_column(insn, k)).collect();
+    parse_for(text, &insn.register_sources(), &dsts)
 }
 
 fn parse_for(text: &str, regs: &[Reg], dsts: &[String]) -> Vec<BatchLine> {
@@ -316,65 +300,34 @@ fn parse_line(
     Ok(inputs)
 }
 
-/// Evaluate every operand set: `d`, its views, the notable events and the text reading where it
-/// differs. Lines that could not be read give a row with their error.
-pub fn evaluate_batch(insn: &Instruction, lines: &[BatchLine]) -> Vec<BatchRow> {
-    let bits = widths(insn).dst;
-    let may_differ = readings_may_differ(insn);
+/// Evaluate every operand set: `d` (the first destination), its views, the notable events and
+/// the text reading where it differs; a program instruction's further destinations go to
+/// [`BatchRow::more`]. Each case is evaluated without stages, its flags those its stages would
+/// carry. Lines that could not be read give a row with their error.
+pub fn evaluate_batch(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
+    let bits = insn.dst_bits(0);
+    let may_differ = insn.readings_may_differ();
     lines
         .iter()
         .map(|l| match &l.inputs {
             Err(e) => BatchRow::unread(l.line, e),
             Ok(i) => {
-                let mut fs = FlagSet::default();
-                let d = eval::run(insn, i, &mut fs);
-                let text = may_differ.then(|| evaluate_reading(insn, i, Reading::Text));
-                let text_d = text.filter(|&t| t != d);
+                let (values, mut fs) = insn.values_quiet(i);
+                let d = values.first().copied().flatten();
+                let text_d = d
+                    .filter(|_| may_differ)
+                    .map(|d| (d, insn.value_reading(i, Reading::Text)))
+                    .and_then(|(d, t)| (t != d).then_some(t));
                 if text_d.is_some() {
                     fs.bits |= Flag::HardwareDiffersFromText.bit();
                 }
                 BatchRow {
                     line: l.line,
                     inputs: Some(*i),
-                    d: Some(d),
-                    views: Some(Views::of(d, bits)),
-                    flags: fs.flags().collect(),
-                    text_d,
-                    error: None,
-                    more: Vec::new(),
-                }
-            }
-        })
-        .collect()
-}
-
-/// [`evaluate_batch`] for an instruction of either kind. A program instruction (`prmt`,
-/// `setp`, ...) follows the ISA text and has no second reading; it is evaluated without
-/// stages, its flags are those its stages would carry, and its further destinations go to
-/// [`BatchRow::more`].
-pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
-    let op = match insn {
-        Insn::Table(i) => return evaluate_batch(i, lines),
-        Insn::Op { op, .. } => op,
-    };
-    let bits = op.dst_bits(0);
-    lines
-        .iter()
-        .map(|l| match &l.inputs {
-            Err(e) => BatchRow::unread(l.line, e),
-            Ok(i) => {
-                let (values, flags) = op.eval_quiet(&op_sources(op, i));
-                let fs = FlagSet {
-                    bits: u32::from(flags),
-                };
-                let d = values.first().copied().flatten();
-                BatchRow {
-                    line: l.line,
-                    inputs: Some(*i),
                     d,
                     views: d.map(|d| Views::of(d, bits)),
                     flags: fs.flags().collect(),
-                    text_d: None,
+                    text_d,
                     error: None,
                     more: values.iter().skip(1).copied().collect(),
                 }
@@ -383,28 +336,24 @@ pub fn evaluate_batch_insn(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
         .collect()
 }
 
-/// The column of a program instruction's destination `k`: its role (`d`, `q`, `d1`), and for
-/// the carry flag a link of the carry chain writes, `CC.CF_out` (`CC.CF` is the column of the
-/// carry it reads).
-fn dst_column(op: &crate::ops::OpInsn, k: usize) -> String {
-    if op.writes_carry(k) {
-        format!("{}_out", op.dst_name(k))
+/// The column of destination `k`: its role (`d`, `q`, `d1`), and for the carry flag a link of
+/// the carry chain writes, `CC.CF_out` (`CC.CF` is the column of the carry it reads).
+fn dst_column(insn: &Insn, k: usize) -> String {
+    if insn.writes_carry(k) {
+        format!("{}_out", insn.dst_name(k))
     } else {
-        op.dst_name(k)
+        insn.dst_name(k)
     }
 }
 
-/// [`batch_csv`] for an instruction of either kind: a program instruction's first
-/// destination is named by its role (`d`, `p`, `d0`), and each further one gets a column of
-/// its own (`q`, `d1`...).
-pub fn batch_csv_insn(insn: &Insn, rows: &[BatchRow]) -> String {
-    let op = match insn {
-        Insn::Table(i) => return batch_csv(i, rows),
-        Insn::Op { op, .. } => op,
-    };
+/// The table as CSV: `line`, each register source (hex), the first destination (hex, named by
+/// its role: `d`, `p`, `d0`), its `_unsigned` and `_signed` views, a column for each further
+/// destination (`q`, `d1`, `CC.CF_out`), `flags` (names separated by spaces), `text_d` (hex,
+/// when the text reading differs), `error`.
+pub fn batch_csv(insn: &Insn, rows: &[BatchRow]) -> String {
     let regs = insn.register_sources();
-    let bits = op.dst_bits(0);
-    let first = op.dst_name(0);
+    let bits = insn.dst_bits(0);
+    let first = insn.dst_name(0);
     let mut head: Vec<String> = vec!["line".into()];
     head.extend(regs.iter().map(|r| r.1.clone()));
     head.extend([
@@ -412,7 +361,7 @@ pub fn batch_csv_insn(insn: &Insn, rows: &[BatchRow]) -> String {
         format!("{first}_unsigned"),
         format!("{first}_signed"),
     ]);
-    head.extend((1..op.dsts.len()).map(|k| dst_column(op, k)));
+    head.extend((1..insn.dst_count()).map(|k| dst_column(insn, k)));
     head.extend(["flags".into(), "text_d".into(), "error".into()]);
     let mut s = head.join(",");
     s.push('\n');
@@ -433,9 +382,9 @@ pub fn batch_csv_insn(insn: &Insn, rows: &[BatchRow]) -> String {
             Some(v) => f.extend([v.hex.clone(), v.unsigned.clone(), v.signed.clone()]),
             None => f.extend([String::new(), String::new(), String::new()]),
         }
-        for k in 1..op.dsts.len() {
+        for k in 1..insn.dst_count() {
             let v = row.more.get(k - 1).copied().flatten();
-            f.push(v.map(|v| hex(v, op.dst_bits(k))).unwrap_or_default());
+            f.push(v.map(|v| hex(v, insn.dst_bits(k))).unwrap_or_default());
         }
         f.push(
             row.flags
@@ -444,7 +393,7 @@ pub fn batch_csv_insn(insn: &Insn, rows: &[BatchRow]) -> String {
                 .collect::<Vec<_>>()
                 .join(" "),
         );
-        f.push(String::new());
+        f.push(row.text_d.map(|t| hex(t, bits)).unwrap_or_default());
         f.push(row.error.clone().unwrap_or_default());
         let line: Vec<String> = f.iter().map(|x| csv_field(x)).collect();
         s.push_str(&line.join(","));
@@ -467,55 +416,11 @@ fn hex(v: u64, bits: u32) -> String {
     format!("0x{v:0digits$x}")
 }
 
-/// The table as CSV: `line`, each register source (hex), `d` (hex), `d_unsigned`, `d_signed`,
-/// `flags` (names separated by spaces), `text_d` (hex, when the text reading differs),
-/// `error`.
-pub fn batch_csv(insn: &Instruction, rows: &[BatchRow]) -> String {
-    let regs = register_sources(insn);
-    let bits = widths(insn).dst;
-    let mut s = String::from("line");
-    for r in &regs {
-        s.push(',');
-        s.push_str(&r.1);
-    }
-    s.push_str(",d,d_unsigned,d_signed,flags,text_d,error\n");
-    for row in rows {
-        let mut f: Vec<String> = vec![row.line.to_string()];
-        for &(k, _, w) in &regs {
-            f.push(
-                row.inputs
-                    .map(|i| hex(i.as_array()[k], w))
-                    .unwrap_or_default(),
-            );
-        }
-        match &row.views {
-            Some(v) => {
-                f.push(v.hex.clone());
-                f.push(v.unsigned.clone());
-                f.push(v.signed.clone());
-            }
-            None => f.extend([String::new(), String::new(), String::new()]),
-        }
-        f.push(
-            row.flags
-                .iter()
-                .map(|x| x.name())
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-        f.push(row.text_d.map(|t| hex(t, bits)).unwrap_or_default());
-        f.push(row.error.clone().unwrap_or_default());
-        let line: Vec<String> = f.iter().map(|x| csv_field(x)).collect();
-        s.push_str(&line.join(","));
-        s.push('\n');
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{check, evaluate, parse};
+    use crate::insn::check;
+    use crate::parse;
 
     fn ok(lines: &[BatchLine]) -> Vec<Inputs> {
         lines
@@ -618,10 +523,7 @@ mod tests {
         assert!(rows[0].flags.contains(&Flag::ClampedHigh));
         assert!(rows[0].flags.contains(&Flag::HardwareDiffersFromText));
         assert_eq!(rows[0].text_d, Some(0xda04));
-        assert_eq!(
-            rows[1].d,
-            Some(evaluate(&insn, &Inputs::new(3, 0x10000, 0, 0)))
-        );
+        assert_eq!(rows[1].d, Some(insn.value(&Inputs::new(3, 0x10000, 0, 0))));
         assert!(rows[1].flags.is_empty());
         assert!(rows[2].error.is_some());
         let csv = batch_csv(&insn, &rows);
@@ -657,7 +559,7 @@ mod tests {
                 "bfi.b64 d, a, b, c, e;",
                 "vadd d;",
             ] {
-                let insn = parse(ptx).unwrap();
+                let insn = Insn::from(parse(ptx).unwrap());
                 let lines = parse_batch(text, &insn);
                 let rows = evaluate_batch(&insn, &lines);
                 let _ = batch_csv(&insn, &rows);
@@ -672,10 +574,10 @@ mod tests {
 
     #[test]
     fn program_instructions_by_role() {
-        let insn = crate::insn::check("setp.lt.s32 p|q, a, b;").unwrap();
-        let mut lines = parse_batch_insn("a,b,p\n-1,1,1\n", &insn);
-        lines.extend(parse_batch_insn("5 3\na=1 q=0 b=1\nc=1\n", &insn));
-        let rows = evaluate_batch_insn(&insn, &lines);
+        let insn = check("setp.lt.s32 p|q, a, b;").unwrap();
+        let mut lines = parse_batch("a,b,p\n-1,1,1\n", &insn);
+        lines.extend(parse_batch("5 3\na=1 q=0 b=1\nc=1\n", &insn));
+        let rows = evaluate_batch(&insn, &lines);
         assert_eq!(rows[0].d, Some(1));
         assert_eq!(rows[0].more, [Some(0)]);
         assert_eq!((rows[1].d, rows[1].more[0]), (Some(0), Some(1)));
@@ -685,7 +587,7 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("unknown operand 'c'"));
-        let csv = batch_csv_insn(&insn, &rows);
+        let csv = batch_csv(&insn, &rows);
         let mut l = csv.lines();
         assert_eq!(
             l.next(),
@@ -693,21 +595,17 @@ mod tests {
         );
         assert_eq!(l.next(), Some("2,0xffffffff,0x00000001,0x1,1,1,0x0,,,"));
         // An immediate is not a column; flags come from the trace.
-        let insn = crate::insn::check("cvt.sat.u8.s32 d, a;").unwrap();
-        let rows = evaluate_batch_insn(&insn, &parse_batch_insn("-5\n300\n7\n", &insn));
+        let insn = check("cvt.sat.u8.s32 d, a;").unwrap();
+        let rows = evaluate_batch(&insn, &parse_batch("-5\n300\n7\n", &insn));
         let d: Vec<Option<u64>> = rows.iter().map(|r| r.d).collect();
         assert_eq!(d, [Some(0), Some(255), Some(7)]);
         assert_eq!(rows[0].flags, [Flag::ClampedLow]);
-        let insn = crate::insn::check("prmt.b32 d, a, b, 0x7c40;").unwrap();
-        let csv = batch_csv_insn(
+        let insn = check("prmt.b32 d, a, b, 0x7c40;").unwrap();
+        let csv = batch_csv(
             &insn,
-            &evaluate_batch_insn(&insn, &parse_batch_insn("0x11223344 0x8899aabb", &insn)),
+            &evaluate_batch(&insn, &parse_batch("0x11223344 0x8899aabb", &insn)),
         );
         assert!(csv.starts_with("line,a,b,d,"), "{csv}");
         assert!(csv.contains(",0x88ffbb44,"), "{csv}");
-        // The table's instructions read as before.
-        let t = crate::insn::check("add.u16 d, a, b;").unwrap();
-        let rows = evaluate_batch_insn(&t, &parse_batch_insn("0xffff,1", &t));
-        assert_eq!(rows[0].d, Some(0));
     }
 }

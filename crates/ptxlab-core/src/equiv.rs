@@ -126,7 +126,7 @@ pub enum Verdict {
 /// One form, ready to be evaluated many times.
 struct Runner {
     insn: Insn,
-    plan: Option<Plan>,
+    plan: Plan,
     /// The width of each source position it reads from the inputs (0: not read).
     reads: [u32; 4],
     dst: u32,
@@ -149,7 +149,7 @@ impl Runner {
             reads[k] = bits;
         }
         Ok(Runner {
-            plan: insn.table().map(Plan::new),
+            plan: insn.plan(),
             insn: insn.clone(),
             reads,
             dst: out.values[0].bits,
@@ -162,11 +162,7 @@ impl Runner {
             *x &= mask(w);
         }
         let i = Inputs::new(v[0], v[1], v[2], v[3]);
-        let d = match &self.plan {
-            Some(p) => p.eval(&i),
-            None => self.insn.value(&i),
-        };
-        d & mask(self.dst)
+        self.plan.eval(&i) & mask(self.dst)
     }
 }
 

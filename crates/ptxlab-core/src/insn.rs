@@ -32,14 +32,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Guard, Instruction, OperandKind};
+use crate::ast::{Guard, Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
 use crate::isa::Instr;
 use crate::ops::{parse_op, Dst, OpInsn, Src};
-use crate::readings::{compare_readings, evaluate_traced_reading, Divergence};
-use crate::trace::Trace;
+use crate::plan::Plan;
+use crate::readings::{
+    compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, Divergence,
+};
+use crate::trace::{FlagSet, Trace};
 
 /// One instruction of either kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +56,12 @@ pub enum Insn {
         /// The validated instruction.
         op: OpInsn,
     },
+}
+
+impl From<Instruction> for Insn {
+    fn from(i: Instruction) -> Insn {
+        Insn::Table(i)
+    }
 }
 
 /// One destination's value after an evaluation.
@@ -270,12 +279,13 @@ impl Insn {
         match self {
             Insn::Table(i) => {
                 let w = i.widths();
-                i.srcs
-                    .iter()
-                    .enumerate()
-                    .take(4)
-                    .filter(|(_, o)| matches!(o.kind, crate::ast::OperandKind::Reg(_)))
-                    .map(|(k, _)| (k, crate::ast::SOURCE_NAMES[k].to_string(), w.src[k]))
+                (0..w.sources.min(4))
+                    .filter(|&k| {
+                        i.srcs
+                            .get(k)
+                            .is_some_and(|o| matches!(o.kind, OperandKind::Reg(_)))
+                    })
+                    .map(|k| (k, SOURCE_NAMES[k].to_string(), w.src[k]))
                     .collect()
             }
             Insn::Op { op, .. } => op
@@ -474,10 +484,92 @@ impl Insn {
     }
     /// The first destination's value, zero-extended to 64 bits (a sink reads 0).
     pub fn value(&self, inputs: &Inputs) -> u64 {
+        self.value_reading(inputs, Reading::Hardware)
+    }
+    /// [`Insn::value`] under one reading (a program instruction has one).
+    pub fn value_reading(&self, inputs: &Inputs, reading: Reading) -> u64 {
         match self {
-            Insn::Table(i) => crate::eval::evaluate(i, inputs),
-            Insn::Op { op, .. } => op_first_quiet(op, inputs).0,
+            Insn::Table(i) => evaluate_reading(i, inputs, reading),
+            Insn::Op { op, .. } => {
+                let (v, _) = op.eval_quiet(&op_sources(op, inputs));
+                v.first().copied().flatten().unwrap_or(0)
+            }
         }
+    }
+    /// Whether the ISA text taken literally may give another value than the hardware on some
+    /// case (false for the program instructions, which have one reading).
+    pub fn readings_may_differ(&self) -> bool {
+        self.table().is_some_and(readings_may_differ)
+    }
+    /// Every destination's value (`None` for a `_` sink) and the notable events of one case,
+    /// without stages: the flags the trace's stages would carry.
+    pub fn values_quiet(&self, inputs: &Inputs) -> (Vec<Option<u64>>, FlagSet) {
+        match self {
+            Insn::Table(i) => {
+                let mut fs = FlagSet::default();
+                let d = crate::eval::run(i, inputs, &mut fs);
+                (vec![Some(d)], fs)
+            }
+            Insn::Op { op, .. } => {
+                let (v, flags) = op.eval_quiet(&op_sources(op, inputs));
+                (
+                    v,
+                    FlagSet {
+                        bits: u32::from(flags),
+                    },
+                )
+            }
+        }
+    }
+    /// Decode it once for many cases: a [`Plan`] whose value is the first destination's (a
+    /// sink reads 0), with the flags its stages carry.
+    pub fn plan(&self) -> Plan {
+        match self {
+            Insn::Table(i) => Plan::new(i),
+            Insn::Op { op, .. } => Plan::of_op(op),
+        }
+    }
+    /// How many destinations it writes: one for a table instruction, `p` and `q` for `setp`,
+    /// each part of an unpacking `mov`, and the carry flag after `d` for `add.cc`...
+    pub fn dst_count(&self) -> usize {
+        match self {
+            Insn::Table(_) => 1,
+            Insn::Op { op, .. } => op.dsts.len(),
+        }
+    }
+    /// Destination `k`'s name by its role: `d`; `p`, `q`; `d0`, `d1` for a `mov`'s parts;
+    /// `CC.CF` for the carry flag.
+    pub fn dst_name(&self, k: usize) -> String {
+        match self {
+            Insn::Table(_) => "d".into(),
+            Insn::Op { op, .. } => op.dst_name(k),
+        }
+    }
+    /// Destination `k`'s width in bits (1 for a predicate or the carry flag).
+    pub fn dst_bits(&self, k: usize) -> u32 {
+        match self {
+            Insn::Table(i) => i.widths().dst,
+            Insn::Op { op, .. } => op.dst_bits(k),
+        }
+    }
+    /// Source `k`'s name by its role: `a`, `b`, `c`, `e`; `a0`, `a1` for the parts a `mov`
+    /// packs; `CC.CF` for the carry flag the chain reads.
+    pub fn src_name(&self, k: usize) -> String {
+        match self {
+            Insn::Table(_) => SOURCE_NAMES.get(k).copied().unwrap_or("?").into(),
+            Insn::Op { op, .. } => op.src_name(k),
+        }
+    }
+    /// Whether source `k` is read as a signed value.
+    pub fn src_signed(&self, k: usize) -> bool {
+        match self {
+            Insn::Table(i) => i.signed(k + 1),
+            Insn::Op { op, .. } => op.src_signed(k),
+        }
+    }
+    /// Whether destination `k` is the carry flag (`CC.CF`) a link of the carry chain writes.
+    pub fn writes_carry(&self, k: usize) -> bool {
+        self.op().is_some_and(|o| o.writes_carry(k))
     }
 }
 
@@ -499,82 +591,9 @@ fn op_sources_into(op: &OpInsn, inputs: &Inputs, dst: &mut [u64]) {
 /// `name` reads `reg(k, name)`, an immediate its own value, a sink 0.
 fn op_sources_with(op: &OpInsn, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
     for (k, (s, d)) in op.srcs.iter().zip(dst.iter_mut()).enumerate() {
-        *d = match s {
-            Src::Reg { name, .. } => reg(k, name),
-            Src::Imm(v) => op.imm_value(k, *v),
-            Src::Float(f) => f.value(op.src_bits(k), op.src_is_float(k)),
-            Src::Sink => 0,
+        *d = match (s, op.fixed_source(k)) {
+            (Src::Reg { name, .. }, _) => reg(k, name),
+            (_, v) => v.unwrap_or(0),
         };
-    }
-}
-
-/// A program instruction's first destination (a `_` sink reads 0) and its notable events,
-/// evaluated without stages ([`OpInsn::eval_quiet_into`]); no allocation for the forms the
-/// assembler accepts (at most four sources and four destinations).
-pub(crate) fn op_first_quiet(op: &OpInsn, inputs: &Inputs) -> (u64, u16) {
-    match OpCases::new(op) {
-        Some(c) => c.first(inputs),
-        None => {
-            let (v, flags) = op.eval_quiet(&op_sources(op, inputs));
-            (v.first().copied().flatten().unwrap_or(0), flags)
-        }
-    }
-}
-
-/// A program instruction's sources read once for many cases (a sweep): the immediates, floats
-/// and `_` as their value as read, each register source as the mask of the bits it reads. What
-/// [`op_sources`] and the reading in [`OpInsn::eval_quiet_into`] do for every case.
-pub(crate) struct OpCases<'a> {
-    op: &'a OpInsn,
-    n: usize,
-    fixed: [u64; 4],
-    take: [u64; 4],
-}
-
-impl<'a> OpCases<'a> {
-    /// None for more than four sources or destinations (no form the assembler accepts).
-    pub(crate) fn new(op: &'a OpInsn) -> Option<OpCases<'a>> {
-        let n = op.srcs.len();
-        if n > 4 || op.dsts.len() > 4 {
-            return None;
-        }
-        let mut values = [0u64; 4];
-        op_sources_into(op, &Inputs::default(), &mut values);
-        let (mut fixed, mut take) = ([0u64; 4], [0u64; 4]);
-        for (k, s) in op.srcs.iter().enumerate() {
-            let m = mask64(op.src_bits(k));
-            match s {
-                Src::Reg { .. } => take[k] = m,
-                _ => fixed[k] = values[k] & m,
-            }
-        }
-        Some(OpCases { op, n, fixed, take })
-    }
-
-    /// The first destination and the notable events of the case `inputs`.
-    #[inline]
-    pub(crate) fn first(&self, inputs: &Inputs) -> (u64, u16) {
-        // The sources in an array of their own number, passed whole: slicing a longer one
-        // stays a call per case in the size-optimised wasm build.
-        match self.n {
-            0 => self.first_of::<0>(inputs),
-            1 => self.first_of::<1>(inputs),
-            2 => self.first_of::<2>(inputs),
-            3 => self.first_of::<3>(inputs),
-            _ => self.first_of::<4>(inputs),
-        }
-    }
-
-    /// [`OpCases::first`] of an instruction with `N` sources.
-    #[inline(always)]
-    fn first_of<const N: usize>(&self, inputs: &Inputs) -> (u64, u16) {
-        let given = inputs.as_array();
-        let mut v = [0u64; N];
-        for k in 0..N {
-            v[k] = self.fixed[k] | (given[k] & self.take[k]);
-        }
-        let mut out = [None; 4];
-        let flags = self.op.eval_quiet_read(&mut v, &mut out);
-        (out[0].unwrap_or(0), flags)
     }
 }

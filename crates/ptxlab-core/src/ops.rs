@@ -360,7 +360,6 @@ pub enum Dst {
 /// A source of a validated instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Src {
-    /// A register; `not` is `!p` (predicates only).
     /// A register, by name; `not` is `!p` (predicates only).
     Reg {
         /// The register's name.
@@ -1975,7 +1974,6 @@ impl OpInsn {
         format!("{s} {d}, {a};")
     }
 
-    /// The value an immediate source has as the instruction reads it.
     /// Whether source `i` is read as a floating-point value.
     pub fn src_is_float(&self, i: usize) -> bool {
         self.float_of(self.op.row().operands.src(i).float)
@@ -1988,6 +1986,18 @@ impl OpInsn {
             OpFloat::Second => self.src_ty.is_some_and(PType::is_float),
             OpFloat::No => false,
         }
+    }
+
+    /// What source `k` reads when it is not a register, the same in every case: an
+    /// immediate's or a float literal's value as read, 0 for `_`. `None` for a register (its
+    /// value comes from the case) and past the last source.
+    pub fn fixed_source(&self, k: usize) -> Option<u64> {
+        Some(match self.srcs.get(k)? {
+            Src::Reg { .. } => return None,
+            Src::Imm(v) => self.imm_value(k, *v),
+            Src::Float(f) => f.value(self.src_bits(k), self.src_is_float(k)),
+            Src::Sink => 0,
+        })
     }
 
     /// The value immediate `v` has as source `i` reads it (non-zero is true for a predicate).
@@ -2101,7 +2111,7 @@ impl OpInsn {
 
     /// The evaluation proper, on the values as read: `!p` applied, the operation, a value per
     /// destination into `out` (None for `_`). Every stage goes to `st`.
-    fn run<S: Tracer>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
+    pub(crate) fn run<S: Tracer>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
         // `!p` sources.
         for (i, s) in self.srcs.iter().enumerate() {
             if let Src::Reg { not: true, name } = s {

@@ -4,10 +4,15 @@
 //! literal reading gives another value), gathered through [`Tracer::note`](crate::trace::Tracer)
 //! without building any stage.
 //!
+//! Every instruction sweeps the same way: [`Insn::plan`] decodes it once, and the plan's batch
+//! loop fills each row of the grid. For a program instruction (`prmt`, `setp`...) `d` is its
+//! first destination (`p` for `setp`; a `_` sink reads 0).
+//!
 //! ```
-//! use ptxlab_core::{check, Inputs};
+//! use ptxlab_core::insn::check;
 //! use ptxlab_core::sweep::{default_axes, sweep};
 //! use ptxlab_core::trace::Flag;
+//! use ptxlab_core::Inputs;
 //!
 //! let insn = check("vadd.u32.u32.u32.sat d.b0, a.b0, b.b0, c;").unwrap();
 //! let (x, y) = default_axes(&insn);
@@ -16,16 +21,24 @@
 //! // 0xff + 0x01 saturates in the byte lane.
 //! assert!(s.has(0xff, 0x01, Flag::ClampedHigh));
 //! assert_eq!(s.d_at(0xff, 0x01), Some(0xff));
+//!
+//! // A shift's amount runs a little past the width, and is clamped there.
+//! let shl = check("shl.b32 d, a, b;").unwrap();
+//! let (x, y) = default_axes(&shl);
+//! assert_eq!(x.label, "b (shift amount)");
+//! let s = sweep(&shl, &Inputs::new(1, 0, 0, 0), &x, &y);
+//! assert!(s.has(40, 0, Flag::AmountClamped));
 //! ```
 
 use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
-use crate::insn::{op_first_quiet, Insn, OpCases};
+use crate::insn::Insn;
 use crate::isa::{lanes, Family, Opcode, Role};
+use crate::ops::OpInsn;
 use crate::plan::Plan;
-use crate::readings::{evaluate_reading, readings_may_differ, Reading};
+use crate::readings::Reading;
 use crate::trace::Flag;
 
 /// At most this many steps along one axis.
@@ -257,18 +270,18 @@ fn rows(base: &Inputs, x: &SweepAxis, y: &SweepAxis, mut f: impl FnMut(usize, &[
 /// Evaluate `insn` over the grid of `x` by `y` (at most [`MAX_STEPS`] steps each), the other
 /// bits of every operand taken from `base`, with the ISA text's reading compared in every cell.
 /// Allocates the two result vectors and one row of inputs.
-pub fn sweep(insn: &Instruction, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
-    sweep_with(&Plan::new(insn), insn, base, x, y, true)
+pub fn sweep(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
+    sweep_with(&insn.plan(), insn, base, x, y, true)
 }
 
-/// [`sweep`] on a [`Plan`] made beforehand (for redrawing the same instruction often). The
-/// values and notes come from the plan's batch loop, a row at a time. With `text` each cell is
-/// also evaluated on the ISA text's reading (one evaluator call per cell, where the two
-/// readings can differ at all) to set [`Flag::HardwareDiffersFromText`]; without it that flag
-/// is never set.
+/// [`sweep`] on `insn`'s plan ([`Insn::plan`]) made beforehand (for redrawing the same
+/// instruction often). The values and notes come from the plan's batch loop, a row at a time.
+/// With `text` each cell is also evaluated on the ISA text's reading (one evaluator call per
+/// cell, where the two readings can differ at all) to set [`Flag::HardwareDiffersFromText`];
+/// without it that flag is never set.
 pub fn sweep_with(
     plan: &Plan,
-    insn: &Instruction,
+    insn: &Insn,
     base: &Inputs,
     x: &SweepAxis,
     y: &SweepAxis,
@@ -278,7 +291,7 @@ pub fn sweep_with(
     let n = w * h;
     let mut d = vec![0u64; n];
     let mut flags = vec![0u16; n];
-    let text = text && readings_may_differ(insn);
+    let text = text && insn.readings_may_differ();
     let text_bit = Flag::HardwareDiffersFromText.bit() as u16;
     rows(base, x, y, |row, cases| {
         let (d, flags) = (
@@ -288,7 +301,7 @@ pub fn sweep_with(
         plan.eval_many_flags(cases, d, flags);
         if text {
             for ((i, &v), f) in cases.iter().zip(d.iter()).zip(flags.iter_mut()) {
-                if evaluate_reading(insn, i, Reading::Text) != v {
+                if insn.value_reading(i, Reading::Text) != v {
                     *f |= text_bit;
                 }
             }
@@ -298,7 +311,7 @@ pub fn sweep_with(
     Sweep {
         width: w as u32,
         height: h as u32,
-        dst_bits: widths(insn).dst,
+        dst_bits: insn.dst_bits(0),
         d,
         flags,
         flags_seen: seen,
@@ -316,11 +329,23 @@ fn amount(label: String, operand: usize, lo: u32, width: u32, limit: u32) -> Swe
     SweepAxis::field(label, operand, lo, width, false).with_range(0, 1, limit + 9)
 }
 
-/// Axes worth sweeping for `insn`, most useful first: the fields its selectors pick (scalar
-/// video, `vmad`), each lane of each SIMD operand, the operands of integer instructions (with
-/// shift amounts, positions and lengths over `0..` a little past the width). Immediates are
-/// left out.
-pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
+/// Axes worth sweeping for `insn`, most useful first. Immediates are left out.
+///
+/// - For the video and integer instructions: the fields its selectors pick (scalar video,
+///   `vmad`), each lane of each SIMD operand, the operands of integer instructions (with shift
+///   amounts, positions and lengths over `0..` a little past the width).
+/// - For a program instruction, from its row: a shift amount over `0..` a little past the
+///   width, each selector nibble of `prmt`'s `c` (or `c & 3` in a mode), a predicate's two
+///   values, and every other register source whole and by its low byte.
+pub fn suggest_axes(insn: &Insn) -> Vec<SweepAxis> {
+    match insn {
+        Insn::Table(i) => table_axes(i),
+        Insn::Op { op, .. } => program_axes(insn, op),
+    }
+}
+
+/// [`suggest_axes`] of a video or integer instruction, from its form and its row's roles.
+fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
     let f = &insn.form;
     let w = widths(insn);
     let mut out: Vec<SweepAxis> = Vec::new();
@@ -442,89 +467,15 @@ pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
                 }
             }
         }
-        // A program instruction's axes are `suggest_axes_insn`'s; no row of OPCODES has these
+        // A program instruction's axes are `program_axes`'s; no row of OPCODES has these
         // families.
         Family::Logic | Family::Move | Family::Convert | Family::Compare | Family::Carry => {}
     }
     out
 }
 
-/// Two axes to start a heat map with: the first two distinct fields [`suggest_axes`] offers,
-/// or, for a single source, its low byte against its top byte.
-pub fn default_axes(insn: &Instruction) -> (SweepAxis, SweepAxis) {
-    let all = suggest_axes(insn);
-    let mut it = all.iter();
-    if let Some(x) = it.next() {
-        let distinct = |y: &&SweepAxis| {
-            y.operand != x.operand || y.lo >= x.lo + x.width || x.lo >= y.lo + y.width
-        };
-        if let Some(y) = it.find(distinct) {
-            return (x.clone(), y.clone());
-        }
-    }
-    // One source (or none): its low byte against its top byte.
-    let op = all.first().map_or(0, |a| a.operand);
-    let bits = widths(insn).src[op].clamp(16, 64);
-    let signed = insn.form.ty(0).is_signed();
-    let name = SOURCE_NAMES[op];
-    (
-        SweepAxis::field(format!("{name} bits 7..0"), op, 0, 8, false),
-        SweepAxis::field(
-            format!("{name} bits {}..{}", bits - 1, bits - 8),
-            op,
-            bits - 8,
-            8,
-            signed,
-        ),
-    )
-}
-
-/// [`sweep`] for an instruction of either kind. A program instruction (`prmt`, `setp`, ...)
-/// is evaluated cell by cell without stages ([`crate::ops::OpInsn::eval_quiet`]), with the
-/// notable events its stages would carry (it has one reading: the ISA text's); `d` is its
-/// first destination (`p` for `setp`), a `_` sink reads 0.
-pub fn sweep_insn(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
-    let op = match insn {
-        Insn::Table(i) => return sweep(i, base, x, y),
-        Insn::Op { op, .. } => op,
-    };
-    let (w, h) = (x.len(), y.len());
-    let n = w as usize * h as usize;
-    let mut d = vec![0u64; n];
-    let mut flags = vec![0u16; n];
-    // The sources are read once for the whole grid where the form allows (every form the
-    // assembler accepts does).
-    let reader = OpCases::new(op);
-    rows(base, x, y, |row, cases| {
-        let cells = row * w as usize..(row + 1) * w as usize;
-        let out = d[cells.clone()].iter_mut().zip(&mut flags[cells]);
-        for (i, (v, m)) in cases.iter().zip(out) {
-            (*v, *m) = match &reader {
-                Some(c) => c.first(i),
-                None => op_first_quiet(op, i),
-            };
-        }
-    });
-    let seen = flags.iter().fold(0u16, |m, &f| m | f);
-    Sweep {
-        width: w,
-        height: h,
-        dst_bits: op.dst_bits(0),
-        d,
-        flags,
-        flags_seen: seen,
-    }
-}
-
-/// [`suggest_axes`] for an instruction of either kind. For a program instruction, from its
-/// row: a shift amount over `0..` a little past the width, each selector nibble of `prmt`'s
-/// `c` (or `c & 3` in a mode), a predicate's two values, and every other register source
-/// whole and by its low byte. Immediates are left out.
-pub fn suggest_axes_insn(insn: &Insn) -> Vec<SweepAxis> {
-    let op = match insn {
-        Insn::Table(i) => return suggest_axes(i),
-        Insn::Op { op, .. } => op,
-    };
+/// [`suggest_axes`] of a program instruction, from its row.
+fn program_axes(insn: &Insn, op: &OpInsn) -> Vec<SweepAxis> {
     let row = op.op.row();
     // The amount and selector axes come first: they are what these instructions are about.
     let (mut out, mut rest): (Vec<SweepAxis>, Vec<SweepAxis>) = (Vec::new(), Vec::new());
@@ -583,14 +534,10 @@ pub fn suggest_axes_insn(insn: &Insn) -> Vec<SweepAxis> {
     out
 }
 
-/// [`default_axes`] for an instruction of either kind: the first two distinct fields
-/// [`suggest_axes_insn`] offers, or a single source's low byte against its top byte.
-pub fn default_axes_insn(insn: &Insn) -> (SweepAxis, SweepAxis) {
-    let op = match insn {
-        Insn::Table(i) => return default_axes(i),
-        Insn::Op { op, .. } => op,
-    };
-    let all = suggest_axes_insn(insn);
+/// Two axes to start a heat map with: the first two distinct fields [`suggest_axes`] offers,
+/// or, for a single source, its low byte against its top byte.
+pub fn default_axes(insn: &Insn) -> (SweepAxis, SweepAxis) {
+    let all = suggest_axes(insn);
     let mut it = all.iter();
     if let Some(x) = it.next() {
         let distinct = |y: &&SweepAxis| {
@@ -600,9 +547,10 @@ pub fn default_axes_insn(insn: &Insn) -> (SweepAxis, SweepAxis) {
             return (x.clone(), y.clone());
         }
     }
+    // One source (or none): its low byte against its top byte.
     let k = all.first().map_or(0, |a| a.operand);
-    let bits = op.src_bits(k).clamp(16, 64);
-    let name = op.src_name(k);
+    let bits = insn.widths().src[k.min(3)].clamp(16, 64);
+    let name = insn.src_name(k);
     (
         SweepAxis::field(format!("{name} bits 7..0"), k, 0, 8, false),
         SweepAxis::field(
@@ -610,7 +558,7 @@ pub fn default_axes_insn(insn: &Insn) -> (SweepAxis, SweepAxis) {
             k,
             bits - 8,
             8,
-            op.src_signed(k),
+            insn.src_signed(k),
         ),
     )
 }
@@ -618,7 +566,8 @@ pub fn default_axes_insn(insn: &Insn) -> (SweepAxis, SweepAxis) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{check, evaluate, parse};
+    use crate::insn::check;
+    use crate::parse;
 
     #[test]
     fn axis_values_cover_the_field() {
@@ -647,7 +596,7 @@ mod tests {
         assert_eq!(s.d.len(), 65536);
         for (col, row) in [(0, 0), (1, 0x27), (0x80, 0x7f), (0x7f, 0x80), (255, 255)] {
             let i = case_at(&base, &x, &y, col, row);
-            assert_eq!(s.d_at(col, row), Some(evaluate(&insn, &i)));
+            assert_eq!(s.d_at(col, row), Some(insn.value(&i)));
         }
         // 1 - 39 = -38: the hardware saturates a negative lane value to 0x7f; the text to 0xda.
         // The axes are signed: they start at -128.
@@ -699,28 +648,27 @@ mod tests {
 
     #[test]
     fn ranges_are_bounded_and_odd_axes_do_not_panic() {
-        let insn = parse("vadd.u32.u32.u32 d, a, b;").unwrap();
+        let insn = Insn::from(parse("vadd.u32.u32.u32 d, a, b;").unwrap());
         let x = SweepAxis::field("a", 0, 0, 32, false).with_range(0, 1, u32::MAX);
         let y = SweepAxis::field("z", 9, 200, 0, true).with_range(u64::MAX, u64::MAX, 0);
         let s = sweep(&insn, &Inputs::default(), &x, &y);
         assert_eq!((s.width, s.height), (MAX_STEPS, 1));
-        let empty = parse("vadd d;").unwrap();
+        let empty = Insn::from(parse("vadd d;").unwrap());
         let (x, y) = default_axes(&empty);
         let _ = sweep(&empty, &Inputs::default(), &x, &y);
     }
 
     #[test]
     fn program_instructions_sweep_from_their_rows() {
-        use crate::insn::check as any;
         // prmt: one axis per selector nibble, and the grid agrees with one-by-one evaluation.
-        let prmt = any("prmt.b32 d, a, b, c;").unwrap();
-        let axes = suggest_axes_insn(&prmt);
+        let prmt = check("prmt.b32 d, a, b, c;").unwrap();
+        let axes = suggest_axes(&prmt);
         let labels: Vec<&str> = axes.iter().map(|a| a.label.as_str()).collect();
         assert!(
             labels.contains(&"c nibble 1 (selector of d.b1)"),
             "{labels:?}"
         );
-        let (x, y) = default_axes_insn(&prmt);
+        let (x, y) = default_axes(&prmt);
         assert_eq!(
             (x.label.as_str(), y.label.as_str()),
             (
@@ -735,7 +683,7 @@ mod tests {
                 .clone()
         };
         let base = Inputs::new(0x1122_3344, 0x8899_aabb, 0, 0);
-        let s = sweep_insn(&prmt, &base, &nib(0), &nib(1));
+        let s = sweep(&prmt, &base, &nib(0), &nib(1));
         assert_eq!((s.width, s.height), (16, 16));
         // nibble 0 = 0xc (byte 4's sign: 0xbb is negative), nibble 1 = 7 (byte 7 = 0x88)
         assert_eq!(
@@ -750,13 +698,13 @@ mod tests {
             assert_eq!(s.d_at(col, row), Some(prmt.value(&i)));
         }
         // Shifts: the amount runs a little past the width, clamped beyond it.
-        let shl = any("shl.b32 d, a, b;").unwrap();
-        let amt = suggest_axes_insn(&shl)
+        let shl = check("shl.b32 d, a, b;").unwrap();
+        let amt = suggest_axes(&shl)
             .into_iter()
             .find(|a| a.operand == 1)
             .unwrap();
         assert_eq!((amt.label.as_str(), amt.len()), ("b (shift amount)", 41));
-        let s = sweep_insn(
+        let s = sweep(
             &shl,
             &Inputs::new(1, 0, 0, 0),
             &amt,
@@ -766,19 +714,12 @@ mod tests {
         assert_eq!(s.d_at(31, 1), Some(0x8000_0000));
         assert!(s.has(40, 1, Flag::AmountClamped));
         // setp: p over a signed grid of a and b.
-        let setp = any("setp.lt.s32 p|q, a, b;").unwrap();
-        let (x, y) = default_axes_insn(&setp);
+        let setp = check("setp.lt.s32 p|q, a, b;").unwrap();
+        let (x, y) = default_axes(&setp);
         assert!(x.signed && y.signed);
-        let s = sweep_insn(&setp, &Inputs::default(), &x, &y);
+        let s = sweep(&setp, &Inputs::default(), &x, &y);
         assert_eq!(s.dst_bits, 1);
         assert_eq!(s.d_at(0, 255), Some(1), "the most negative a is below b");
         assert_eq!(s.d_at(255, 0), Some(0));
-        // The table's instructions sweep as before.
-        let add = any("add.s32 d, a, b;").unwrap();
-        let (x, y) = default_axes_insn(&add);
-        assert_eq!(
-            sweep_insn(&add, &Inputs::default(), &x, &y),
-            sweep(add.table().unwrap(), &Inputs::default(), &x, &y)
-        );
     }
 }

@@ -205,12 +205,12 @@ proptest! {
             let out = i.evaluate(&inputs);
             prop_assert_eq!(out.trace.instruction, i.canonical());
             // The batch and the sweep take what checks, too.
-            let lines = batch::parse_batch_insn(&format!("{a} {b} {c}\na={a}\n"), &i);
-            let rows = batch::evaluate_batch_insn(&i, &lines);
-            let _ = batch::batch_csv_insn(&i, &rows);
-            let (x, y) = sweep::default_axes_insn(&i);
+            let lines = batch::parse_batch(&format!("{a} {b} {c}\na={a}\n"), &i);
+            let rows = batch::evaluate_batch(&i, &lines);
+            let _ = batch::batch_csv(&i, &rows);
+            let (x, y) = sweep::default_axes(&i);
             let (x, y) = (x.with_range(a, b, 4), y.with_range(c, a, 3));
-            let s = sweep::sweep_insn(&i, &inputs, &x, &y);
+            let s = sweep::sweep(&i, &inputs, &x, &y);
             prop_assert_eq!(s.d.len(), 12);
             let cell = sweep::case_at(&inputs, &x, &y, 1, 2);
             prop_assert_eq!(s.d_at(1, 2), Some(i.value(&cell)));

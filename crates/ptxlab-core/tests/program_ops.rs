@@ -396,15 +396,15 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
     assert!(forms > 1500, "only {forms} accepted forms parsed");
 }
 
-/// The sweep and `Insn::value` read a program instruction's sources once for all cases
+/// The sweep and the plan read a program instruction's sources once for all cases
 /// (immediates in place, register sources masked to the bits they read). On every form ptxas
-/// accepts, with register values wider than the operands, each cell of a sweep and each
-/// `Insn::value` equals the traced evaluation's first destination and the quiet evaluation's
+/// accepts, with register values wider than the operands, each cell of a sweep, each
+/// `Insn::value` and each case of the instruction's plan (`Insn::plan`) equals the traced evaluation's first destination and the quiet evaluation's
 /// flags, which read the sources case by case.
 #[test]
 fn sources_read_once_agree_on_every_accepted_form() {
     use ptxlab_core::insn::{check, op_sources, Insn};
-    use ptxlab_core::sweep::{default_axes_insn, sweep_insn};
+    use ptxlab_core::sweep::{default_axes, sweep};
     use ptxlab_core::Inputs;
     let mut r = ptxlab_core::gen::Rng::new(0x5ee);
     let mut forms = 0;
@@ -416,7 +416,7 @@ fn sources_read_once_agree_on_every_accepted_form() {
             continue;
         };
         forms += 1;
-        let (x, y) = default_axes_insn(&insn);
+        let (x, y) = default_axes(&insn);
         let base = Inputs::new(r.next_u64(), r.next_u64(), r.next_u64(), r.next_u64());
         let (x, y) = (
             x.with_range(r.next_u64(), r.next_u64(), 3),
@@ -424,13 +424,14 @@ fn sources_read_once_agree_on_every_accepted_form() {
         );
         // Also both axes on one field, where the y axis wins (as in `case_at`).
         let same = x.clone().with_range(r.next_u64(), r.next_u64(), 2);
-        let s2 = sweep_insn(&insn, &base, &x, &same);
+        let s2 = sweep(&insn, &base, &x, &same);
         for at in 0..6u32 {
             let cell = ptxlab_core::sweep::case_at(&base, &x, &same, at % 3, at / 3);
             let traced = insn.evaluate(&cell).values[0].value.unwrap_or(0);
             assert_eq!(s2.d[at as usize], traced, "{}: one field", insn.canonical());
         }
-        let s = sweep_insn(&insn, &base, &x, &y);
+        let s = sweep(&insn, &base, &x, &y);
+        let plan = insn.plan();
         for row in 0..2 {
             for col in 0..3 {
                 let cell = ptxlab_core::sweep::case_at(&base, &x, &y, col, row);
@@ -450,6 +451,13 @@ fn sources_read_once_agree_on_every_accepted_form() {
                     insn.canonical()
                 );
                 assert_eq!(insn.value(&cell), traced, "{}: value", insn.canonical());
+                assert_eq!(plan.eval(&cell), traced, "{}: plan", insn.canonical());
+                assert_eq!(
+                    plan.eval_flags(&cell),
+                    (traced, flags),
+                    "{}",
+                    insn.canonical()
+                );
             }
         }
     }

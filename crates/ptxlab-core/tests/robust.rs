@@ -5,11 +5,32 @@ use ptxlab_core::gen::{instruction, Rng};
 use ptxlab_core::sweep::{default_axes, suggest_axes, sweep};
 use ptxlab_core::{
     batch, compare_readings, evaluate, evaluate_reading, evaluate_traced, evaluate_traced_reading,
-    parse, sass, validate, Inputs, Reading,
+    parse, sass, validate, Inputs, Insn, Reading,
 };
+
+/// The explorer's entry points on one instruction of either kind: axes, a small sweep, a batch
+/// read from `text` and its CSV.
+fn explore(any: &Insn, text: &str, inputs: &Inputs) {
+    let _ = suggest_axes(any);
+    let (x, y) = default_axes(any);
+    let s = sweep(
+        any,
+        inputs,
+        &x.with_range(inputs.a, 0x1_0001, 3),
+        &y.with_range(inputs.b, 7, 3),
+    );
+    assert_eq!(s.d.len(), 9);
+    let lines = batch::parse_batch(text, any);
+    let rows = batch::evaluate_batch(any, &lines);
+    let _ = batch::batch_csv(any, &rows);
+}
 
 /// Run everything the library offers on one text and one set of values.
 fn exercise(text: &str, inputs: &Inputs) {
+    // A program instruction (`prmt`, `setp`...) through the same entry points.
+    if let Ok(any @ Insn::Op { .. }) = ptxlab_core::insn::check(text) {
+        explore(&any, text, inputs);
+    }
     if let Ok(insn) = parse(text) {
         let _ = insn.canonical();
         let valid = validate(&insn).is_ok();
@@ -30,19 +51,9 @@ fn exercise(text: &str, inputs: &Inputs) {
             Some(div) => assert!(div.hardware == d && div.text == tx && d != tx),
             None => assert_eq!(d, tx, "{text}"),
         }
-        let _ = suggest_axes(&insn);
-        let (x, y) = default_axes(&insn);
-        let s = sweep(
-            &insn,
-            inputs,
-            &x.with_range(inputs.a, 0x1_0001, 3),
-            &y.with_range(inputs.b, 7, 3),
-        );
-        assert_eq!(s.d.len(), 9);
+        let any = Insn::from(insn.clone());
+        explore(&any, text, inputs);
         let _ = sass::lookup(&insn);
-        let lines = batch::parse_batch(text, &insn);
-        let rows = batch::evaluate_batch(&insn, &lines);
-        let _ = batch::batch_csv(&insn, &rows);
         if valid {
             // A valid instruction's canonical text parses back to the same meaning.
             let again = parse(&insn.canonical()).expect("canonical text parses");

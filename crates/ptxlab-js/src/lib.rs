@@ -134,7 +134,7 @@ pub fn compare(text: JsValue, inputs: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn axes(text: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
-    to_js(&sw::suggest_axes_insn(&insn))
+    to_js(&sw::suggest_axes(&insn))
 }
 
 /// Evaluate `text` over a grid of two source fields, the other bits from `inputs`. `options.x`
@@ -146,11 +146,11 @@ pub fn axes(text: JsValue) -> Result<JsValue, JsValue> {
 pub fn sweep(text: JsValue, inputs: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let (_, insn) = instruction(&text)?;
     let inputs = read_inputs_for(&insn, &inputs)?;
-    let suggested = sw::suggest_axes_insn(&insn);
-    let (dx, dy) = sw::default_axes_insn(&insn);
+    let suggested = sw::suggest_axes(&insn);
+    let (dx, dy) = sw::default_axes(&insn);
     let x = read_axis(&get(&options, "x")?, "x", &suggested)?.unwrap_or(dx);
     let y = read_axis(&get(&options, "y")?, "y", &suggested)?.unwrap_or(dy);
-    let s = sw::sweep_insn(&insn, &inputs, &x, &y);
+    let s = sw::sweep(&insn, &inputs, &x, &y);
     let out = Object::new();
     set(&out, "width", &s.width.into());
     set(&out, "height", &s.height.into());

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::batch::{batch_csv_insn, evaluate_batch_insn, parse_batch_insn, BatchRow};
+use ptxlab_core::batch::{batch_csv, evaluate_batch, parse_batch, BatchRow};
 use ptxlab_core::insn::Insn;
 use ptxlab_core::trace::{Flag, Views};
 use yew::prelude::*;
@@ -87,12 +87,12 @@ pub fn BatchPanel(props: &Props) -> Html {
     let rows: Rc<Vec<BatchRow>> = {
         let key = (props.insn.clone(), props.text.clone());
         (*use_memo(key, |(insn, t)| {
-            Rc::new(evaluate_batch_insn(insn, &parse_batch_insn(t, insn)))
+            Rc::new(evaluate_batch(insn, &parse_batch(t, insn)))
         }))
         .clone()
     };
     let csv = use_memo((props.insn.clone(), rows.clone()), |(insn, rows)| {
-        batch_csv_insn(insn, rows)
+        batch_csv(insn, rows)
     });
     let cols = columns(&props.insn);
     let dsts = destinations(&props.insn);

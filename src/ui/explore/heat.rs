@@ -224,8 +224,9 @@ pub fn cell_at(x: f64, y: f64, cw: f64, ch: f64, w: u32, h: u32) -> Option<(u32,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ptxlab_core::insn::check;
     use ptxlab_core::sweep::{default_axes, sweep};
-    use ptxlab_core::{check, Inputs};
+    use ptxlab_core::Inputs;
 
     #[test]
     fn scale_ends() {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use ptxlab_core::insn::Insn;
 use ptxlab_core::sweep::{Sweep, SweepAxis};
-use ptxlab_core::{Inputs, Plan};
+use ptxlab_core::Inputs;
 use yew::prelude::*;
 
 use super::heat::{self, Overlay};
@@ -22,8 +22,7 @@ use crate::ui::perf;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// The instruction of either kind: a table instruction is swept on a [`Plan`], a program
-    /// instruction cell by cell.
+    /// The instruction of either kind, swept on its plan ([`Insn::plan`]).
     pub insn: Rc<Insn>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number (for the colour scale).
@@ -134,12 +133,11 @@ fn axis_editor(
 #[function_component]
 pub fn SweepPanel(props: &Props) -> Html {
     let canon = props.insn.canonical();
-    // Decoded once per table instruction: every redraw and scrub runs on it.
+    // Decoded once per instruction: every redraw and scrub runs on it.
     let plan = {
         let insn = props.insn.clone();
-        use_memo(canon.clone(), move |_| insn.table().map(Plan::new))
+        use_memo(canon.clone(), move |_| insn.plan())
     };
-    let planned = plan.is_some();
     let env = Env {
         insn: props.insn.clone(),
         plan,
@@ -372,9 +370,6 @@ pub fn SweepPanel(props: &Props) -> Html {
                     </select>
                 </label>
                 <button type="button" class="edge primary" onclick={redraw}>{ "Draw" }</button>
-                if !planned {
-                    <span class="muted">{ "Evaluated case by case, without stages (no plan)." }</span>
-                }
                 if stale {
                     <span class="muted sweep-stale">{ "The main view changed since this map was drawn." }</span>
                 }

@@ -35,6 +35,7 @@ use crate::isa::Operation;
 use crate::trace::{Flag, FlagSet, NoTrace, Tracer};
 
 mod integer;
+mod program;
 mod simd;
 mod video;
 
@@ -181,6 +182,8 @@ pub(crate) enum Kernel {
     Vmad(video::Vmad),
     Simd(simd::Simd),
     Int(integer::Int),
+    /// A program instruction: its own evaluation, the sources read once.
+    Program(Box<crate::ops::OpInsn>),
     /// Not specialised (the instruction is not valid): the evaluator itself.
     Evaluator(Box<Instruction>),
 }
@@ -237,6 +240,7 @@ impl Kernel {
             Kernel::Vmad(k) => k.pick(),
             Kernel::Simd(k) => k.pick(),
             Kernel::Int(k) => k.pick(),
+            Kernel::Program(op) => program::pick(op),
             Kernel::Evaluator(_) => fns!(evaluator_batch[], evaluator_one[]),
         }
     }
@@ -265,7 +269,23 @@ impl Plan {
         }
     }
 
-    /// Whether this plan runs a specialised kernel (false: it calls the evaluator).
+    /// Decode a program instruction (`prmt`, `setp`, `mov`...) once: its sources are read in
+    /// place for every case, and each case runs the instruction's own evaluation without
+    /// stages ([`OpInsn::eval_quiet`]). The plan gives its first destination (a `_` sink
+    /// reads 0) and the flags its stages carry.
+    ///
+    /// [`OpInsn::eval_quiet`]: crate::ops::OpInsn::eval_quiet
+    pub fn of_op(op: &crate::ops::OpInsn) -> Plan {
+        let kernel = Kernel::Program(Box::new(op.clone()));
+        Plan {
+            ops: program::operands(op),
+            fns: kernel.pick(),
+            kernel,
+        }
+    }
+
+    /// Whether this plan runs a kernel decoded for its form (false: a table instruction that
+    /// failed validation, whose plan calls the evaluator on every case).
     pub fn is_specialised(&self) -> bool {
         !matches!(self.kernel, Kernel::Evaluator(_))
     }
