@@ -23,8 +23,8 @@ pub struct Valid {
     pub text: String,
     /// The instruction: one of the 47 table opcodes or one of the 23 program instructions.
     pub insn: Rc<Insn>,
-    /// The table instruction, when it is one (the two readings, sweep, batch and machine
-    /// code read it).
+    /// The table instruction, when it is one: the side-by-side view of the two readings reads
+    /// it (a program instruction has one reading).
     pub table: Option<Rc<Instruction>>,
     pub widths: Widths,
     /// Shared with the views, so a render does not copy the trace.

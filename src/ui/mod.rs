@@ -197,7 +197,7 @@ pub fn App() -> Html {
             <section class="panel explore" aria-labelledby="h-explore">
                 <h2 id="h-explore">{ "Explore" }</h2>
                 if let Some(v) = valid {
-                    <explore::Explore any={v.insn.clone()} insn={v.table.clone()} inputs={state.inputs()}
+                    <explore::Explore insn={v.insn.clone()} inputs={state.inputs()}
                         signed={v.trace.result.signed} dispatch={dispatch.clone()}
                         sweep={state.sweep.clone()} batch={state.batch.clone()} />
                 }

@@ -26,12 +26,9 @@ pub fn columns(insn: &Insn) -> Vec<(usize, String, u32)> {
 
 /// The destinations as the table names them: `d` (or `p`, `q` for `setp`), with their widths.
 pub fn destinations(insn: &Insn) -> Vec<(String, u32)> {
-    match insn {
-        Insn::Table(i) => vec![("d".into(), i.widths().dst)],
-        Insn::Op { op, .. } => (0..op.dsts.len())
-            .map(|k| (op.dst_name(k), op.dst_bits(k)))
-            .collect(),
-    }
+    (0..insn.dst_count())
+        .map(|k| (insn.dst_name(k), insn.dst_bits(k)))
+        .collect()
 }
 
 /// A header and two example lines for the placeholder.

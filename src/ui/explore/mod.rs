@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use ptxlab_core::insn::Insn;
-use ptxlab_core::{Inputs, Instruction};
+use ptxlab_core::Inputs;
 use yew::prelude::*;
 
 use crate::model::Action;
@@ -42,10 +42,8 @@ impl Tab {
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// The instruction of either kind (the batch reads both).
-    pub any: Rc<Insn>,
-    /// The table instruction, when it is one: the machine-code view reads it.
-    pub insn: Option<Rc<Instruction>>,
+    /// The instruction of either kind: every view reads it.
+    pub insn: Rc<Insn>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number.
     pub signed: bool,
@@ -82,15 +80,15 @@ pub fn Explore(props: &Props) -> Html {
             </div>
             if let Some(t) = *open {
                 <div class="explore-panel" id={format!("panel-{}", t.key())} role="region" aria-labelledby={format!("tab-{}", t.key())}>
-                    { match (t, &props.insn) {
-                        (Tab::Sweep, _) => html! {
-                            <sweep::SweepPanel insn={props.any.clone()} inputs={props.inputs}
+                    { match t {
+                        Tab::Sweep => html! {
+                            <sweep::SweepPanel insn={props.insn.clone()} inputs={props.inputs}
                                 signed={props.signed} dispatch={props.dispatch.clone()}
                                 spec={props.sweep.clone()} />
                         },
-                        (Tab::Sass, _) => html! { <sass::SassPanel insn={props.any.clone()} /> },
-                        _ => html! {
-                            <batch::BatchPanel insn={props.any.clone()} text={props.batch.clone()}
+                        Tab::Sass => html! { <sass::SassPanel insn={props.insn.clone()} /> },
+                        Tab::Batch => html! {
+                            <batch::BatchPanel insn={props.insn.clone()} text={props.batch.clone()}
                                 dispatch={props.dispatch.clone()} />
                         },
                     } }
