@@ -1,8 +1,8 @@
 //! Integer literals and constant expressions as operands, read as ptxas reads them: C's
 //! operators and precedence over 64-bit integers (`123 + 123 * 7`, `(3 + 7) * 10 / 5`, `~7`,
-//! `!1`, `3 == 1`, `1 ? 3 : 2`, `-1 >> 1`). Both text parsers ([`mod@crate::parse`] for the table
-//! instructions, [`crate::ops`] for the program instructions) read immediates here, so a
-//! literal has one definition.
+//! `!1`, `3 == 1`, `1 ? 3 : 2`, `-1 >> 1`). The one reader of instruction text (`scan`, for
+//! the table and the program instructions alike) reads immediates here, so a literal has one
+//! definition.
 //!
 //! What ptxas does, measured on an H200 (`tests/data/gpu-programs.jsonl.gz`, `mov` forms):
 //! - a literal is signed 64-bit unless it has the suffix `U` or does not fit in a signed 64-bit

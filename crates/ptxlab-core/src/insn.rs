@@ -1,8 +1,8 @@
 //! Any one instruction the playground and the `ptxlab` tool evaluate on its own: one of the 47
 //! video and integer arithmetic opcodes of [`crate::isa::OPCODES`] ([`Insn::Table`]), or one of
 //! the 23 logic, shift, move, compare, convert and carry-chain instructions of [`crate::isa::OP_ROWS`]
-//! ([`Insn::Op`]). [`check`] reads either with its own parser and validator (there is one per
-//! form); [`Insn::evaluate`] gives every destination's value and the stage [`Trace`].
+//! ([`Insn::Op`]). [`check`] reads either with one reader of text, then the validator of its
+//! row's table; [`Insn::evaluate`] gives every destination's value and the stage [`Trace`].
 //!
 //! Sources are bound by position: the first source reads [`Inputs::a`], the second `b`, the
 //! third `c`, the fourth `e`; an immediate written in the text stands for itself.
@@ -37,11 +37,12 @@ use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
 use crate::isa::Instr;
-use crate::ops::{parse_op, Dst, OpInsn, Src};
+use crate::ops::{Dst, OpInsn, Src};
 use crate::plan::Plan;
 use crate::readings::{
     compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, Divergence,
 };
+use crate::scan::Head;
 use crate::trace::{FlagSet, Trace};
 
 /// One instruction of either kind.
@@ -85,80 +86,48 @@ pub struct Evaluation {
     pub trace: Trace,
 }
 
-/// Parse and validate one instruction of either kind, each with its own parser and validator.
-/// An optional guard (`@p`, `@!p`) is read and kept.
+/// Parse and validate one instruction of either kind. One reader reads the text
+/// (`scan`: guard, opcode word, modifiers, operands); the row its words name gives it
+/// its meaning, through that table's validator. An optional guard (`@p`, `@!p`) is read and
+/// kept.
 pub fn check(text: &str) -> Result<Insn, Diagnostic> {
-    let t = text.trim_start();
-    let (guard, body) = match t.strip_prefix('@') {
-        Some(g) => {
-            let g = g.trim_start();
-            let (negated, g) = match g.strip_prefix('!') {
-                Some(x) => (true, x.trim_start()),
-                None => (false, g),
-            };
-            let end = g.find(char::is_whitespace).unwrap_or(g.len());
-            (
-                Some(Guard {
-                    negated,
-                    pred: g[..end].to_string(),
-                }),
-                &g[end..],
-            )
-        }
-        None => (None, t),
-    };
-    let body = body.trim_start();
-    // One index of both tables says which parser reads it.
-    if !matches!(Instr::of_statement(body), Some(Instr::Program(_))) {
-        return crate::check(text).map(Insn::Table).map_err(|mut d| {
-            if d.message.starts_with("unknown opcode") {
-                // Suggest from every instruction's name, not only the table's.
-                let word: String = body
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                d.allowed = crate::isa::instr::suggest(&word)
-                    .into_iter()
-                    .map(String::from)
-                    .collect();
+    read(text, true)
+}
+
+/// Parse and validate one statement of a program, of either kind: [`check`] without its test
+/// for a program instruction that names one register twice where that is refused (the program
+/// reader checks registers across statements itself). A trailing `//` comment is not part of
+/// the statement.
+pub fn parse_unguarded(stmt: &str) -> Result<Insn, Diagnostic> {
+    read(stmt, false)
+}
+
+fn read(text: &str, conflicts: bool) -> Result<Insn, Diagnostic> {
+    let head = Head::read(text)?;
+    if let Some(Instr::Program(_)) = head.instr() {
+        let op = crate::ops::from_head(&head)?;
+        if conflicts {
+            if let Some(m) = op.register_conflict() {
+                return Err(Diagnostic::new(head.name_span.start..text.len(), m));
             }
-            d
+        }
+        return Ok(Insn::Op {
+            guard: head.guard,
+            op,
         });
     }
-    let off = text.len() - body.len();
-    let op = parse_program(body).map_err(|mut d| {
-        d.span = d.span.start + off..d.span.end + off;
+    let insn = crate::parse::from_head(&head).map_err(|mut d| {
+        if d.message.starts_with("unknown opcode") {
+            // Suggest from every instruction's name, not only the table's.
+            d.allowed = crate::isa::instr::suggest(head.name)
+                .into_iter()
+                .map(String::from)
+                .collect();
+        }
         d
     })?;
-    if let Some(m) = op.register_conflict() {
-        return Err(Diagnostic::new(off..text.len(), m));
-    }
-    if let Some(g) = &guard {
-        if g.pred.is_empty() {
-            return Err(Diagnostic::new(
-                0..off,
-                "'@' must be followed by a predicate register, e.g. @p or @!p",
-            ));
-        }
-    }
-    Ok(Insn::Op { guard, op })
-}
-
-/// Parse and validate one instruction written without a guard, of either kind: the row the one
-/// index of both tables names decides which rules read it. [`check`] and a program's reader
-/// (`program::parse`) both come here. A trailing `//` comment is not part of the statement.
-pub fn parse_unguarded(stmt: &str) -> Result<Insn, Diagnostic> {
-    let stmt = stmt.trim_start();
-    if matches!(Instr::of_statement(stmt), Some(Instr::Program(_))) {
-        parse_program(stmt).map(|op| Insn::Op { guard: None, op })
-    } else {
-        crate::check(stmt).map(Insn::Table)
-    }
-}
-
-/// A program row's text, without its guard, parsed and validated by its row's rules.
-fn parse_program(stmt: &str) -> Result<OpInsn, Diagnostic> {
-    parse_op(stmt.find("//").map_or(stmt, |k| &stmt[..k]))
+    crate::validate(&insn)?;
+    Ok(Insn::Table(insn))
 }
 
 /// One register an instruction writes, as a program's register file takes it.

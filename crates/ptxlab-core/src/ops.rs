@@ -19,7 +19,6 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf, OpFloat, OpKind, OpSign, OpWidth};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
-use crate::scan::{ident_char, ident_start, Scan};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
@@ -296,57 +295,7 @@ struct RawArg {
     span: Span,
 }
 
-/// A floating-point literal as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum FloatLit {
-    /// `0f` and 8 hex digits: the bits of an f32.
-    F32(u32),
-    /// `0d` and 16 hex digits: the bits of an f64.
-    F64(u64),
-    /// A decimal number such as `1.5` or `-2e3`, as the bits of an f64.
-    Dec(u64),
-}
-
-impl FloatLit {
-    /// The bits an operand of `bits` bits receives; `float`: the operand is a float (the value
-    /// is converted), else the literal's bits are taken as they are.
-    ///
-    /// One exception, measured: an `0f` literal where an `.f64` is read is not converted but
-    /// zero-extended (`set.lt.u32.f64 d, a, 0f3f800000;` compares `a` with the f64 whose bits
-    /// are `0x000000003f800000`, a subnormal, not with 1.0: an H200 says so, and ptxas 13.5 puts
-    /// that 64-bit pattern in the register for `setp`, `set` and `mov`). An `0d` literal where
-    /// an `.f32` is read is converted (`0d3ff8000000000001` gives 1.5).
-    pub fn value(self, bits: u32, float: bool) -> u64 {
-        if let (FloatLit::F32(b), true, 64) = (self, float, bits) {
-            return u64::from(b);
-        }
-        let as_f64 = match self {
-            FloatLit::F32(b) => f32::from_bits(b) as f64,
-            FloatLit::F64(b) | FloatLit::Dec(b) => f64::from_bits(b),
-        };
-        if float {
-            if bits == 32 {
-                (as_f64 as f32).to_bits() as u64
-            } else {
-                as_f64.to_bits()
-            }
-        } else {
-            let raw = match self {
-                FloatLit::F32(b) => b as u64,
-                FloatLit::F64(b) | FloatLit::Dec(b) => b,
-            };
-            raw & mask64(bits)
-        }
-    }
-    /// The literal as written.
-    pub fn text(self) -> String {
-        match self {
-            FloatLit::F32(b) => format!("0f{b:08x}"),
-            FloatLit::F64(b) => format!("0d{b:016x}"),
-            FloatLit::Dec(b) => format!("{:?}", f64::from_bits(b)),
-        }
-    }
-}
+pub use crate::value::FloatLit;
 
 /// A destination of a validated instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -422,202 +371,32 @@ fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(span, msg)
 }
 
-struct P<'a> {
-    s: &'a str,
-    i: usize,
-}
-
-impl<'a> Scan<'a> for P<'a> {
-    fn text(&self) -> &'a str {
-        self.s
-    }
-    fn pos(&self) -> usize {
-        self.i
-    }
-    fn set_pos(&mut self, i: usize) {
-        self.i = i;
-    }
-}
-
-impl<'a> P<'a> {
-    /// The token at the cursor, for messages.
-    fn here(&self) -> Span {
-        self.token_span(self.i, ",;{}|")
-    }
-
-    fn number(&mut self, neg: bool) -> Result<Raw, Diagnostic> {
-        let st = self.i;
-        let w = self.word();
-        let span = st..self.i;
-        if !neg {
-            for (p, n) in [("0f", 8), ("0F", 8), ("0d", 16), ("0D", 16)] {
-                if let Some(h) = w.strip_prefix(p) {
-                    if h.len() == n {
-                        if let Ok(v) = u64::from_str_radix(h, 16) {
-                            return Ok(Raw::Float(if n == 8 {
-                                FloatLit::F32(v as u32)
-                            } else {
-                                FloatLit::F64(v)
-                            }));
-                        }
-                    }
-                }
-            }
-        }
-        // A decimal float: digits with a fraction and/or an exponent.
-        let is_dec = w
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == 'e' || c == 'E');
-        let frac = is_dec
-            && self.peek() == Some('.')
-            && self.s[self.i + 1..].starts_with(|c: char| c.is_ascii_digit());
-        let expo = is_dec && w.contains(['e', 'E']);
-        if frac || expo {
-            if frac {
-                self.bump();
-                self.word();
-            }
-            if self.s[..self.i].ends_with(['e', 'E'])
-                && self.peek().is_some_and(|c| c == '+' || c == '-')
-            {
-                self.bump();
-                self.word();
-            }
-            let t = &self.s[st..self.i];
-            return match crate::decimal::parse(t) {
-                Some(x) => Ok(Raw::Float(FloatLit::Dec(
-                    (if neg { -x } else { x }).to_bits(),
-                ))),
-                None => Err(err(st..self.i, format!("'{t}' is not a number"))),
-            };
-        }
-        let v = crate::constexpr::literal(w).map(|(v, _)| v);
-        match v {
-            Ok(v) if !neg => Ok(Raw::Imm(v as i64)),
-            Ok(v) if v <= 1 << 63 => Ok(Raw::Imm((v as i64).wrapping_neg())),
-            Ok(_) => Err(err(span, format!("'{w}' does not fit in 64 bits"))),
-            Err(m) => Err(err(span, m)),
-        }
-    }
-
-    /// A register, number, sink; with `!`, `-` and a selector suffix.
-    fn simple(&mut self) -> Result<RawArg, Diagnostic> {
-        let st = self.i;
-        if crate::constexpr::starts_expression(self.s, st) {
-            let (v, end) = crate::constexpr::parse(self.s, st)?;
-            self.i = end;
-            return self.suffix(Raw::Imm(v), false, false, st);
-        }
-        let mut neg = false;
-        let mut not = false;
-        if self.eat('!') {
-            not = true;
-            self.ws();
-        } else if self.eat('-') {
-            self.ws();
-            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                let raw = self.number(true)?;
-                return self.suffix(raw, false, false, st);
-            }
-            neg = true;
-        }
-        let raw = match self.peek() {
-            Some(c) if c.is_ascii_digit() => self.number(false)?,
-            Some('_') if !self.s[self.i + 1..].starts_with(ident_char) => {
-                self.bump();
-                Raw::Sink
-            }
-            Some(c) if ident_start(c) => {
-                let s0 = self.i;
-                self.bump();
-                self.word();
-                Raw::Reg(self.s[s0..self.i].to_string())
-            }
-            _ => {
-                let sp = self.here();
-                let msg = if sp.is_empty() {
-                    "expected an operand, found the end of the statement".to_string()
-                } else {
-                    format!(
-                        "expected an operand (a register, a number or '_') at '{}'",
-                        &self.s[sp.clone()]
-                    )
-                };
-                return Err(err(sp, msg));
-            }
-        };
-        self.suffix(raw, neg, not, st)
-    }
-
-    fn suffix(&mut self, raw: Raw, neg: bool, not: bool, st: usize) -> Result<RawArg, Diagnostic> {
-        let mut sel = false;
-        let mut loose = None;
-        if self.peek() == Some('.') {
-            let dot = self.i;
-            self.bump();
-            let w = self.word();
-            sel = true;
-            let ignored = crate::isa::IGNORED_SUFFIXES
+/// What the one reader read ([`crate::scan::Arg`]), in this module's terms: the suffix as a
+/// flag, and whether it is one ptxas may ignore.
+fn raw_arg(text: &str, a: &crate::scan::Arg) -> RawArg {
+    use crate::scan::Atom;
+    let raw = match &a.atom {
+        Atom::Reg(r) => Raw::Reg(r.clone()),
+        Atom::Imm(v) => Raw::Imm(*v),
+        Atom::Float(f) => Raw::Float(*f),
+        Atom::Sink => Raw::Sink,
+        Atom::Vector(v) => Raw::Vector(v.iter().map(|x| raw_arg(text, x)).collect()),
+        Atom::Pair(x, y) => Raw::Pair(Box::new(raw_arg(text, x)), Box::new(raw_arg(text, y))),
+    };
+    let loose = a.suffix.clone().filter(|sp| {
+        let w = &text.as_bytes()[sp.start + 1..sp.end];
+        matches!(raw, Raw::Reg(_))
+            && crate::isa::IGNORED_SUFFIXES
                 .iter()
-                .any(|[x, y]| w.as_bytes() == [b'b', b'0' + x, b'0' + y]);
-            if ignored && matches!(raw, Raw::Reg(_)) {
-                loose = Some(dot..self.i);
-            }
-        }
-        Ok(RawArg {
-            raw,
-            neg,
-            not,
-            sel,
-            loose,
-            span: st..self.i,
-        })
-    }
-
-    fn operand(&mut self) -> Result<RawArg, Diagnostic> {
-        let st = self.i;
-        if self.eat('{') {
-            let mut elems = Vec::new();
-            loop {
-                self.ws();
-                elems.push(self.simple()?);
-                self.ws();
-                if self.eat(',') {
-                    continue;
-                }
-                if self.eat('}') {
-                    break;
-                }
-                let sp = self.here();
-                return Err(err(
-                    sp,
-                    "a vector's elements are separated by ',' and closed with '}'",
-                ));
-            }
-            return Ok(RawArg {
-                raw: Raw::Vector(elems),
-                neg: false,
-                not: false,
-                sel: false,
-                loose: None,
-                span: st..self.i,
-            });
-        }
-        let first = self.simple()?;
-        self.ws();
-        if self.eat('|') {
-            self.ws();
-            let second = self.simple()?;
-            return Ok(RawArg {
-                raw: Raw::Pair(Box::new(first), Box::new(second)),
-                neg: false,
-                not: false,
-                sel: false,
-                loose: None,
-                span: st..self.i,
-            });
-        }
-        Ok(first)
+                .any(|[x, y]| w == [b'b', b'0' + x, b'0' + y])
+    });
+    RawArg {
+        raw,
+        neg: a.neg,
+        not: a.not,
+        sel: a.suffix.is_some(),
+        loose,
+        span: a.span.clone(),
     }
 }
 
@@ -639,77 +418,45 @@ pub fn statement_op(text: &str) -> Option<POp> {
 /// Parse and validate one statement (an optional guard is not part of it; see
 /// [`crate::program`]). Errors point into `text`.
 pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
-    let mut p = P { s: text, i: 0 };
-    p.ws();
-    let op_start = p.i;
-    let name = p.word();
-    let op_span = op_start..p.i;
-    let mut written: Vec<(Span, &str)> = Vec::new();
-    while p.peek() == Some('.') {
-        let st = p.i;
-        p.bump();
-        let w = p.word();
-        let sp = st..p.i;
-        if w.is_empty() {
-            return Err(err(
-                sp,
-                format!("'.' after '{name}' must be followed by a modifier"),
-            ));
-        }
-        written.push((sp, w));
+    let head = crate::scan::Head::read(text)?;
+    if let Some(sp) = &head.guard_span {
+        return Err(err(
+            sp.clone(),
+            "a guard (@p) is read with the statement by insn::check, not here",
+        ));
     }
-    let words: Vec<&str> = written.iter().map(|m| m.1).collect();
-    let op = POp::of_statement(name, &words).ok_or_else(|| {
-        err(
-            op_span.clone(),
-            format!("'{name}' is not one of {}", program_names()),
-        )
-    })?;
+    from_head(&head)
+}
+
+/// A program instruction from the head the one reader read ([`crate::scan::Head::read`]):
+/// its row, its modifiers and its operands, validated by the row's rules.
+pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> {
+    let text = head.text;
+    let name = head.name;
+    let op_span = head.name_span.clone();
+    let op = match head.instr() {
+        Some(crate::isa::Instr::Program(p)) => p,
+        _ => {
+            return Err(err(
+                op_span,
+                format!("'{name}' is not one of {}", program_names()),
+            ))
+        }
+    };
     // A word of the row's name that belongs to the opcode: cvt.pack's `.pack`.
     let skip = usize::from(op.name_word().is_some());
     let mut mods: Vec<(M, Span, &str)> = Vec::new();
-    for (sp, w) in written.into_iter().skip(skip) {
-        let m = modifier(w)
-            .ok_or_else(|| err(sp.clone(), format!("unknown modifier '.{w}' on '{name}'")))?;
-        mods.push((m, sp, w));
+    for w in head.words.iter().skip(skip) {
+        let m = modifier(w.text).ok_or_else(|| {
+            err(
+                w.span.clone(),
+                format!("unknown modifier '.{}' on '{name}'", w.text),
+            )
+        })?;
+        mods.push((m, w.span.clone(), w.text));
     }
     let name = op.name();
-    if p.peek().is_some_and(|c| !c.is_whitespace() && c != ';') {
-        let sp = p.here();
-        return Err(err(
-            sp.clone(),
-            format!(
-                "unexpected '{}' after '{name}' and its modifiers",
-                &text[sp]
-            ),
-        ));
-    }
-    p.ws();
-    let mut ops = Vec::new();
-    if p.peek().is_some() && p.peek() != Some(';') {
-        loop {
-            ops.push(p.operand()?);
-            p.ws();
-            if p.eat(',') {
-                p.ws();
-                continue;
-            }
-            break;
-        }
-    }
-    p.ws();
-    p.eat(';');
-    p.ws();
-    if p.i < text.len() {
-        let sp = p.here();
-        return Err(err(
-            sp.clone(),
-            format!(
-                "unexpected '{}' after the operands; separate operands with ',' and end with ';'",
-                &text[sp]
-            ),
-        ));
-    }
+    let mut ops: Vec<RawArg> = head.operands()?.iter().map(|a| raw_arg(text, a)).collect();
     // `.b01`, `.b12`, `.b23` on a register: ptxas 13.5 reads the suffix and ignores it where
     // the register is 32 bits wide or a predicate, destination or source, except on `cvt`
     // (the machine code is the same as without it; `scripts/ptxas_suffixes.txt` lists the
@@ -728,8 +475,9 @@ pub fn parse_op(text: &str) -> Result<OpInsn, Diagnostic> {
         name,
         op_span,
         mods,
+        first_spaced: head.words.get(skip).is_some_and(|w| w.spaced),
         ops,
-        end: text.len(),
+        end: text.find("//").unwrap_or(text.len()),
     }
     .run()?;
     for (dst, reg, sp) in loose {
@@ -770,6 +518,8 @@ struct Validator<'a> {
     name: &'a str,
     op_span: Span,
     mods: Vec<(M, Span, &'a str)>,
+    /// White space comes before the first modifier's dot (`shf .l`).
+    first_spaced: bool,
     ops: Vec<RawArg>,
     end: usize,
 }
@@ -847,6 +597,17 @@ impl Validator<'_> {
                 });
             };
             let kind = *kind;
+            if kind.comes_first() && k == 0 && self.first_spaced {
+                // ptxas reads `shf.l`, `madc.hi` as one word, the opcode's.
+                return Err(err(
+                    sp.clone(),
+                    format!(
+                        "'.{w}' belongs to the opcode ({}.{w}): write it right after '{}', with no space before it",
+                        op.word(),
+                        op.word()
+                    ),
+                ));
+            }
             if kind.comes_first() && (k != 0 || seen.contains(&kind)) {
                 return Err(err(
                     sp.clone(),

@@ -13,368 +13,205 @@
 //! assert_eq!(err.span, 0..4);
 //! ```
 
-use crate::ast::{Form, Guard, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
+use crate::ast::{Form, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;
 use crate::isa::{Opcode, OPCODES};
-use crate::scan::{ident_start, Scan};
+use crate::scan::{Arg, Atom, Head};
 
 /// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
 /// them (`.b1024` is a data type name; every other `.b` with four digits 0-7 reads as a selector).
 pub const RESERVED_WORDS: &[&str] = &["b1024"];
 
-/// Longest text accepted, in bytes: one instruction never needs more.
-pub const MAX_LEN: usize = 4096;
+pub use crate::scan::MAX_LEN;
 
 /// Parse one instruction. Accepts an optional guard (`@p`, `@!p`), an optional trailing `;`
 /// and a trailing `//` comment.
 pub fn parse(text: &str) -> Result<Instruction, Diagnostic> {
-    if text.len() > MAX_LEN {
+    from_head(&Head::read(text)?)
+}
+
+/// A table instruction from the head the one reader read ([`Head::read`]): its opcode, its
+/// modifiers, and its operands given their meaning.
+pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
+    let name = head.name;
+    let op_span = head.name_span.clone();
+    let opcode = Opcode::from_name(name).ok_or_else(|| {
+        if crate::isa::POp::from_name(name).is_some() {
+            // Read by `crate::ops::parse_op` (through `crate::insn::check`), not here.
+            return Diagnostic::new(
+                op_span.clone(),
+                format!(
+                    "'{name}' is a logic, move, compare, convert or carry-chain instruction; only the video and integer arithmetic opcodes are read here"
+                ),
+            )
+            .allowed(OPCODES.iter().map(|o| o.name));
+        }
+        Diagnostic::new(op_span.clone(), format!("unknown opcode '{name}'"))
+            .allowed(suggest_opcodes(name))
+    })?;
+    let mut mods = Vec::new();
+    for (k, w) in head.words.iter().enumerate() {
+        let m = w.text;
+        let span = w.span.clone();
+        let md = Mod::from_name(m).ok_or_else(|| {
+            if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
+                // `add.cc`, `cvt.pack`: a program instruction's row, read by
+                // `crate::ops::parse_op` (through `crate::insn::check`), not here.
+                return Diagnostic::new(
+                    span.clone(),
+                    format!(
+                        "'{}' is a program instruction of its own (family: {}); only the video and integer arithmetic opcodes are read here",
+                        p.name(),
+                        p.family().describe()
+                    ),
+                );
+            }
+            Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
+        })?;
+        if k == 0 && w.spaced && matches!(md, Mod::Half(_)) {
+            // ptxas reads `mul.lo`, `mad.wide`, `mul24.hi` as one word, the opcode's.
+            return Err(Diagnostic::new(
+                span,
+                format!("'.{m}' belongs to the opcode ({name}.{m}): write it right after '{name}', with no space before it"),
+            ));
+        }
+        mods.push((md, span));
+    }
+    let args = head.operands()?;
+    if args.is_empty() {
+        let at = head.operands_at;
         return Err(Diagnostic::new(
-            0..0,
+            at..at,
+            format!("'{name}' needs operands: a destination and its sources"),
+        ));
+    }
+    let mut operands = Vec::with_capacity(args.len());
+    for (k, a) in args.iter().enumerate() {
+        operands.push(operand(head.text, name, k, a)?);
+    }
+    let form = gather_form(&mods);
+    let mut it = operands.into_iter();
+    let dst = it.next().expect("at least one operand was read");
+    let mut insn = Instruction {
+        guard: head.guard.clone(),
+        opcode,
+        opcode_span: op_span,
+        mods,
+        form,
+        dst,
+        srcs: it.collect(),
+    };
+    drop_ignored_suffixes(&mut insn);
+    Ok(insn)
+}
+
+/// Operand `k` of a table instruction named `name`, from what was written.
+fn operand(text: &str, name: &str, k: usize, a: &Arg) -> Result<Operand, Diagnostic> {
+    let refuse = |sp: &Span, msg: String| Err(Diagnostic::new(sp.clone(), msg));
+    if a.not {
+        return refuse(
+            &a.span,
             format!(
-                "instruction text is {} bytes long; at most {MAX_LEN} are accepted",
-                text.len()
+                "'!' negates a predicate, and '{name}' reads none: write a register or a number"
+            ),
+        );
+    }
+    let kind = match &a.atom {
+        Atom::Reg(r) => OperandKind::Reg(r.clone()),
+        Atom::Imm(v) => OperandKind::Imm(*v),
+        // `d|_`: ptxas accepts a sink as a second destination and ignores it
+        // (`add.u32 d|_, a, b;` computes what `add.u32 d, a, b;` does, measured on an H200); a
+        // predicate there is refused.
+        Atom::Pair(first, second) if k == 0 && matches!(second.atom, Atom::Sink) && !second.not => {
+            return operand(text, name, k, first);
+        }
+        Atom::Pair(_, second) => {
+            let msg = if k == 0 {
+                format!("'{name}' writes no predicate: after '|' only '_' (nothing) is accepted")
+            } else {
+                format!("'{name}' takes no pair of operands ('|' joins two destinations)")
+            };
+            return refuse(&second.span, msg);
+        }
+        Atom::Vector(_) => {
+            return refuse(
+                &a.span,
+                format!("'{name}' takes no vector ({{...}}): write a register or a number"),
+            )
+        }
+        Atom::Float(_) => {
+            return refuse(
+                &a.span,
+                format!(
+                    "'{}' is a floating-point number; '{name}' takes integer operands",
+                    &text[a.span.clone()]
+                ),
+            )
+        }
+        Atom::Sink if k == 0 => {
+            return refuse(
+                &a.span,
+                format!("'{name}' cannot drop its result: '_' is not a destination it takes (ptxas refuses it)"),
+            )
+        }
+        Atom::Sink => {
+            return refuse(
+                &a.span,
+                "'_' stands for a result dropped; it cannot be a source".to_string(),
+            )
+        }
+    };
+    let sel = match (&kind, &a.suffix) {
+        (_, None) => None,
+        // ptxas reads `5.b0` as a syntax error: selectors pick parts of registers only.
+        (OperandKind::Imm(_), Some(sp)) => {
+            return refuse(
+                sp,
+                format!(
+                    "'{}' cannot follow the number '{}': selectors pick parts of registers, so put the value in a register or drop the selector",
+                    &text[sp.clone()],
+                    &text[a.span.start..sp.start]
+                ),
+            )
+        }
+        (OperandKind::Reg(_), Some(sp)) => Some(selector(&text[sp.start + 1..sp.end], sp)?),
+    };
+    Ok(Operand {
+        kind,
+        neg: a.neg,
+        sel,
+        span: a.span.clone(),
+    })
+}
+
+/// The selector written `.w` at `span`.
+fn selector(w: &str, span: &Span) -> Result<Selector, Diagnostic> {
+    let bad = || {
+        Diagnostic::new(
+            span.clone(),
+            format!(
+                "unknown selector '.{w}': write .b followed by 1 to 4 byte digits (.b0, .b3210) or .h followed by 1 or 2 half-word digits (.h1, .h10)"
+            ),
+        )
+    };
+    if RESERVED_WORDS.contains(&w) {
+        return Err(Diagnostic::new(
+            span.clone(),
+            format!(
+                "'.{w}' is a reserved word of PTX (a type name), so ptxas cannot read it as a selector"
             ),
         ));
     }
-    let mut p = Parser { s: text, i: 0 };
-    p.instruction()
-}
-
-struct Parser<'a> {
-    s: &'a str,
-    i: usize,
-}
-
-impl<'a> Scan<'a> for Parser<'a> {
-    fn text(&self) -> &'a str {
-        self.s
+    let (kind, digits) = match w.as_bytes().first() {
+        Some(b'b') => (SelKind::B, &w[1..]),
+        Some(b'h') => (SelKind::H, &w[1..]),
+        _ => return Err(bad()),
+    };
+    if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
     }
-    fn pos(&self) -> usize {
-        self.i
-    }
-    fn set_pos(&mut self, i: usize) {
-        self.i = i;
-    }
-}
-
-impl<'a> Parser<'a> {
-    /// White space and a `//` comment to the end of the text.
-    fn skip_ws(&mut self) {
-        self.ws();
-        if self.rest().starts_with("//") {
-            self.i = self.s.len();
-        }
-    }
-    /// The token from byte `start`, for messages: up to the next space, comma or semicolon.
-    fn token(&self, start: usize) -> Span {
-        self.token_span(start, ",;")
-    }
-    fn ident(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
-        let start = self.i;
-        match self.peek() {
-            Some(c) if ident_start(c) => {
-                self.bump();
-                self.word();
-                Ok((self.s[start..self.i].to_string(), start..self.i))
-            }
-            Some(_) => Err(Diagnostic::new(
-                self.token(start),
-                format!("expected {what} at '{}'", &self.s[self.token(start)]),
-            )),
-            None => Err(Diagnostic::new(
-                start..start,
-                format!("expected {what}, found the end of the text"),
-            )),
-        }
-    }
-
-    fn instruction(&mut self) -> Result<Instruction, Diagnostic> {
-        self.skip_ws();
-        if self.i >= self.s.len() {
-            return Err(Diagnostic::new(
-                0..0,
-                "empty instruction: type one, e.g. vadd.u32.u32.u32 d, a, b;",
-            ));
-        }
-        let guard = if self.eat('@') {
-            let negated = self.eat('!');
-            let (pred, _) = self.ident("a predicate register after '@'")?;
-            self.skip_ws();
-            Some(Guard { negated, pred })
-        } else {
-            None
-        };
-        let op_start = self.i;
-        let name = self.word();
-        let op_span = op_start..self.i;
-        if name.is_empty() {
-            let sp = self.token(op_start);
-            return Err(Diagnostic::new(
-                sp.clone(),
-                format!("expected an opcode at '{}'", &self.s[sp]),
-            )
-            .allowed(OPCODES.iter().map(|o| o.name)));
-        }
-        let opcode = Opcode::from_name(name).ok_or_else(|| {
-            if crate::isa::POp::from_name(name).is_some() {
-                // Read by `crate::ops::parse_op` (through `crate::insn::check`), not here.
-                return Diagnostic::new(
-                    op_span.clone(),
-                    format!(
-                        "'{name}' is a logic, move, compare, convert or carry-chain instruction; only the video and integer arithmetic opcodes are read here"
-                    ),
-                )
-                .allowed(OPCODES.iter().map(|o| o.name));
-            }
-            Diagnostic::new(op_span.clone(), format!("unknown opcode '{name}'"))
-                .allowed(suggest_opcodes(name))
-        })?;
-        let mut mods = Vec::new();
-        loop {
-            // ptxas also reads modifiers separated by spaces (`vadd.u32 .u32.u32`).
-            let save = self.i;
-            self.skip_ws();
-            if self.peek() != Some('.') {
-                self.i = save;
-                break;
-            }
-            let start = self.i;
-            self.bump();
-            let m = self.word();
-            let span = start..self.i;
-            if m.is_empty() {
-                return Err(Diagnostic::new(
-                    start..start + 1,
-                    format!("'.' after '{name}' must be followed by a modifier"),
-                ));
-            }
-            let md = Mod::from_name(m).ok_or_else(|| {
-                if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
-                    // `add.cc`, `cvt.pack`: a program instruction's row, read by
-                    // `crate::ops::parse_op` (through `crate::insn::check`), not here.
-                    return Diagnostic::new(
-                        span.clone(),
-                        format!(
-                            "'{}' is a program instruction of its own (family: {}); only the video and integer arithmetic opcodes are read here",
-                            p.name(),
-                            p.family().describe()
-                        ),
-                    );
-                }
-                Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
-            })?;
-            mods.push((md, span));
-        }
-        if let Some(c) = self.peek() {
-            if !c.is_whitespace() {
-                let sp = self.token(self.i);
-                return Err(Diagnostic::new(
-                    sp.clone(),
-                    format!(
-                        "unexpected '{}' after the opcode and modifiers; put a space before the operands",
-                        &self.s[sp]
-                    ),
-                ));
-            }
-        }
-        self.skip_ws();
-        let mut operands = Vec::new();
-        loop {
-            if self.i >= self.s.len() || self.peek() == Some(';') {
-                if operands.is_empty() {
-                    return Err(Diagnostic::new(
-                        self.i..self.i,
-                        format!("'{name}' needs operands: a destination and its sources"),
-                    ));
-                }
-                let sp = self.i..self.i;
-                return Err(Diagnostic::new(sp, "expected an operand after ','"));
-            }
-            operands.push(self.operand()?);
-            self.skip_ws();
-            if operands.len() == 1 && self.peek() == Some('|') {
-                // `d|_`: ptxas accepts a sink as a second destination and ignores it
-                // (`add.u32 d|_, a, b;` computes what `add.u32 d, a, b;` does, measured on
-                // an H200); a predicate there is refused.
-                let bar = self.i;
-                self.eat('|');
-                self.skip_ws();
-                let after = &self.s[self.i..];
-                let sink = after.starts_with('_')
-                    && !after[1..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
-                if !sink {
-                    let sp = self.token(bar);
-                    return Err(Diagnostic::new(
-                        sp,
-                        format!("'{name}' writes no predicate: after '|' only '_' (nothing) is accepted"),
-                    ));
-                }
-                self.i += 1;
-                self.skip_ws();
-            }
-            if self.eat(',') {
-                self.skip_ws();
-                continue;
-            }
-            break;
-        }
-        self.skip_ws();
-        self.eat(';');
-        self.skip_ws();
-        if self.i < self.s.len() {
-            let sp = self.token(self.i);
-            return Err(Diagnostic::new(
-                sp.clone(),
-                format!(
-                    "unexpected '{}' after the operands; operands are separated by ',' and the instruction ends with ';'",
-                    &self.s[sp]
-                ),
-            ));
-        }
-        let form = gather_form(&mods);
-        let mut it = operands.into_iter();
-        let dst = it.next().expect("at least one operand was parsed");
-        let mut insn = Instruction {
-            guard,
-            opcode,
-            opcode_span: op_span,
-            mods,
-            form,
-            dst,
-            srcs: it.collect(),
-        };
-        drop_ignored_suffixes(&mut insn);
-        Ok(insn)
-    }
-
-    fn operand(&mut self) -> Result<Operand, Diagnostic> {
-        let start = self.i;
-        if crate::constexpr::starts_expression(self.s, start) {
-            let (v, end) = crate::constexpr::parse(self.s, start)?;
-            self.i = end;
-            return self.immediate(start, v);
-        }
-        let mut neg = false;
-        if self.eat('-') {
-            self.skip_ws();
-            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                let v = self.number(start, true)?;
-                return self.immediate(start, v);
-            }
-            neg = true;
-        }
-        let kind = match self.peek() {
-            Some(c) if c.is_ascii_digit() => {
-                let v = self.number(self.i, false)?;
-                self.no_selector_on_number(start)?;
-                OperandKind::Imm(v)
-            }
-            Some(c) if ident_start(c) => OperandKind::Reg(self.ident("an operand")?.0),
-            _ => {
-                let sp = self.token(self.i);
-                let msg = if sp.is_empty() {
-                    "expected an operand, found the end of the text".to_string()
-                } else {
-                    format!(
-                        "expected an operand (a register name or a number) at '{}'",
-                        &self.s[sp.clone()]
-                    )
-                };
-                return Err(Diagnostic::new(sp, msg));
-            }
-        };
-        let sel = self.selector()?;
-        Ok(Operand {
-            kind,
-            neg,
-            sel,
-            span: start..self.i,
-        })
-    }
-
-    fn number(&mut self, start: usize, negative: bool) -> Result<i64, Diagnostic> {
-        let num_start = self.i;
-        let w = self.word();
-        let span = start..self.i;
-        let parsed = crate::constexpr::literal(w).map(|(v, _)| v);
-        let _ = num_start;
-        match parsed {
-            Ok(v) if !negative => Ok(v as i64),
-            Ok(v) if v <= 1u64 << 63 => Ok((v as i64).wrapping_neg()),
-            Ok(_) => Err(Diagnostic::new(
-                span.clone(),
-                format!("immediate '{}' does not fit in 64 bits", &self.s[span]),
-            )),
-            Err(m) => Err(Diagnostic::new(span, m)),
-        }
-    }
-
-    /// An immediate operand from `start` to the cursor (no selector may follow it).
-    fn immediate(&mut self, start: usize, v: i64) -> Result<Operand, Diagnostic> {
-        self.no_selector_on_number(start)?;
-        Ok(Operand {
-            kind: OperandKind::Imm(v),
-            neg: false,
-            sel: None,
-            span: start..self.i,
-        })
-    }
-
-    /// ptxas reads `5.b0` as a syntax error: selectors pick parts of registers only.
-    fn no_selector_on_number(&mut self, start: usize) -> Result<(), Diagnostic> {
-        if self.peek() != Some('.') {
-            return Ok(());
-        }
-        let dot = self.i;
-        self.bump();
-        self.word();
-        let span = dot..self.i;
-        Err(Diagnostic::new(
-            span.clone(),
-            format!(
-                "'{}' cannot follow the number '{}': selectors pick parts of registers, so put the value in a register or drop the selector",
-                &self.s[span],
-                &self.s[start..dot]
-            ),
-        ))
-    }
-
-    fn selector(&mut self) -> Result<Option<Selector>, Diagnostic> {
-        if self.peek() != Some('.') {
-            return Ok(None);
-        }
-        let start = self.i;
-        self.bump();
-        let w = self.word();
-        let span = start..self.i;
-        let bad = || {
-            Diagnostic::new(
-                span.clone(),
-                format!(
-                    "unknown selector '.{w}': write .b followed by 1 to 4 byte digits (.b0, .b3210) or .h followed by 1 or 2 half-word digits (.h1, .h10)"
-                ),
-            )
-        };
-        if RESERVED_WORDS.contains(&w) {
-            return Err(Diagnostic::new(
-                span.clone(),
-                format!(
-                    "'.{w}' is a reserved word of PTX (a type name), so ptxas cannot read it as a selector"
-                ),
-            ));
-        }
-        let (kind, digits) = match w.as_bytes().first() {
-            Some(b'b') => (SelKind::B, &w[1..]),
-            Some(b'h') => (SelKind::H, &w[1..]),
-            _ => return Err(bad()),
-        };
-        if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|c| c.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let ds: Vec<u8> = digits.bytes().map(|c| c - b'0').collect();
-        Ok(Some(Selector::new(kind, &ds)))
-    }
+    let ds: Vec<u8> = digits.bytes().map(|c| c - b'0').collect();
+    Ok(Selector::new(kind, &ds))
 }
 
 /// ptxas accepts `.b01`, `.b12`, `.b23` on some operands and then ignores them (the machine code
@@ -504,5 +341,50 @@ mod tests {
         let t = "vmad.u32.u32.u32 d, a, -3.h1, c;";
         let e = parse(t).unwrap_err();
         assert_eq!(&t[e.span.clone()], ".h1");
+    }
+
+    /// One reader for both kinds of instruction, as ptxas reads them (the decisions are in
+    /// `tests/data/ptxas-spacing.jsonl`).
+    #[test]
+    fn words_apart_words_of_the_opcode_and_sinks() {
+        let at = |t: &str, e: Diagnostic| t[e.span].to_string();
+        // Words written apart, for both kinds.
+        assert!(crate::check("vadd.u32 .u32 .u32 d, a, b;").is_ok());
+        let and = crate::insn::check("and .b32 d, a, b;").unwrap();
+        assert_eq!(and.canonical(), "and.b32 d, a, b;");
+        let cc = crate::insn::check("add .u32 .cc d, a, b;").unwrap();
+        assert_eq!(cc.name(), "add.cc");
+        // A word that belongs to the opcode must follow it directly.
+        for (t, word) in [
+            ("mad .lo.u32 d, a, b, c;", ".lo"),
+            ("mul .wide.u16 d, a, b;", ".wide"),
+            ("dp2a .hi.u32.u32 d, a, b, c;", ".hi"),
+        ] {
+            let e = parse(t).unwrap_err();
+            assert!(
+                e.message.contains("belongs to the opcode"),
+                "{t}: {}",
+                e.message
+            );
+            assert_eq!(at(t, e), word);
+        }
+        let t = "shf .l.wrap.b32 d, a, b, c;";
+        let e = crate::insn::check(t).unwrap_err();
+        assert!(e.message.contains("(shf.l)"), "{}", e.message);
+        assert_eq!(at(t, e), ".l");
+        let t = "cvt .pack.sat.u8.s32.b32 d, a, b, c;";
+        let e = crate::insn::check(t).unwrap_err();
+        assert_eq!(at(t, e), ".pack");
+        // `_` is no register of a table instruction; after `|` it drops a second result.
+        for t in ["add.u32 _, a, b;", "vadd.u32.u32.u32 d, _, b;"] {
+            let e = parse(t).unwrap_err();
+            assert_eq!(at(t, e), "_");
+        }
+        assert!(crate::check("add.u32 d|_, a, b;").is_ok());
+        // Literals a table instruction does not take say what they are.
+        let e = parse("add.u32 d, a, 1.5;").unwrap_err();
+        assert!(e.message.contains("floating-point"), "{}", e.message);
+        let e = parse("add.u32 d, !a, b;").unwrap_err();
+        assert!(e.message.contains("negates a predicate"), "{}", e.message);
     }
 }

@@ -220,6 +220,58 @@ fn parse_auto(s: &str, bits: u32) -> Result<u64, String> {
     }
 }
 
+/// A floating-point literal as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum FloatLit {
+    /// `0f` and 8 hex digits: the bits of an f32.
+    F32(u32),
+    /// `0d` and 16 hex digits: the bits of an f64.
+    F64(u64),
+    /// A decimal number such as `1.5` or `-2e3`, as the bits of an f64.
+    Dec(u64),
+}
+
+impl FloatLit {
+    /// The bits an operand of `bits` bits receives; `float`: the operand is a float (the value
+    /// is converted), else the literal's bits are taken as they are.
+    ///
+    /// One exception, measured: an `0f` literal where an `.f64` is read is not converted but
+    /// zero-extended (`set.lt.u32.f64 d, a, 0f3f800000;` compares `a` with the f64 whose bits
+    /// are `0x000000003f800000`, a subnormal, not with 1.0: an H200 says so, and ptxas 13.5 puts
+    /// that 64-bit pattern in the register for `setp`, `set` and `mov`). An `0d` literal where
+    /// an `.f32` is read is converted (`0d3ff8000000000001` gives 1.5).
+    pub fn value(self, bits: u32, float: bool) -> u64 {
+        if let (FloatLit::F32(b), true, 64) = (self, float, bits) {
+            return u64::from(b);
+        }
+        let as_f64 = match self {
+            FloatLit::F32(b) => f32::from_bits(b) as f64,
+            FloatLit::F64(b) | FloatLit::Dec(b) => f64::from_bits(b),
+        };
+        if float {
+            if bits == 32 {
+                (as_f64 as f32).to_bits() as u64
+            } else {
+                as_f64.to_bits()
+            }
+        } else {
+            let raw = match self {
+                FloatLit::F32(b) => b as u64,
+                FloatLit::F64(b) | FloatLit::Dec(b) => b,
+            };
+            crate::bits::field(raw, 0, bits)
+        }
+    }
+    /// The literal as written.
+    pub fn text(self) -> String {
+        match self {
+            FloatLit::F32(b) => format!("0f{b:08x}"),
+            FloatLit::F64(b) => format!("0d{b:016x}"),
+            FloatLit::Dec(b) => format!("{:?}", f64::from_bits(b)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -304,10 +304,14 @@ fn prmt_sign_replication_by_hand() {
 
 /// ptxas's decisions, `tests/data/ptxas-programs.jsonl`: one JSON object per line.
 fn ptxas_decisions() -> Vec<serde_json::Value> {
-    let path = concat!(
+    decisions_in(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/data/ptxas-programs.jsonl"
-    );
+    ))
+}
+
+/// One JSON object per line of `path`.
+fn decisions_in(path: &str) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -322,6 +326,44 @@ fn accepted_forms() -> Vec<String> {
         .filter(|v| v["accepted"].as_bool().expect("accepted"))
         .map(|v| v["ptx"].as_str().expect("ptx").to_string())
         .collect()
+}
+
+/// Words written apart and `_` operands (`tests/data/ptxas-spacing.jsonl`, made by
+/// `scripts/ptxas_spacing.py`): the one reader takes `and .b32` and `vadd.u32 .u32.u32` as
+/// ptxas does, refuses a word that belongs to the opcode written apart (`mad .lo`, `shf .l`,
+/// `cvt .pack`), and `_` where a video or integer arithmetic instruction reads or writes a
+/// register. Every decision, of both kinds of instruction, agrees.
+#[test]
+fn ptxas_spacing_and_sinks_one_by_one() {
+    let decisions = decisions_in(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/ptxas-spacing.jsonl"
+    ));
+    let (mut spaced, mut sinks, mut table) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for v in &decisions {
+        let ptx = v["ptx"].as_str().expect("ptx");
+        let accepted = v["accepted"].as_bool().expect("accepted");
+        let ours = ptxlab_core::insn::check(ptx);
+        spaced += usize::from(ptx.contains(" .") && accepted);
+        sinks += usize::from(ptx.contains('_') && !accepted);
+        table += usize::from(matches!(ours, Ok(ptxlab_core::Insn::Table(_))));
+        if ours.is_ok() != accepted {
+            let why = ours.err().map(|d| d.to_string());
+            bad.push(format!("{ptx}  ptxas: {}  ours: {why:?}", v["ptxas"]));
+        }
+    }
+    assert!(
+        spaced > 800 && sinks > 800 && table > 50,
+        "{spaced} spaced, {sinks} sinks, {table} table forms"
+    );
+    assert!(
+        bad.is_empty(),
+        "{} of {} disagree:\n{}",
+        bad.len(),
+        decisions.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
 }
 
 #[test]
