@@ -3,7 +3,7 @@
 
 ptxas reads the dotted words after an opcode with or without white space before each dot
 (`and .b32 d, a, b;`, `vadd.u32 .u32.u32 d, a, b;`), except the words it takes as part of the
-opcode itself, which must follow it directly: `mul.lo`, `mad.wide`, `mul24.hi`, `dp2a.lo`,
+opcode itself, which must follow it directly: `mul.lo`, `mad.wide`, `mul24.hi`, `dp2a.hi`,
 `shf.l`, `madc.hi`, `cvt.pack`. And no video or integer arithmetic instruction takes `_` as
 its destination ("result discard mode is not allowed") or as a source (a syntax error).
 

@@ -189,8 +189,12 @@ const LEVELS: &[&[&str]] = &[
 
 impl Expr<'_> {
     fn ws(&mut self) {
-        while self.s[self.i..].starts_with(char::is_whitespace) {
-            self.i += 1;
+        while let Some(c) = self.s[self.i..]
+            .chars()
+            .next()
+            .filter(|c| c.is_whitespace())
+        {
+            self.i += c.len_utf8();
         }
     }
     fn rest(&self) -> &str {

@@ -373,15 +373,15 @@ fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
 
 /// What the one reader read ([`crate::scan::Arg`]), in this module's terms: the suffix as a
 /// flag, and whether it is one ptxas may ignore.
-fn raw_arg(text: &str, a: &crate::scan::Arg) -> RawArg {
+fn raw_arg(text: &str, a: crate::scan::Arg) -> RawArg {
     use crate::scan::Atom;
-    let raw = match &a.atom {
-        Atom::Reg(r) => Raw::Reg(r.clone()),
-        Atom::Imm(v) => Raw::Imm(*v),
-        Atom::Float(f) => Raw::Float(*f),
+    let raw = match a.atom {
+        Atom::Reg(r) => Raw::Reg(r),
+        Atom::Imm(v) => Raw::Imm(v),
+        Atom::Float(f) => Raw::Float(f),
         Atom::Sink => Raw::Sink,
-        Atom::Vector(v) => Raw::Vector(v.iter().map(|x| raw_arg(text, x)).collect()),
-        Atom::Pair(x, y) => Raw::Pair(Box::new(raw_arg(text, x)), Box::new(raw_arg(text, y))),
+        Atom::Vector(v) => Raw::Vector(v.into_iter().map(|x| raw_arg(text, x)).collect()),
+        Atom::Pair(x, y) => Raw::Pair(Box::new(raw_arg(text, *x)), Box::new(raw_arg(text, *y))),
     };
     let loose = a.suffix.clone().filter(|sp| {
         let w = &text.as_bytes()[sp.start + 1..sp.end];
@@ -396,7 +396,7 @@ fn raw_arg(text: &str, a: &crate::scan::Arg) -> RawArg {
         not: a.not,
         sel: a.suffix.is_some(),
         loose,
-        span: a.span.clone(),
+        span: a.span,
     }
 }
 
@@ -409,7 +409,7 @@ pub fn is_op_name(name: &str) -> bool {
 /// found from its opcode word, or with its modifiers (`add.cc`, `cvt.pack`; see
 /// [`POp::of_statement`]).
 pub fn statement_op(text: &str) -> Option<POp> {
-    match crate::isa::Instr::of_statement(text)? {
+    match crate::scan::Head::read(text).ok()?.instr()? {
         crate::isa::Instr::Program(p) => Some(p),
         crate::isa::Instr::Table(_) => None,
     }
@@ -456,7 +456,11 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> 
         mods.push((m, w.span.clone(), w.text));
     }
     let name = op.name();
-    let mut ops: Vec<RawArg> = head.operands()?.iter().map(|a| raw_arg(text, a)).collect();
+    let mut ops: Vec<RawArg> = head
+        .operands()?
+        .into_iter()
+        .map(|a| raw_arg(text, a))
+        .collect();
     // `.b01`, `.b12`, `.b23` on a register: ptxas 13.5 reads the suffix and ignores it where
     // the register is 32 bits wide or a predicate, destination or source, except on `cvt`
     // (the machine code is the same as without it; `scripts/ptxas_suffixes.txt` lists the
@@ -1859,12 +1863,6 @@ impl OpInsn {
             &mut large
         };
         self.read_into(src, v);
-        self.eval_quiet_read(v, out)
-    }
-
-    /// [`OpInsn::eval_quiet_into`] on values already read: each source cut to
-    /// [`OpInsn::src_bits`], `!p` not yet applied (for callers that read many cases at once).
-    pub(crate) fn eval_quiet_read(&self, v: &mut [u64], out: &mut [Option<u64>]) -> u16 {
         let mut q = FlagSet::default();
         self.run(v, &mut q, out);
         q.bits as u16

@@ -68,7 +68,8 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
             }
             Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
         })?;
-        if k == 0 && w.spaced && matches!(md, Mod::Half(_)) {
+        let syntax = opcode.syntax();
+        if k == 0 && w.spaced && syntax.mode_first && syntax.mods.contains(&md) {
             // ptxas reads `mul.lo`, `mad.wide`, `mul24.hi` as one word, the opcode's.
             return Err(Diagnostic::new(
                 span,
@@ -86,7 +87,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
         ));
     }
     let mut operands = Vec::with_capacity(args.len());
-    for (k, a) in args.iter().enumerate() {
+    for (k, a) in args.into_iter().enumerate() {
         operands.push(operand(head.text, name, k, a)?);
     }
     let form = gather_form(&mods);
@@ -106,7 +107,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
 }
 
 /// Operand `k` of a table instruction named `name`, from what was written.
-fn operand(text: &str, name: &str, k: usize, a: &Arg) -> Result<Operand, Diagnostic> {
+fn operand(text: &str, name: &str, k: usize, a: Arg) -> Result<Operand, Diagnostic> {
     let refuse = |sp: &Span, msg: String| Err(Diagnostic::new(sp.clone(), msg));
     if a.not {
         return refuse(
@@ -116,14 +117,18 @@ fn operand(text: &str, name: &str, k: usize, a: &Arg) -> Result<Operand, Diagnos
             ),
         );
     }
-    let kind = match &a.atom {
-        Atom::Reg(r) => OperandKind::Reg(r.clone()),
-        Atom::Imm(v) => OperandKind::Imm(*v),
+    let kind = match a.atom {
+        Atom::Reg(r) => OperandKind::Reg(r),
+        Atom::Imm(v) => OperandKind::Imm(v),
         // `d|_`: ptxas accepts a sink as a second destination and ignores it
         // (`add.u32 d|_, a, b;` computes what `add.u32 d, a, b;` does, measured on an H200); a
         // predicate there is refused.
-        Atom::Pair(first, second) if k == 0 && matches!(second.atom, Atom::Sink) && !second.not => {
-            return operand(text, name, k, first);
+        Atom::Pair(first, second)
+            if k == 0
+                && matches!(second.atom, Atom::Sink)
+                && !(second.not || second.neg || second.suffix.is_some()) =>
+        {
+            return operand(text, name, k, *first);
         }
         Atom::Pair(_, second) => {
             let msg = if k == 0 {
@@ -386,5 +391,28 @@ mod tests {
         assert!(e.message.contains("floating-point"), "{}", e.message);
         let e = parse("add.u32 d, !a, b;").unwrap_err();
         assert!(e.message.contains("negates a predicate"), "{}", e.message);
+        // Only `_` itself drops the second result.
+        for t in ["add.u32 d|-_, a, b;", "add.u32 d|_.b0, a, b;"] {
+            assert!(parse(t).is_err(), "{t}");
+        }
+        // A half-word modifier on an opcode without one is the validator's to refuse.
+        let e = crate::check("add .lo.u32 d, a, b;").unwrap_err();
+        assert!(
+            !e.message.contains("belongs to the opcode"),
+            "{}",
+            e.message
+        );
+        // A comment ends the text, after a number too, for both kinds; a guard may have spaces.
+        assert!(crate::check("add.u32 d, a, 1 // one").is_ok());
+        assert!(crate::insn::check("shl.b32 d, a, 3 // x").is_ok());
+        assert!(crate::insn::check("@! p and.b32 d, a, b;").is_ok());
+        assert_eq!(
+            parse("@ p add.u32 d, a, b;").unwrap().guard.unwrap().pred,
+            "p"
+        );
+        // Spaces other than ASCII ones inside an expression do not break a character apart.
+        for t in ["add.u32 d, a, (\u{a0}1);", "add.u32 d, a, 1\u{3000}+ 2;"] {
+            let _ = crate::insn::check(t);
+        }
     }
 }

@@ -68,6 +68,8 @@ pub(crate) struct Head<'a> {
     pub name_span: Span,
     pub words: Vec<Word<'a>>,
     pub operands_at: usize,
+    /// Where a `//` comment starts (the text's length without one).
+    end: usize,
     /// What is wrong right after the words (a `.` with no word, a character where white
     /// space must come): reported by [`Head::operands`], after the rows have judged the
     /// opcode and the words before it.
@@ -87,9 +89,14 @@ impl<'a> Head<'a> {
                 ),
             ));
         }
-        let mut c = Cursor { s: text, i: 0 };
+        // A `//` comment ends the text: nothing after it is read (PTX text has no strings).
+        let end = text.find("//").unwrap_or(text.len());
+        let mut c = Cursor {
+            s: &text[..end],
+            i: 0,
+        };
         c.skip_ws();
-        if c.i >= text.len() {
+        if c.i >= c.s.len() {
             return Err(Diagnostic::new(
                 0..0,
                 "empty instruction: type one, e.g. vadd.u32.u32.u32 d, a, b;",
@@ -98,7 +105,10 @@ impl<'a> Head<'a> {
         let (guard, guard_span) = if c.peek() == Some('@') {
             let at = c.i;
             c.bump();
+            // ptxas reads `@ p` and `@! p` as `@p` and `@!p`.
+            c.ws();
             let negated = c.eat('!');
+            c.ws();
             let start = c.i;
             match c.peek() {
                 Some(ch) if ident_start(ch) => {
@@ -112,7 +122,7 @@ impl<'a> Head<'a> {
                     } else {
                         format!(
                             "expected a predicate register after '@' (as in @p or @!p) at '{}'",
-                            &text[sp.clone()]
+                            &c.s[sp.clone()]
                         )
                     };
                     return Err(Diagnostic::new(sp, msg));
@@ -130,11 +140,12 @@ impl<'a> Head<'a> {
         let name_span = name_start..c.i;
         if name.is_empty() {
             let sp = c.token(name_start);
-            return Err(Diagnostic::new(
-                sp.clone(),
-                format!("expected an opcode at '{}'", &text[sp]),
-            )
-            .allowed(Instr::all().map(Instr::name)));
+            let msg = if sp.is_empty() {
+                "expected an opcode, found the end of the text".to_string()
+            } else {
+                format!("expected an opcode at '{}'", &c.s[sp.clone()])
+            };
+            return Err(Diagnostic::new(sp, msg).allowed(Instr::all().map(Instr::name)));
         }
         let mut words = Vec::new();
         let mut after_words = None;
@@ -183,6 +194,7 @@ impl<'a> Head<'a> {
             name_span,
             words,
             operands_at: c.i,
+            end,
             after_words,
         })
     }
@@ -213,18 +225,19 @@ impl<'a> Head<'a> {
         if let Some(d) = &self.after_words {
             return Err(d.clone());
         }
+        let text = &self.text[..self.end];
         let mut c = Cursor {
-            s: self.text,
+            s: text,
             i: self.operands_at,
         };
         let mut out = Vec::new();
-        if c.i < self.text.len() && c.peek() != Some(';') {
+        if c.i < text.len() && c.peek() != Some(';') {
             loop {
                 out.push(c.operand()?);
                 c.skip_ws();
                 if c.eat(',') {
                     c.skip_ws();
-                    if c.i >= self.text.len() || c.peek() == Some(';') {
+                    if c.i >= text.len() || c.peek() == Some(';') {
                         return Err(Diagnostic::new(c.i..c.i, "expected an operand after ','"));
                     }
                     continue;
@@ -235,13 +248,13 @@ impl<'a> Head<'a> {
         c.skip_ws();
         c.eat(';');
         c.skip_ws();
-        if c.i < self.text.len() {
+        if c.i < text.len() {
             let sp = c.token(c.i);
             return Err(Diagnostic::new(
                 sp.clone(),
                 format!(
                     "unexpected '{}' after the operands; operands are separated by ',' and the instruction ends with ';'",
-                    &self.text[sp]
+                    &text[sp]
                 ),
             ));
         }
@@ -268,12 +281,9 @@ impl<'a> Scan<'a> for Cursor<'a> {
 }
 
 impl Cursor<'_> {
-    /// White space and a `//` comment to the end of the text.
+    /// White space (the reader's text ends before any `//` comment).
     fn skip_ws(&mut self) {
         self.ws();
-        if self.rest().starts_with("//") {
-            self.i = self.s.len();
-        }
     }
     /// The token from byte `start`, for messages.
     fn token(&self, start: usize) -> Span {

@@ -8,10 +8,12 @@
 //! the compiler specialises to the form (const generics on the operation, `.sat`, the secondary
 //! operation or merge, the lane count), so it can vectorise.
 //!
-//! A plan gives the same value as [`crate::evaluate`] for every instruction, and
-//! [`Plan::eval_many_flags`] the same notable events as [`crate::eval::run`] with a
+//! A plan of a table instruction ([`Plan::new`]) gives the same value as [`crate::evaluate`],
+//! and [`Plan::eval_many_flags`] the same notable events as [`crate::eval::run`] with a
 //! [`FlagSet`]. Instructions that fail [`crate::validate()`] are not specialised: their plan calls
-//! the evaluator (the answer is still the same, only not faster).
+//! the evaluator (the answer is still the same, only not faster). A plan of a program
+//! instruction ([`Plan::of_op`]) gives its first destination, as [`crate::Insn::value`] does,
+//! and the flags its stages carry.
 //!
 //! ```
 //! use ptxlab_core::{check, evaluate, Inputs, Plan};
@@ -270,9 +272,10 @@ impl Plan {
     }
 
     /// Decode a program instruction (`prmt`, `setp`, `mov`...) once: its sources are read in
-    /// place for every case, and each case runs the instruction's own evaluation without
-    /// stages ([`OpInsn::eval_quiet`]). The plan gives its first destination (a `_` sink
-    /// reads 0) and the flags its stages carry.
+    /// place for every case, and each case runs the instruction's own evaluation with the
+    /// plan's notes as its tracer (what [`OpInsn::eval_quiet`] runs, without reading the
+    /// sources again). The plan gives its first destination (a `_` sink reads 0) and the flags
+    /// its stages carry.
     ///
     /// [`OpInsn::eval_quiet`]: crate::ops::OpInsn::eval_quiet
     pub fn of_op(op: &crate::ops::OpInsn) -> Plan {
@@ -295,7 +298,8 @@ impl Plan {
         64 - self.ops.dst.leading_zeros()
     }
 
-    /// The value written to `d`, zero-extended to 64 bits: the same as [`crate::evaluate`].
+    /// The value written to `d` (a program instruction's first destination), zero-extended to
+    /// 64 bits: the same as [`crate::evaluate`] ([`crate::Insn::value`]).
     /// Runs the form's own code on one case.
     #[inline]
     pub fn eval(&self, inputs: &Inputs) -> u64 {

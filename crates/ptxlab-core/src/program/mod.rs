@@ -1306,8 +1306,14 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
     let full_word = body.split(char::is_whitespace).next().unwrap_or("");
     let text = written[t.len() - body.len()..].to_string();
     let with_semicolon = format!("{body};");
-    // Which row reads it, from the one index of both tables.
-    let instr = Instr::of_statement(body);
+    // Which row reads it: the one reader of instruction text names it (words written apart
+    // too, `add .u32 .cc`), from the one index of both tables.
+    let head = crate::scan::Head::read(body).ok();
+    let instr = head.as_ref().and_then(|h| h.instr());
+    let words = head.as_ref().map_or_else(
+        || full_word.split('.').skip(1).collect(),
+        |h| h.word_texts(),
+    );
     let shown = |d: &dyn fmt::Display| perr(line, format!("{d} in '{text}'"));
     let body_of = |b: Body| Statement {
         line,
@@ -1315,7 +1321,7 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         guard: guard.clone(),
         body: b,
     };
-    let float = full_word.split('.').any(|m| {
+    let float = words.iter().any(|&m| {
         matches!(
             m,
             "f16"
