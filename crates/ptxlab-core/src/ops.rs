@@ -400,11 +400,6 @@ fn raw_arg(text: &str, a: crate::scan::Arg) -> RawArg {
     }
 }
 
-/// Whether `name` (the word before the first dot) is an opcode of this module.
-pub fn is_op_name(name: &str) -> bool {
-    POp::from_name(name).is_some()
-}
-
 /// The program instruction a statement (without its guard) is, if it is one of this module:
 /// found from its opcode word, or with its modifiers (`add.cc`, `cvt.pack`; see
 /// [`POp::of_statement`]).

@@ -6,11 +6,11 @@
 //! ```
 //! use ptxlab_core::isa::{Family, Gpu, Instr};
 //!
-//! let setp = Instr::of_statement("setp.lt.s32 p, a, b;").unwrap();
+//! let setp = Instr::of_words("setp", &["lt", "s32"]).unwrap();
 //! assert_eq!((setp.name(), setp.family()), ("setp", Family::Compare));
 //! // A modifier can name a row of its own: add.cc is the carry chain's, not add's.
-//! assert_eq!(Instr::of_statement("add.cc.u32 d, a, b;").unwrap().name(), "add.cc");
-//! assert_eq!(Instr::of_statement("add.u32 d, a, b;").unwrap().measured(), Some(Gpu::H100));
+//! assert_eq!(Instr::of_words("add", &["cc", "u32"]).unwrap().name(), "add.cc");
+//! assert_eq!(Instr::of_words("add", &["u32"]).unwrap().measured(), Some(Gpu::H100));
 //! assert!(Instr::all().count() > 60);
 //! ```
 
@@ -35,24 +35,12 @@ impl Instr {
     }
     /// The instruction named by an opcode word and the modifiers written after it: `add.cc`
     /// and `cvt.pack` are rows of their own ([`POp::of_statement`]); `None` for a word no row
-    /// has.
+    /// has. The checker reads a text's words with its one reader of text, which also knows
+    /// which words must follow the opcode directly (`cvt.pack`), and asks here.
     pub fn of_words(word: &str, mods: &[&str]) -> Option<Instr> {
         POp::of_statement(word, mods)
             .map(Instr::Program)
             .or_else(|| Opcode::from_name(word).map(Instr::Table))
-    }
-    /// The instruction a statement (without its guard) names, read from its first word:
-    /// `setp.lt.s32 p, a, b;` is `setp`.
-    pub fn of_statement(text: &str) -> Option<Instr> {
-        let head = text
-            .trim_start()
-            .split(char::is_whitespace)
-            .next()
-            .unwrap_or("");
-        let mut words = head.trim_end_matches(';').split('.');
-        let word = words.next().unwrap_or("");
-        let mods: Vec<&str> = words.collect();
-        Instr::of_words(word, &mods)
     }
     /// Its name as written: `vadd`, `add.cc`.
     pub fn name(self) -> &'static str {
