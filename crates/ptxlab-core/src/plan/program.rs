@@ -13,14 +13,14 @@ use crate::trace::Tracer;
 /// How a plan reads the sources of `op`.
 pub(super) fn operands(op: &OpInsn) -> Operands {
     let (mut keep, mut fixed) = ([0u64; 4], [0u64; 4]);
-    for k in 0..op.srcs.len().min(4) {
+    let n = op.srcs.len().min(4);
+    for k in 0..n {
         let m = mask64(op.src_bits(k));
         match op.fixed_source(k) {
             Some(v) => fixed[k] = v & m,
             None => keep[k] = m,
         }
     }
-    let n = op.srcs.len().min(4);
     Operands {
         keep,
         fixed,
@@ -29,12 +29,16 @@ pub(super) fn operands(op: &OpInsn) -> Operands {
     }
 }
 
+/// The `S` of an instruction with more than four sources or destinations (no form the
+/// assembler accepts has them).
+const WIDE: usize = 5;
+
 /// The entries for `op`, specialised to its number of sources (an array of that length,
 /// passed whole: a slice of a longer one stays a call per case in the size-optimised wasm
 /// build).
 pub(super) fn pick(op: &OpInsn) -> Fns {
     if op.dsts.len() > 4 {
-        return fns!(batch_wide[], one_wide[]);
+        return fns!(batch[WIDE], one[WIDE]);
     }
     match op.srcs.len() {
         0 => fns!(batch[0], one[0]),
@@ -42,32 +46,31 @@ pub(super) fn pick(op: &OpInsn) -> Fns {
         2 => fns!(batch[2], one[2]),
         3 => fns!(batch[3], one[3]),
         4 => fns!(batch[4], one[4]),
-        _ => fns!(batch_wide[], one_wide[]),
+        _ => fns!(batch[WIDE], one[WIDE]),
     }
 }
 
-/// The first destination of one case of an instruction with `S` sources (a `_` sink reads 0).
+/// The first destination of one case of an instruction with `S` sources (a `_` sink reads 0);
+/// [`WIDE`]: any number of sources and destinations, a source past the fourth reading its
+/// fixed value, or 0.
 #[inline(always)]
 fn first<T: Tracer, const S: usize>(op: &OpInsn, v: &[u64; 4], t: &mut T) -> u64 {
+    if S == WIDE {
+        let mut s: Vec<u64> = (0..op.srcs.len())
+            .map(|k| match v.get(k) {
+                Some(&x) => x,
+                None => op.fixed_source(k).unwrap_or(0) & mask64(op.src_bits(k)),
+            })
+            .collect();
+        let mut d = vec![None; op.dsts.len()];
+        op.run(&mut s, t, &mut d);
+        return d.first().copied().flatten().unwrap_or(0);
+    }
     let mut s = [0u64; S];
     s.copy_from_slice(&v[..S]);
     let mut d = [None; 4];
     op.run(&mut s, t, &mut d);
     d[0].unwrap_or(0)
-}
-
-/// [`first`] of an instruction with more than four sources or destinations (no form the
-/// assembler accepts has them): a source past the fourth reads its fixed value, or 0.
-fn first_wide<T: Tracer>(op: &OpInsn, v: &[u64; 4], t: &mut T) -> u64 {
-    let mut s: Vec<u64> = (0..op.srcs.len())
-        .map(|k| match v.get(k) {
-            Some(&x) => x,
-            None => op.fixed_source(k).unwrap_or(0) & mask64(op.src_bits(k)),
-        })
-        .collect();
-    let mut d = vec![None; op.dsts.len()];
-    op.run(&mut s, t, &mut d);
-    d.first().copied().flatten().unwrap_or(0)
 }
 
 fn batch<N: Notes, const S: usize>(
@@ -82,30 +85,10 @@ fn batch<N: Notes, const S: usize>(
     }
 }
 
-fn batch_wide<N: Notes>(
-    k: &Kernel,
-    ops: &Operands,
-    inputs: &[Inputs],
-    out: &mut [u64],
-    flags: &mut [u16],
-) {
-    if let Kernel::Program(op) = k {
-        drive::<N, false>(ops, inputs, out, flags, |v, t| first_wide(op, v, t));
-    }
-}
-
 #[cfg(not(target_arch = "wasm32"))]
 fn one<const S: usize>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
     match k {
         Kernel::Program(op) => super::drive_one::<false>(ops, i, |v, t| first::<_, S>(op, v, t)),
-        _ => unreachable!("picked for a program kernel only"),
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn one_wide(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
-    match k {
-        Kernel::Program(op) => super::drive_one::<false>(ops, i, |v, t| first_wide(op, v, t)),
         _ => unreachable!("picked for a program kernel only"),
     }
 }
