@@ -19,6 +19,7 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf, OpFloat, OpKind, OpSign, OpWidth};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
+use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
@@ -267,34 +268,6 @@ fn modifier(s: &str) -> Option<M> {
     })
 }
 
-/// An operand as written, before the instruction gives it a meaning.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Raw {
-    Reg(String),
-    Imm(i64),
-    /// A floating-point literal (`0f3f800000`, `0d3ff0000000000000`, `1.5`).
-    Float(FloatLit),
-    Sink,
-    Vector(Vec<RawArg>),
-    Pair(Box<RawArg>, Box<RawArg>),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct RawArg {
-    raw: Raw,
-    /// `-x`
-    neg: bool,
-    /// `!p`
-    not: bool,
-    /// A `.b0`-like suffix.
-    sel: bool,
-    /// The suffix is one ptxas may read and ignore (`.b01`, `.b12`, `.b23`,
-    /// [`crate::isa::IGNORED_SUFFIXES`]) on a register, and where it is written; whether it is
-    /// ignored here depends on the register's width, checked by `parse_op`.
-    loose: Option<Span>,
-    span: Span,
-}
-
 pub use crate::value::FloatLit;
 
 /// A destination of a validated instruction.
@@ -371,35 +344,6 @@ fn err(span: Span, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(span, msg)
 }
 
-/// What the one reader read ([`crate::scan::Arg`]), in this module's terms: the suffix as a
-/// flag, and whether it is one ptxas may ignore.
-fn raw_arg(text: &str, a: crate::scan::Arg) -> RawArg {
-    use crate::scan::Atom;
-    let raw = match a.atom {
-        Atom::Reg(r) => Raw::Reg(r),
-        Atom::Imm(v) => Raw::Imm(v),
-        Atom::Float(f) => Raw::Float(f),
-        Atom::Sink => Raw::Sink,
-        Atom::Vector(v) => Raw::Vector(v.into_iter().map(|x| raw_arg(text, x)).collect()),
-        Atom::Pair(x, y) => Raw::Pair(Box::new(raw_arg(text, *x)), Box::new(raw_arg(text, *y))),
-    };
-    let loose = a.suffix.clone().filter(|sp| {
-        let w = &text.as_bytes()[sp.start + 1..sp.end];
-        matches!(raw, Raw::Reg(_))
-            && crate::isa::IGNORED_SUFFIXES
-                .iter()
-                .any(|[x, y]| w == [b'b', b'0' + x, b'0' + y])
-    });
-    RawArg {
-        raw,
-        neg: a.neg,
-        not: a.not,
-        sel: a.suffix.is_some(),
-        loose,
-        span: a.span,
-    }
-}
-
 /// The program instruction a statement (without its guard) is, if it is one of this module:
 /// found from its opcode word, or with its modifiers (`add.cc`, `cvt.pack`; see
 /// [`POp::of_statement`]).
@@ -451,22 +395,25 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> 
         mods.push((m, w.span.clone(), w.text));
     }
     let name = op.name();
-    let mut ops: Vec<RawArg> = head
-        .operands()?
-        .into_iter()
-        .map(|a| raw_arg(text, a))
-        .collect();
+    let mut ops = head.operands()?;
     // `.b01`, `.b12`, `.b23` on a register: ptxas 13.5 reads the suffix and ignores it where
     // the register is 32 bits wide or a predicate, destination or source, except on `cvt`
     // (the machine code is the same as without it; `scripts/ptxas_suffixes.txt` lists the
     // forms measured, `tests/data/ptxas-programs.jsonl` the decisions). The table's loose
-    // operands are the same rule. Taken off here, and the width checked once the instruction
-    // is known.
+    // operands are the same rule. Taken off here ([`crate::isa::IGNORED_SUFFIXES`]), and the
+    // width checked once the instruction is known.
     let mut loose: Vec<(bool, String, Span)> = Vec::new();
     for (k, a) in ops.iter_mut().enumerate() {
-        if let (Some(sp), Raw::Reg(name)) = (&a.loose, &a.raw) {
+        let (Atom::Reg(name), Some(sp)) = (&a.atom, &a.suffix) else {
+            continue;
+        };
+        let w = &text.as_bytes()[sp.start + 1..sp.end];
+        let ignored = crate::isa::IGNORED_SUFFIXES
+            .iter()
+            .any(|[x, y]| w == [b'b', b'0' + x, b'0' + y]);
+        if ignored {
             loose.push((k == 0, name.clone(), sp.clone()));
-            a.sel = false;
+            a.suffix = None;
         }
     }
     let insn = Validator {
@@ -519,7 +466,7 @@ struct Validator<'a> {
     mods: Vec<(M, Span, &'a str)>,
     /// White space comes before the first modifier's dot (`shf .l`).
     first_spaced: bool,
-    ops: Vec<RawArg>,
+    ops: Vec<Arg>,
     end: usize,
 }
 
@@ -597,15 +544,7 @@ impl Validator<'_> {
             };
             let kind = *kind;
             if kind.comes_first() && k == 0 && self.first_spaced {
-                // ptxas reads `shf.l`, `madc.hi` as one word, the opcode's.
-                return Err(err(
-                    sp.clone(),
-                    format!(
-                        "'.{w}' belongs to the opcode ({}.{w}): write it right after '{}', with no space before it",
-                        op.word(),
-                        op.word()
-                    ),
-                ));
+                return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
             }
             if kind.comes_first() && (k != 0 || seen.contains(&kind)) {
                 return Err(err(
@@ -873,13 +812,13 @@ impl Validator<'_> {
         ))
     }
 
-    fn dst(&self, a: &RawArg, pred: bool, sink_ok: bool) -> Result<Dst, Diagnostic> {
+    fn dst(&self, a: &Arg, pred: bool, sink_ok: bool) -> Result<Dst, Diagnostic> {
         // `d|_`: ptxas accepts a sink as a second destination of any instruction and ignores
         // it (`shl.b32 d|_, a, b;` computes what `shl.b32 d, a, b;` does, measured on an H200);
         // a predicate there is refused.
-        if let Raw::Pair(first, second) = &a.raw {
-            return match second.raw {
-                Raw::Sink => self.dst(first, pred, sink_ok),
+        if let Atom::Pair(first, second) = &a.atom {
+            return match second.atom {
+                Atom::Sink => self.dst(first, pred, sink_ok),
                 _ => Err(err(
                     second.span.clone(),
                     format!(
@@ -889,7 +828,7 @@ impl Validator<'_> {
                 )),
             };
         }
-        if a.sel {
+        if a.suffix.is_some() {
             return Err(err(
                 a.span.clone(),
                 format!("'{}' takes no selector on its destination", self.name),
@@ -898,10 +837,10 @@ impl Validator<'_> {
         if a.neg || a.not {
             return Err(err(a.span.clone(), "a destination cannot be negated"));
         }
-        match &a.raw {
-            Raw::Reg(r) => Ok(Dst::Reg(r.clone())),
-            Raw::Sink if sink_ok => Ok(Dst::Sink),
-            Raw::Sink => Err(err(
+        match &a.atom {
+            Atom::Reg(r) => Ok(Dst::Reg(r.clone())),
+            Atom::Sink if sink_ok => Ok(Dst::Sink),
+            Atom::Sink => Err(err(
                 a.span.clone(),
                 format!(
                     "'{}' cannot drop its result: write a register, not '_'",
@@ -937,13 +876,13 @@ impl Validator<'_> {
     /// immediate. `bw`: see [`Validator::float_ok`].
     fn src(
         &self,
-        a: &RawArg,
+        a: &Arg,
         pred: bool,
         float: bool,
         imm_ok: bool,
         bw: u32,
     ) -> Result<Src, Diagnostic> {
-        if a.sel {
+        if a.suffix.is_some() {
             return Err(err(
                 a.span.clone(),
                 format!(
@@ -958,8 +897,8 @@ impl Validator<'_> {
                 format!("'{}' takes no negated operand", self.name),
             ));
         }
-        match &a.raw {
-            Raw::Reg(r) => {
+        match &a.atom {
+            Atom::Reg(r) => {
                 if a.not && !pred {
                     return Err(err(a.span.clone(), "'!' negates only predicates"));
                 }
@@ -969,29 +908,29 @@ impl Validator<'_> {
                 })
             }
             _ if a.not => Err(err(a.span.clone(), "'!' negates only a predicate register")),
-            Raw::Imm(v) if imm_ok && !float => Ok(Src::Imm(*v)),
-            Raw::Imm(_) if float => Err(err(
+            Atom::Imm(v) if imm_ok && !float => Ok(Src::Imm(*v)),
+            Atom::Imm(_) if float => Err(err(
                 a.span.clone(),
                 "a floating-point operand takes a float literal (0f3f800000), not an integer",
             )),
-            Raw::Float(f) if imm_ok && self.float_ok(*f, float, bw) => Ok(Src::Float(*f)),
-            Raw::Float(_) => Err(err(
+            Atom::Float(f) if imm_ok && self.float_ok(*f, float, bw) => Ok(Src::Float(*f)),
+            Atom::Float(_) => Err(err(
                 a.span.clone(),
                 format!(
                     "'{}' takes a floating-point literal only where it reads a float (or 0f.. for .b32, 0d.. for .b64)",
                     self.name
                 ),
             )),
-            Raw::Imm(_) => Err(err(
+            Atom::Imm(_) => Err(err(
                 a.span.clone(),
                 format!("this operand of '{}' must be a register", self.name),
             )),
-            Raw::Sink => Err(err(a.span.clone(), "'_' (no value) cannot be a source")),
-            Raw::Vector(_) => Err(err(
+            Atom::Sink => Err(err(a.span.clone(), "'_' (no value) cannot be a source")),
+            Atom::Vector(_) => Err(err(
                 a.span.clone(),
                 format!("'{}' takes no vector operand; braces belong to mov.bN", self.name),
             )),
-            Raw::Pair(..) => Err(err(
+            Atom::Pair(..) => Err(err(
                 a.span.clone(),
                 "'|' pairs two predicate destinations of setp",
             )),
@@ -1070,8 +1009,8 @@ impl Validator<'_> {
         };
         let d = pos.dsts[0];
         let pred = insn.width_of(d.width, 1) == 1;
-        match (&ops[0].raw, d.kind) {
-            (Raw::Pair(p, q), OpKind::PredPair) => {
+        match (&ops[0].atom, d.kind) {
+            (Atom::Pair(p, q), OpKind::PredPair) => {
                 let pp = self.dst(p, true, true)?;
                 let qq = self.dst(q, true, true)?;
                 if pp == Dst::Sink && qq == Dst::Sink {
@@ -1117,7 +1056,7 @@ impl Validator<'_> {
         self.count(2, "d, a")?;
         let ty = insn.ty;
         let bw = if ty.is_bits() { ty.bits() } else { 0 };
-        let is_vec = |a: &RawArg| matches!(a.raw, Raw::Vector(_));
+        let is_vec = |a: &Arg| matches!(a.atom, Atom::Vector(_));
         let (dv, sv) = (is_vec(&ops[0]), is_vec(&ops[1]));
         if dv && sv {
             return Err(err(
@@ -1132,7 +1071,7 @@ impl Validator<'_> {
             return Ok(());
         }
         let vec_arg = if dv { &ops[0] } else { &ops[1] };
-        let Raw::Vector(elems) = &vec_arg.raw else {
+        let Atom::Vector(elems) = &vec_arg.atom else {
             unreachable!("checked above")
         };
         if !ty.is_bits() {
@@ -1162,7 +1101,7 @@ impl Validator<'_> {
                 ),
             ));
         }
-        if elems.iter().all(|e| e.raw == Raw::Sink) {
+        if elems.iter().all(|e| matches!(e.atom, Atom::Sink)) {
             return Err(err(
                 vec_arg.span.clone(),
                 "every element is '_': name at least one register",
@@ -1179,7 +1118,7 @@ impl Validator<'_> {
             insn.pack = true;
             insn.dsts.push(self.dst(&ops[0], false, false)?);
             for e in elems {
-                if e.raw == Raw::Sink {
+                if matches!(e.atom, Atom::Sink) {
                     // ptxas 13.5 takes a sink inside a source vector for mov.b32 only.
                     if ty != PType::B32 {
                         return Err(err(e.span.clone(), "'_' (no value) cannot be a source"));

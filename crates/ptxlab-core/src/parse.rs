@@ -70,11 +70,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
         })?;
         let syntax = opcode.syntax();
         if k == 0 && w.spaced && syntax.mode_first && syntax.mods.contains(&md) {
-            // ptxas reads `mul.lo`, `mad.wide`, `mul24.hi` as one word, the opcode's.
-            return Err(Diagnostic::new(
-                span,
-                format!("'.{m}' belongs to the opcode ({name}.{m}): write it right after '{name}', with no space before it"),
-            ));
+            return Err(crate::scan::written_apart(m, span, name));
         }
         mods.push((md, span));
     }

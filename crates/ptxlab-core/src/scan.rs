@@ -4,8 +4,7 @@
 //! grammar (registers, integers and constant expressions, float literals, `-x`, `!p`, `_`,
 //! `{x, y}`, `p|q`, a `.word` suffix). Nothing here knows a row: [`mod@crate::parse`] (the table
 //! instructions) and [`crate::ops`] (the program instructions) give what was read its meaning,
-//! each refusing with its own message what its rows do not take. Below it, the cursor over the
-//! text, so a rule such as what an identifier is has one definition.
+//! each refusing with its own message what its rows do not take.
 
 use crate::ast::{Guard, Span};
 use crate::error::Diagnostic;
@@ -24,6 +23,18 @@ pub(crate) struct Word<'a> {
     pub span: Span,
     /// Whether white space comes before its dot (`vadd.u32 .u32.u32`).
     pub spaced: bool,
+}
+
+/// The refusal of the word `.word`, written at `span` apart from the opcode `opcode` it
+/// belongs to: ptxas reads `mul.lo`, `mad.wide`, `shf.l`, `madc.hi` as one word, the opcode's.
+/// Each table decides which of its words these are.
+pub(crate) fn written_apart(word: &str, span: Span, opcode: &str) -> Diagnostic {
+    Diagnostic::new(
+        span,
+        format!(
+            "'.{word}' belongs to the opcode ({opcode}.{word}): write it right after '{opcode}', with no space before it"
+        ),
+    )
 }
 
 /// What an operand is, as written.
@@ -95,7 +106,7 @@ impl<'a> Head<'a> {
             s: &text[..end],
             i: 0,
         };
-        c.skip_ws();
+        c.ws();
         if c.i >= c.s.len() {
             return Err(Diagnostic::new(
                 0..0,
@@ -116,21 +127,13 @@ impl<'a> Head<'a> {
                     c.word();
                 }
                 _ => {
-                    let sp = c.token(start);
-                    let msg = if sp.is_empty() {
-                        "expected a predicate register after '@' (as in @p or @!p), found the end of the text".to_string()
-                    } else {
-                        format!(
-                            "expected a predicate register after '@' (as in @p or @!p) at '{}'",
-                            &c.s[sp.clone()]
-                        )
-                    };
-                    return Err(Diagnostic::new(sp, msg));
+                    let what = "a predicate register after '@' (as in @p or @!p)";
+                    return Err(c.expected(start, what, ""));
                 }
             }
             let pred = text[start..c.i].to_string();
             let span = at..c.i;
-            c.skip_ws();
+            c.ws();
             (Some(Guard { negated, pred }), Some(span))
         } else {
             (None, None)
@@ -139,19 +142,14 @@ impl<'a> Head<'a> {
         let name = c.word();
         let name_span = name_start..c.i;
         if name.is_empty() {
-            let sp = c.token(name_start);
-            let msg = if sp.is_empty() {
-                "expected an opcode, found the end of the text".to_string()
-            } else {
-                format!("expected an opcode at '{}'", &c.s[sp.clone()])
-            };
-            return Err(Diagnostic::new(sp, msg).allowed(Instr::all().map(Instr::name)));
+            let e = c.expected(name_start, "an opcode", "");
+            return Err(e.allowed(Instr::all().map(Instr::name)));
         }
         let mut words = Vec::new();
         let mut after_words = None;
         loop {
             let save = c.i;
-            c.skip_ws();
+            c.ws();
             if c.peek() != Some('.') {
                 c.i = save;
                 break;
@@ -185,7 +183,7 @@ impl<'a> Head<'a> {
             }
             _ => {}
         }
-        c.skip_ws();
+        c.ws();
         Ok(Head {
             text,
             guard,
@@ -234,9 +232,9 @@ impl<'a> Head<'a> {
         if c.i < text.len() && c.peek() != Some(';') {
             loop {
                 out.push(c.operand()?);
-                c.skip_ws();
+                c.ws();
                 if c.eat(',') {
-                    c.skip_ws();
+                    c.ws();
                     if c.i >= text.len() || c.peek() == Some(';') {
                         return Err(Diagnostic::new(c.i..c.i, "expected an operand after ','"));
                     }
@@ -245,9 +243,9 @@ impl<'a> Head<'a> {
                 break;
             }
         }
-        c.skip_ws();
+        c.ws();
         c.eat(';');
-        c.skip_ws();
+        c.ws();
         if c.i < text.len() {
             let sp = c.token(c.i);
             return Err(Diagnostic::new(
@@ -262,32 +260,34 @@ impl<'a> Head<'a> {
     }
 }
 
-/// The cursor [`Head`] reads with.
+/// The cursor [`Head`] reads with: over `s`, at byte `i` (always on a character boundary).
 struct Cursor<'a> {
     s: &'a str,
     i: usize,
 }
 
-impl<'a> Scan<'a> for Cursor<'a> {
-    fn text(&self) -> &'a str {
-        self.s
-    }
-    fn pos(&self) -> usize {
-        self.i
-    }
-    fn set_pos(&mut self, i: usize) {
-        self.i = i;
-    }
-}
-
 impl Cursor<'_> {
-    /// White space (the reader's text ends before any `//` comment).
-    fn skip_ws(&mut self) {
-        self.ws();
-    }
-    /// The token from byte `start`, for messages.
+    /// The token from byte `start`, for messages: up to white space or one of `,;{}|`, and at
+    /// least one character where any is left.
     fn token(&self, start: usize) -> Span {
-        self.token_span(start, ",;{}|")
+        let rest = &self.s[start..];
+        let len = rest
+            .char_indices()
+            .find(|&(_, c)| c.is_whitespace() || ",;{}|".contains(c))
+            .map_or(rest.len(), |(k, _)| k);
+        start..start + len.max(rest.chars().next().map_or(0, char::len_utf8))
+    }
+
+    /// "expected `what`" at the token from `start` (with `hint` before the token quoted), or
+    /// at the end of the text.
+    fn expected(&self, start: usize, what: &str, hint: &str) -> Diagnostic {
+        let sp = self.token(start);
+        let msg = if sp.is_empty() {
+            format!("expected {what}, found the end of the text")
+        } else {
+            format!("expected {what}{hint} at '{}'", &self.s[sp.clone()])
+        };
+        Diagnostic::new(sp, msg)
     }
 
     /// A number from the cursor: an `0f`/`0d` float, a decimal float (a fraction or an
@@ -384,18 +384,7 @@ impl Cursor<'_> {
                 self.word();
                 Atom::Reg(self.s[s0..self.i].to_string())
             }
-            _ => {
-                let sp = self.token(self.i);
-                let msg = if sp.is_empty() {
-                    "expected an operand, found the end of the text".to_string()
-                } else {
-                    format!(
-                        "expected an operand (a register or a number) at '{}'",
-                        &self.s[sp.clone()]
-                    )
-                };
-                return Err(Diagnostic::new(sp, msg));
-            }
+            _ => return Err(self.expected(self.i, "an operand", " (a register or a number)")),
         };
         Ok(self.suffix(atom, neg, not, st))
     }
@@ -467,24 +456,19 @@ impl Cursor<'_> {
 }
 
 /// The first character of a name: a register (`%r1`), an operand role (`a`) or a word.
-pub(crate) fn ident_start(c: char) -> bool {
+fn ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$'
 }
 
-/// A character after the first in a name.
+/// A character after the first in a name (the program reader's names follow the same rule).
 pub(crate) fn ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
 
-/// A cursor over `text()`, at byte `*pos()` (always on a character boundary).
-pub(crate) trait Scan<'a> {
-    fn text(&self) -> &'a str;
-    fn pos(&self) -> usize;
-    fn set_pos(&mut self, i: usize);
-
+impl<'a> Cursor<'a> {
     /// What is left from the cursor on.
     fn rest(&self) -> &'a str {
-        &self.text()[self.pos()..]
+        &self.s[self.i..]
     }
     fn peek(&self) -> Option<char> {
         self.rest().chars().next()
@@ -492,10 +476,10 @@ pub(crate) trait Scan<'a> {
     /// Steps over the next character and gives it.
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
-        self.set_pos(self.pos() + c.len_utf8());
+        self.i += c.len_utf8();
         Some(c)
     }
-    /// Steps over white space.
+    /// Steps over white space (the reader's text ends before any `//` comment).
     fn ws(&mut self) {
         while self.peek().is_some_and(char::is_whitespace) {
             self.bump();
@@ -512,20 +496,10 @@ pub(crate) trait Scan<'a> {
     }
     /// The run of name characters from the cursor on (possibly empty).
     fn word(&mut self) -> &'a str {
-        let start = self.pos();
+        let start = self.i;
         while self.peek().is_some_and(ident_char) {
             self.bump();
         }
-        &self.text()[start..self.pos()]
-    }
-    /// The token from byte `start`, for messages: up to white space or one of `stops`, and at
-    /// least one character where any is left.
-    fn token_span(&self, start: usize, stops: &str) -> Span {
-        let rest = &self.text()[start..];
-        let len = rest
-            .char_indices()
-            .find(|&(_, c)| c.is_whitespace() || stops.contains(c))
-            .map_or(rest.len(), |(k, _)| k);
-        start..start + len.max(rest.chars().next().map_or(0, char::len_utf8))
+        &self.s[start..self.i]
     }
 }

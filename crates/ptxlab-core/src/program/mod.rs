@@ -706,7 +706,7 @@ fn replace_word(text: &str, name: &str, with: &str) -> String {
             .next_back()
             .or_else(|| out.chars().next_back());
         let after = rest[k + name.len()..].chars().next();
-        let word_char = |c: Option<char>| c.is_some_and(|c| scan_ident_char(c) || c == '%');
+        let word_char = |c: Option<char>| c.is_some_and(|c| crate::scan::ident_char(c) || c == '%');
         let in_brackets = out.matches('[').count() + rest[..k].matches('[').count()
             > out.matches(']').count() + rest[..k].matches(']').count();
         out.push_str(&rest[..k]);
@@ -738,7 +738,7 @@ fn take_header(text: &str, regs: &mut RegTable) -> Result<(String, Option<Kernel
                 None
             };
             let (len, func) = kw?;
-            let after_ok = !rest[len..].starts_with(scan_ident_char);
+            let after_ok = !rest[len..].starts_with(crate::scan::ident_char);
             (before_ok && after_ok).then_some((k, func))
         })
         .collect();
@@ -782,7 +782,7 @@ fn take_header(text: &str, regs: &mut RegTable) -> Result<(String, Option<Kernel
         skip_ws(&mut pos);
     }
     let name_end = text[pos..]
-        .find(|c: char| !scan_ident_char(c))
+        .find(|c: char| !crate::scan::ident_char(c))
         .map_or(text.len(), |k| pos + k);
     let name = text[pos..name_end].to_string();
     if name.is_empty() {
@@ -865,10 +865,6 @@ fn take_header(text: &str, regs: &mut RegTable) -> Result<(String, Option<Kernel
     );
     out.push_str(&text[body..]);
     Ok((out, Some(Kernel { name, func, params })))
-}
-
-fn scan_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
 
 /// `name:` at the start of a statement.
