@@ -17,8 +17,9 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
-use crate::isa::op_rows::{CarryUse, LastSource, NeedOf, OpFloat, OpKind, OpSign, OpWidth};
+use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
+use crate::isa::{FloatRule, ImmRule, OperandKind, SignRule, WidthRule};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
@@ -960,7 +961,7 @@ impl Validator<'_> {
         }
         let form = |with_last: bool| {
             let mut names = vec![match pos.dsts.first().map(|d| d.kind) {
-                Some(OpKind::PredPair) => "p[|q]".to_string(),
+                Some(OperandKind::PredPair) => "p[|q]".to_string(),
                 _ => pos.dsts[0].name.to_string(),
             }];
             let n = pos.srcs.len() - usize::from(!with_last);
@@ -995,11 +996,11 @@ impl Validator<'_> {
         }
         self.count(nd + ns, &form(has_last))?;
         // The width a bit-type operand has: a float literal of that width stands there too.
-        let bit_width = |w: OpWidth| {
+        let bit_width = |w: WidthRule| {
             let t = match w {
-                OpWidth::Type => insn.ty,
-                OpWidth::Second => insn.src_ty.unwrap_or(insn.ty),
-                _ => return 0,
+                WidthRule::Type | WidthRule::Wide => insn.ty,
+                WidthRule::Second => insn.src_ty.unwrap_or(insn.ty),
+                WidthRule::Bits(_) | WidthRule::Part | WidthRule::Pred => return 0,
             };
             if t.is_bits() {
                 t.bits()
@@ -1010,7 +1011,7 @@ impl Validator<'_> {
         let d = pos.dsts[0];
         let pred = insn.width_of(d.width, 1) == 1;
         match (&ops[0].atom, d.kind) {
-            (Atom::Pair(p, q), OpKind::PredPair) => {
+            (Atom::Pair(p, q), OperandKind::PredPair) => {
                 let pp = self.dst(p, true, true)?;
                 let qq = self.dst(q, true, true)?;
                 if pp == Dst::Sink && qq == Dst::Sink {
@@ -1022,15 +1023,16 @@ impl Validator<'_> {
             (_, kind) => insn.dsts.push(self.dst(
                 &ops[0],
                 pred,
-                matches!(kind, OpKind::Droppable | OpKind::PredPair),
+                matches!(kind, OperandKind::Droppable | OperandKind::PredPair),
             )?),
         }
         for (k, a) in ops[nd..].iter().enumerate() {
             let o = pos.srcs[k];
             let pred = insn.width_of(o.width, 1) == 1;
             let float = insn.float_of(o.float);
-            let s = self.src(a, pred, float, true, bit_width(o.width))?;
-            if let (OpKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
+            let imm_ok = o.imm != ImmRule::Never;
+            let s = self.src(a, pred, float, imm_ok, bit_width(o.width))?;
+            if let (OperandKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
                 return Err(err(
                     a.span.clone(),
                     format!("{}'s {} must be a number ({what})", self.name, o.name),
@@ -1198,24 +1200,27 @@ impl OpInsn {
     }
     /// The width an operand rule of the row gives in this form (`parts`: how many operands
     /// stand on that side, for the parts of a braced `mov`).
-    fn width_of(&self, w: OpWidth, parts: usize) -> u32 {
+    fn width_of(&self, w: WidthRule, parts: usize) -> u32 {
         match w {
-            OpWidth::Type => self.ty.bits(),
-            OpWidth::Second => self.src_ty.unwrap_or(self.ty).bits(),
-            OpWidth::Bits(n) => u32::from(n),
-            OpWidth::Part => self.ty.bits() / parts.max(1) as u32,
-            OpWidth::Pred => 1,
+            // No program row takes `.wide`, so a wide rule is the type's width.
+            WidthRule::Type | WidthRule::Wide => self.ty.bits(),
+            WidthRule::Second => self.src_ty.unwrap_or(self.ty).bits(),
+            WidthRule::Bits(n) => u32::from(n),
+            WidthRule::Part => self.ty.bits() / parts.max(1) as u32,
+            WidthRule::Pred => 1,
+        }
+    }
+    /// The type written in slot `i`: the instruction type (0), the second type (1).
+    fn slot_type(&self, i: u8) -> Option<PType> {
+        match i {
+            0 => Some(self.ty),
+            1 => self.src_ty,
+            _ => None,
         }
     }
     /// Whether an operand rule of the row reads signed in this form.
-    fn sign_of(&self, s: OpSign) -> bool {
-        match s {
-            OpSign::Type => self.ty.signed(),
-            OpSign::Second => self.src_ty.is_some_and(PType::signed),
-            OpSign::SecondIs(t) => self.src_ty == Some(t),
-            OpSign::Signed => true,
-            OpSign::Unsigned => false,
-        }
+    fn sign_of(&self, s: SignRule) -> bool {
+        s.signed_with(|i| self.slot_type(i))
     }
     /// Name of destination `i`'s role: `d`; `p`, `q` for setp; `d0`, `d1`... for the parts of
     /// an unpacking `mov`.
@@ -1678,13 +1683,8 @@ impl OpInsn {
         self.float_of(self.op.row().operands.src(i).float)
     }
     /// Whether an operand rule of the row reads a float in this form.
-    fn float_of(&self, f: OpFloat) -> bool {
-        match f {
-            OpFloat::Type => self.ty.is_float(),
-            OpFloat::SecondIs(t) => self.src_ty == Some(t),
-            OpFloat::Second => self.src_ty.is_some_and(PType::is_float),
-            OpFloat::No => false,
-        }
+    fn float_of(&self, f: FloatRule) -> bool {
+        f.float_with(|i| self.slot_type(i))
     }
 
     /// What source `k` reads when it is not a register, the same in every case: an

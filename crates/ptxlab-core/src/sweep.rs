@@ -481,7 +481,9 @@ fn program_axes(insn: &Insn, op: &OpInsn) -> Vec<SweepAxis> {
     let (mut out, mut rest): (Vec<SweepAxis>, Vec<SweepAxis>) = (Vec::new(), Vec::new());
     for (k, name, bits) in insn.register_sources() {
         let signed = op.src_signed(k);
-        if row.amount == Some(k) {
+        // The carry flag, read after the written sources, has no position of its own.
+        let role = row.operands.srcs.get(k).map_or(Role::Value, |o| o.role);
+        if role == Role::Shift {
             out.push(amount(
                 format!("{name} (shift amount)"),
                 k,
@@ -489,7 +491,7 @@ fn program_axes(insn: &Insn, op: &OpInsn) -> Vec<SweepAxis> {
                 32,
                 op.ty.bits(),
             ));
-        } else if row.selector == Some(k) {
+        } else if role == Role::Selector {
             if op.prmt.is_some() {
                 out.push(SweepAxis::field(
                     format!("{name} & 3 (mode index)"),

@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn lookup_tables_agree_with_the_rows() {
         for row in OPCODES {
-            let words = row.operands.iter().all(|o| o.width == WidthRule::W32);
+            let words = row.operands.iter().all(|o| o.width == WidthRule::Bits(32));
             assert_eq!(isa::word_operands(row.opcode), words, "{}", row.name);
             for form in forms(row) {
                 let mut want = 0u8;

@@ -27,7 +27,9 @@ pub mod vocab;
 
 pub use instr::Instr;
 pub use op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
-pub use operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
+pub use operand::{
+    FloatRule, ImmRule, OperandKind, OperandSpec, Role, SelRule, SignRule, WidthRule,
+};
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
 pub use vocab::{
@@ -335,9 +337,14 @@ mod derived {
             let mut p = 0;
             while p < ops.len() && p < 5 {
                 out[r][p] = match ops[p].width {
-                    WidthRule::W32 => 0,
+                    WidthRule::Bits(32) => 0,
                     WidthRule::Type => 1,
                     WidthRule::Wide => 2,
+                    // Rules of the program rows' operands, which no row of the table has (a
+                    // compile-time error if one does: the evaluator's masks are these three).
+                    WidthRule::Bits(_) | WidthRule::Second | WidthRule::Part | WidthRule::Pred => {
+                        panic!("a row of OPCODES has an operand of a width rule the table's evaluator does not read")
+                    }
                 };
                 p += 1;
             }
@@ -373,6 +380,11 @@ mod derived {
                     SignRule::Signed => 1 << 3,
                     SignRule::Slot(i) => 1 << i,
                     SignRule::Either(i, j) => (1 << i) | (1 << j),
+                    // A program row's rule (slct's c), which no row of the table has (a
+                    // compile-time error if one does).
+                    SignRule::SlotIs(..) => {
+                        panic!("a row of OPCODES has an operand of a sign rule the table's evaluator does not read")
+                    }
                 };
                 p += 1;
             }
@@ -436,7 +448,7 @@ pub fn widths(opcode: Opcode, form: &Form, sources: usize) -> Widths {
 }
 
 /// Whether every operand of `opcode` is 32 bits wide in every form (all its width rules are
-/// [`WidthRule::W32`]): then [`widths`] is the same for every form, and the evaluator's masks
+/// [`WidthRule::Bits`]`(32)`): then [`widths`] is the same for every form, and the evaluator's masks
 /// are constants.
 #[inline]
 pub fn word_operands(opcode: Opcode) -> bool {

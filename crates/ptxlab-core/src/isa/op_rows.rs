@@ -24,6 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::operand::{FloatRule, OperandKind, OperandSpec, Role, SignRule, WidthRule};
 use super::{Family, Gpu, PTX_DOC_BASE};
 
 /// Types a program instruction's modifier may name.
@@ -192,13 +193,9 @@ pub struct OpRow {
     pub mods: &'static [&'static [&'static str]],
     /// The operand form, as the ISA writes it.
     pub form: &'static str,
-    /// Each operand position's width, sign and float rules.
+    /// Each operand position's kind, role, width, sign and float rules (the shift amounts
+    /// are [`Role::Shift`], `prmt`'s selector [`Role::Selector`]).
     pub operands: OpOperands,
-    /// The source position (0 = `a`) read as a shift amount, if any (`shl`, `shr`: `b`;
-    /// `shf`: `c`).
-    pub amount: Option<usize>,
-    /// The source position whose nibbles select bytes, if any (`prmt`: `c`).
-    pub selector: Option<usize>,
     /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
     pub example: &'static str,
     /// What it computes, in a sentence of our own.
@@ -394,103 +391,11 @@ impl OpRow {
         (0..self.operands.srcs.len())
             .filter(|&i| {
                 let o = self.operands.srcs[i];
-                matches!(o.width, OpWidth::Second)
-                    || matches!(o.sign, OpSign::Second | OpSign::SecondIs(_))
-                    || matches!(o.float, OpFloat::Second | OpFloat::SecondIs(_))
+                o.width == WidthRule::Second
+                    || matches!(o.sign, SignRule::Slot(1) | SignRule::SlotIs(1, _))
+                    || matches!(o.float, FloatRule::Slot(1) | FloatRule::SlotIs(1, _))
             })
             .collect()
-    }
-}
-
-/// How wide a program instruction's operand is, read from the instruction's types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OpWidth {
-    /// The instruction type's width.
-    Type,
-    /// The second type's width (`cvt`'s source type), or the instruction type's without one.
-    Second,
-    /// A fixed number of bits (a shift amount's 32, `lop3`'s 8-bit `immLut`).
-    Bits(u8),
-    /// One part of a braced vector: the type's width over the number of parts (the whole
-    /// type when there are no braces).
-    Part,
-    /// One bit: a predicate.
-    Pred,
-}
-
-/// Whether a program instruction's operand is read (or written) as signed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OpSign {
-    /// As the instruction type is.
-    Type,
-    /// As the second type is (`cvt`'s source type).
-    Second,
-    /// Signed when the second type is this one (`slct`'s `.s32` selector).
-    SecondIs(PType),
-    /// Always.
-    Signed,
-    /// Never.
-    Unsigned,
-}
-
-/// Whether a program instruction's operand is read as a float (its immediates are float
-/// literals).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OpFloat {
-    /// When the instruction type is a float type.
-    Type,
-    /// When the second type is this one (`slct`'s `.f32` selector).
-    SecondIs(PType),
-    /// When the second type is a float type (`set`'s compared values).
-    Second,
-    /// Never.
-    No,
-}
-
-/// What may be written at one operand position of a program instruction, besides a register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OpKind {
-    /// A register; a source may also be an immediate (a float literal where it reads a float).
-    Value,
-    /// A destination that may be `_`, the result dropped (`lop3`'s `d`, which ptxas allows).
-    Droppable,
-    /// One of two predicate destinations written `p` or `p|q`, either one (not both) `_`
-    /// (`setp`'s `p` and `q`); the first position's kind decides how the text is read.
-    PredPair,
-    /// An immediate only, never a register: the hint says what it holds (`lop3`'s `immLut`).
-    Imm(&'static str),
-    /// A register, or parts in braces packed into it or split from it (`mov`'s `d` and `a`).
-    Parts,
-}
-
-/// One operand position of a program instruction: its name, what may be written there, and
-/// its width, sign and float rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct OpOperand {
-    /// Its name in the instruction's form and in traces: `d`, `p`, `a`, `immLut`.
-    pub name: &'static str,
-    /// What may be written there.
-    pub kind: OpKind,
-    /// How wide it is.
-    pub width: OpWidth,
-    /// Whether it is signed.
-    pub sign: OpSign,
-    /// Whether it is a float.
-    pub float: OpFloat,
-}
-
-impl OpOperand {
-    /// The same rules under another name (`b` of a rule written for `a`).
-    pub const fn named(self, name: &'static str) -> OpOperand {
-        OpOperand { name, ..self }
-    }
-    /// The same rules with another kind.
-    pub const fn kind(self, kind: OpKind) -> OpOperand {
-        OpOperand { kind, ..self }
     }
 }
 
@@ -529,9 +434,9 @@ pub enum CarryUse {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct OpOperands {
     /// The destinations, in order.
-    pub dsts: &'static [OpOperand],
+    pub dsts: &'static [OperandSpec],
     /// The sources, in order.
-    pub srcs: &'static [OpOperand],
+    pub srcs: &'static [OperandSpec],
     /// When the last source is written.
     pub last: LastSource,
     /// How the carry flag is used.
@@ -545,11 +450,11 @@ pub struct OpOperands {
 
 impl OpOperands {
     /// Destination `i`'s rules.
-    pub fn dst(&self, i: usize) -> OpOperand {
+    pub fn dst(&self, i: usize) -> OperandSpec {
         self.dsts[i.min(self.dsts.len() - 1)]
     }
     /// Source `i`'s rules.
-    pub fn src(&self, i: usize) -> OpOperand {
+    pub fn src(&self, i: usize) -> OperandSpec {
         self.srcs[i.min(self.srcs.len() - 1)]
     }
     /// Whether braced parts may stand for an operand (`mov`).
@@ -557,33 +462,34 @@ impl OpOperands {
         self.dsts
             .iter()
             .chain(self.srcs)
-            .any(|o| o.kind == OpKind::Parts)
+            .any(|o| o.kind == OperandKind::Parts)
     }
 }
 
-const fn opd(width: OpWidth, sign: OpSign, float: OpFloat) -> OpOperand {
-    OpOperand {
-        name: "a",
-        kind: OpKind::Value,
-        width,
-        sign,
-        float,
-    }
+/// A program operand: a value (a register or an immediate) of a width, sign and float rule.
+const fn opd(width: WidthRule, sign: SignRule, float: FloatRule) -> OperandSpec {
+    OperandSpec::value("a", width, sign).float(float)
 }
+use FloatRule::Never as NOT_FLOAT;
+/// The instruction type (slot 0) and the second type (slot 1) as sign rules.
+const OF_TYPE: SignRule = SignRule::Slot(0);
+const OF_SECOND: SignRule = SignRule::Slot(1);
 /// A value of the instruction's type, unsigned (bit operations).
-const BITS: OpOperand = opd(OpWidth::Type, OpSign::Unsigned, OpFloat::No);
+const BITS: OperandSpec = opd(WidthRule::Type, SignRule::Unsigned, NOT_FLOAT);
 /// A value of the instruction's type, with its sign.
-const TYPED: OpOperand = opd(OpWidth::Type, OpSign::Type, OpFloat::No);
+const TYPED: OperandSpec = opd(WidthRule::Type, OF_TYPE, NOT_FLOAT);
 /// A value of the instruction's type, with its sign, a float for the float types.
-const VALUE: OpOperand = opd(OpWidth::Type, OpSign::Type, OpFloat::Type);
-const PRED: OpOperand = opd(OpWidth::Pred, OpSign::Unsigned, OpFloat::No);
-const AMOUNT: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
-const WORD: OpOperand = opd(OpWidth::Bits(32), OpSign::Unsigned, OpFloat::No);
+const VALUE: OperandSpec = opd(WidthRule::Type, OF_TYPE, FloatRule::Slot(0));
+const PRED: OperandSpec = opd(WidthRule::Pred, SignRule::Unsigned, NOT_FLOAT);
+/// A shift amount: 32 bits, unsigned.
+const AMOUNT: OperandSpec =
+    opd(WidthRule::Bits(32), SignRule::Unsigned, NOT_FLOAT).role(Role::Shift);
+const WORD: OperandSpec = opd(WidthRule::Bits(32), SignRule::Unsigned, NOT_FLOAT);
 
 /// A row's operand positions, reading no wider registers and no special registers.
 const fn ops(
-    dsts: &'static [OpOperand],
-    srcs: &'static [OpOperand],
+    dsts: &'static [OperandSpec],
+    srcs: &'static [OperandSpec],
     last: LastSource,
     carry: CarryUse,
 ) -> OpOperands {
@@ -596,45 +502,49 @@ const fn ops(
         specials: false,
     }
 }
-const fn simple(dsts: &'static [OpOperand], srcs: &'static [OpOperand]) -> OpOperands {
+const fn simple(dsts: &'static [OperandSpec], srcs: &'static [OperandSpec]) -> OpOperands {
     ops(dsts, srcs, LastSource::Always, CarryUse::None)
 }
 
-const D_BITS: OpOperand = BITS.named("d");
-const D_TYPED: OpOperand = TYPED.named("d");
+const D_BITS: OperandSpec = BITS.named("d");
+const D_TYPED: OperandSpec = TYPED.named("d");
 const O_LOGIC1: OpOperands = simple(&[D_BITS], &[BITS]);
 const O_LOGIC2: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b")]);
-const O_LOGIC3: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b"), BITS.named("c")]);
 const O_LOP3: OpOperands = simple(
-    &[D_BITS.kind(OpKind::Droppable)],
+    &[D_BITS.kind(OperandKind::Droppable)],
     &[
         BITS,
         BITS.named("b"),
         BITS.named("c"),
-        opd(OpWidth::Bits(8), OpSign::Unsigned, OpFloat::No)
+        opd(WidthRule::Bits(8), SignRule::Unsigned, NOT_FLOAT)
             .named("immLut")
-            .kind(OpKind::Imm("the truth table, e.g. 0xca for a ? b : c")),
+            .kind(OperandKind::Imm("the truth table, e.g. 0xca for a ? b : c")),
     ],
+);
+const O_SHF: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b"), AMOUNT.named("c")]);
+const O_PRMT: OpOperands = simple(
+    &[D_BITS],
+    &[BITS, BITS.named("b"), BITS.named("c").role(Role::Selector)],
 );
 const O_SHL: OpOperands = simple(&[D_TYPED], &[BITS, AMOUNT.named("b")]);
 const O_SHR: OpOperands = simple(&[D_TYPED], &[TYPED, AMOUNT.named("b")]);
 const O_MOV: OpOperands = OpOperands {
     specials: true,
     ..simple(
-        &[opd(OpWidth::Part, OpSign::Type, OpFloat::No)
+        &[opd(WidthRule::Part, OF_TYPE, NOT_FLOAT)
             .named("d")
-            .kind(OpKind::Parts)],
+            .kind(OperandKind::Parts)],
         &[
-            opd(OpWidth::Part, OpSign::Type, OpFloat::Type).kind(OpKind::Parts),
-            opd(OpWidth::Part, OpSign::Type, OpFloat::No).kind(OpKind::Parts),
-            opd(OpWidth::Part, OpSign::Unsigned, OpFloat::No).kind(OpKind::Parts),
+            opd(WidthRule::Part, OF_TYPE, FloatRule::Slot(0)).kind(OperandKind::Parts),
+            opd(WidthRule::Part, OF_TYPE, NOT_FLOAT).kind(OperandKind::Parts),
+            opd(WidthRule::Part, SignRule::Unsigned, NOT_FLOAT).kind(OperandKind::Parts),
         ],
     )
 };
 const O_SETP: OpOperands = ops(
     &[
-        PRED.named("p").kind(OpKind::PredPair),
-        PRED.named("q").kind(OpKind::PredPair),
+        PRED.named("p").kind(OperandKind::PredPair),
+        PRED.named("q").kind(OperandKind::PredPair),
     ],
     &[VALUE, VALUE.named("b"), PRED.named("c")],
     LastSource::WithCombine,
@@ -644,13 +554,10 @@ const O_SELP: OpOperands = simple(&[D_TYPED], &[VALUE, VALUE.named("b"), PRED.na
 const O_CVT: OpOperands = OpOperands {
     wider: true,
     specials: true,
-    ..simple(
-        &[D_TYPED],
-        &[opd(OpWidth::Second, OpSign::Second, OpFloat::No)],
-    )
+    ..simple(&[D_TYPED], &[opd(WidthRule::Second, OF_SECOND, NOT_FLOAT)])
 };
 /// `cvt.pack`'s `a` and `b`: the second type, `.s32` (the only one the row takes).
-const PACKED: OpOperand = opd(OpWidth::Bits(32), OpSign::Second, OpFloat::No);
+const PACKED: OperandSpec = opd(WidthRule::Bits(32), OF_SECOND, NOT_FLOAT);
 const O_PACK: OpOperands = ops(
     &[WORD.named("d")],
     &[PACKED, PACKED.named("b"), WORD.named("c")],
@@ -663,15 +570,15 @@ const O_SLCT: OpOperands = simple(
         VALUE,
         VALUE.named("b"),
         opd(
-            OpWidth::Bits(32),
-            OpSign::SecondIs(PType::S32),
-            OpFloat::SecondIs(PType::F32),
+            WidthRule::Bits(32),
+            SignRule::SlotIs(1, PType::S32),
+            FloatRule::SlotIs(1, PType::F32),
         )
         .named("c"),
     ],
 );
 /// `set`'s compared values: the second type.
-const COMPARED: OpOperand = opd(OpWidth::Second, OpSign::Second, OpFloat::Second);
+const COMPARED: OperandSpec = opd(WidthRule::Second, OF_SECOND, FloatRule::Slot(1));
 const O_SET: OpOperands = ops(
     &[D_TYPED],
     &[COMPARED, COMPARED.named("b"), PRED.named("c")],
@@ -679,8 +586,8 @@ const O_SET: OpOperands = ops(
     CarryUse::None,
 );
 /// The carry chain's sources: `a`, `b` (and `mad`'s `c`) of the type.
-const CARRY_AB: &[OpOperand] = &[TYPED, TYPED.named("b")];
-const CARRY_ABC: &[OpOperand] = &[TYPED, TYPED.named("b"), TYPED.named("c")];
+const CARRY_AB: &[OperandSpec] = &[TYPED, TYPED.named("b")];
+const CARRY_ABC: &[OperandSpec] = &[TYPED, TYPED.named("b"), TYPED.named("c")];
 const O_ADD_CC: OpOperands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Writes);
 const O_ADDC: OpOperands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Reads);
 const O_MAD_CC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Writes);
@@ -688,7 +595,7 @@ const O_MADC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryU
 
 macro_rules! op_rows {
     ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
-       $form:literal $ops:ident $(amount $amount:literal)? $(selector $sel:literal)?
+       $form:literal $ops:ident
        $(types_of $of:ident)? $(third $third:ident with $with:ident)? $(beyond $beyond:ident)?
        $(needs $needs:ident)?,
        $example:literal,
@@ -720,8 +627,6 @@ macro_rules! op_rows {
                 mods: $mods,
                 form: $form,
                 operands: $ops,
-                amount: op_rows!(@opt $($amount)?),
-                selector: op_rows!(@opt $($sel)?),
                 example: $example,
                 summary: $summary,
                 measured: Some(Gpu::H100),
@@ -848,16 +753,16 @@ op_rows! {
         "d, a, b, c, immLut" O_LOP3 beyond LOP3_BOOL, "lop3.b32 d, a, b, c, 0xb2;",
         "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.";
     Shf "shf" Logic "logic-and-shift-instructions-shf", B32_ONLY, NONE, SHF_MODS,
-        "d, a, b, c" O_LOGIC3 amount 2, "shf.l.wrap.b32 d, a, b, c;",
+        "d, a, b, c" O_SHF, "shf.l.wrap.b32 d, a, b, c;",
         "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.";
     Shl "shl" Logic "logic-and-shift-instructions-shl", BITS3, NONE, NO_MODS,
-        "d, a, b" O_SHL amount 1, "shl.b32 d, a, b;",
+        "d, a, b" O_SHL, "shl.b32 d, a, b;",
         "Shift left; amounts of the width or more give 0.";
     Shr "shr" Logic "logic-and-shift-instructions-shr", SHR_TYPES, NONE, NO_MODS,
-        "d, a, b" O_SHR amount 1, "shr.s32 d, a, b;",
+        "d, a, b" O_SHR, "shr.s32 d, a, b;",
         "Shift right, filling with the sign for .s types and zeros otherwise.";
     Prmt "prmt" Move "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
-        PRMT_MODS, "d, a, b, c" O_LOGIC3 selector 2, "prmt.b32 d, a, b, c;",
+        PRMT_MODS, "d, a, b, c" O_PRMT, "prmt.b32 d, a, b, c;",
         "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
     Setp "setp" Compare "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
         SETP_MODS, "p[|q], a, b[, c]" O_SETP types_of SETP_OF needs FTZ_F32, "setp.lt.s32 p|q, a, b;",

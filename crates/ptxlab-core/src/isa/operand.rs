@@ -1,5 +1,8 @@
-//! One operand position of an opcode, as data: what it means (its role), how wide it is, which
-//! type slot sets its sign, which selector it takes and which immediates may stand there.
+//! One operand position of an instruction, as data, for both tables ([`super::OPCODES`] and
+//! [`super::OP_ROWS`]): what may be written there (its kind: a value, a destination that may be
+//! dropped, a `p|q` pair, an immediate only, braced parts), what it means (its role), how wide
+//! it is, which type slot sets its sign and whether it is a float, which selector it takes and
+//! which immediates may stand there.
 //!
 //! ```
 //! use ptxlab_core::isa::{Opcode, Role};
@@ -12,6 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::op_rows::PType;
 use super::vocab::{Form, HalfMode, SelKind, Selector, Type};
 
 /// What an operand means to the instruction; the Learn panel names it and the sweep picks its
@@ -29,6 +33,8 @@ pub enum Role {
     Shift,
     /// A signed count of set bits to skip (`fns` c).
     Offset,
+    /// Nibbles that pick bytes (`prmt` c).
+    Selector,
 }
 
 impl Role {
@@ -40,6 +46,7 @@ impl Role {
             Role::Length => "field length",
             Role::Shift => "shift amount",
             Role::Offset => "signed offset",
+            Role::Selector => "byte selector",
         }
     }
     /// Whether the operand counts bits (position, length or shift amount).
@@ -52,24 +59,34 @@ impl Role {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WidthRule {
-    /// Always 32 bits.
-    W32,
+    /// A fixed number of bits (32 for most positions and amounts, 8 for `lop3`'s `immLut`).
+    Bits(u8),
     /// The width of the first type written.
     Type,
     /// The width of the first type, doubled with `.wide` (at most 64 bits).
     Wide,
+    /// The width of the second type written (`cvt`'s source type, `set`'s compared type), or
+    /// the first's without one.
+    Second,
+    /// One of the braced parts packed into or split from the register (`mov`'s `{lo, hi}`):
+    /// the first type's width over the number of parts, the whole type without braces.
+    Part,
+    /// One bit: a predicate.
+    Pred,
 }
 
 impl WidthRule {
-    /// The width in bits for this form.
+    /// The width in bits for a table instruction's form (which has no braced parts).
     #[inline]
     pub fn bits(self, form: &Form) -> u32 {
         let n = form.types[0].map_or(32, Type::bits);
         match self {
-            WidthRule::W32 => 32,
-            WidthRule::Type => n,
+            WidthRule::Bits(b) => u32::from(b),
+            WidthRule::Type | WidthRule::Part => n,
             WidthRule::Wide if form.half == Some(HalfMode::Wide) => (2 * n).min(64),
             WidthRule::Wide => n,
+            WidthRule::Second => form.types[1].map_or(n, Type::bits),
+            WidthRule::Pred => 1,
         }
     }
 }
@@ -87,20 +104,78 @@ pub enum SignRule {
     Slot(u8),
     /// Signed when either of the two type slots is (the `c` of `dp4a`/`dp2a`).
     Either(u8, u8),
+    /// Signed when the type written in slot `i` is this one (`slct`'s `c` with `.s32`).
+    SlotIs(u8, PType),
 }
 
 impl SignRule {
-    /// Whether the operand is signed in this form.
+    /// Whether the operand is signed in a table instruction's form.
     #[inline]
     pub fn signed(self, form: &Form) -> bool {
-        let slot = |i: u8| form.types[i as usize].is_some_and(Type::is_signed);
+        self.signed_with(|i| {
+            form.types
+                .get(usize::from(i))
+                .copied()
+                .flatten()
+                .map(Type::ptype)
+        })
+    }
+    /// Whether the operand is signed, given the type written in each slot (`slot(i)`, `None`
+    /// where none is): the rule read the same way for any instruction.
+    #[inline]
+    pub fn signed_with(self, slot: impl Fn(u8) -> Option<PType>) -> bool {
+        let signed = |i: u8| slot(i).is_some_and(PType::signed);
         match self {
             SignRule::Unsigned => false,
             SignRule::Signed => true,
-            SignRule::Slot(i) => slot(i),
-            SignRule::Either(i, j) => slot(i) || slot(j),
+            SignRule::Slot(i) => signed(i),
+            SignRule::Either(i, j) => signed(i) || signed(j),
+            SignRule::SlotIs(i, t) => slot(i) == Some(t),
         }
     }
+}
+
+/// Whether an operand is read as a float, so that its immediates are float literals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FloatRule {
+    /// Never (every operand of the video and integer instructions).
+    Never,
+    /// When the type written in slot `i` is a float type (`setp.f32`'s `a` and `b`).
+    Slot(u8),
+    /// When the type written in slot `i` is this one (`slct`'s `c` with `.f32`).
+    SlotIs(u8, PType),
+}
+
+impl FloatRule {
+    /// Whether the operand is a float, given the type written in each slot (`None` where
+    /// none is).
+    #[inline]
+    pub fn float_with(self, slot: impl Fn(u8) -> Option<PType>) -> bool {
+        match self {
+            FloatRule::Never => false,
+            FloatRule::Slot(i) => slot(i).is_some_and(PType::is_float),
+            FloatRule::SlotIs(i, t) => slot(i) == Some(t),
+        }
+    }
+}
+
+/// What may be written at an operand position besides a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OperandKind {
+    /// A register; a source may also be an immediate where its [`ImmRule`] allows one (a
+    /// float literal where it reads a float).
+    Value,
+    /// A destination that may be `_`, the result dropped (`lop3`'s `d`, which ptxas allows).
+    Droppable,
+    /// One of two predicate destinations written `p` or `p|q`, either one (not both) `_`
+    /// (`setp`'s `p` and `q`); the first position's kind decides how the text is read.
+    PredPair,
+    /// An immediate only, never a register: the hint says what it holds (`lop3`'s `immLut`).
+    Imm(&'static str),
+    /// A register, or parts in braces packed into it or split from it (`mov`'s `d` and `a`).
+    Parts,
 }
 
 /// Whether an immediate may stand in a position, and in what range.
@@ -127,17 +202,21 @@ impl ImmRule {
     }
 }
 
-/// One operand position of an opcode.
+/// One operand position of an instruction, of either table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct OperandSpec {
-    /// The name used throughout: `d`, `a`, `b`, `c`, `e`.
+    /// The name used throughout: `d`, `a`, `b`, `c`, `e`; `p`, `q`, `immLut`.
     pub name: &'static str,
+    /// What may be written there.
+    pub kind: OperandKind,
     /// What the operand means to the instruction.
     pub role: Role,
     /// How wide its register is.
     pub width: WidthRule,
     /// Whether it is read as signed.
     pub sign: SignRule,
+    /// Whether it is read as a float.
+    pub float: FloatRule,
     /// Which selectors it may carry.
     pub sel: SelRule,
     /// Whether an immediate may stand there.
@@ -151,13 +230,30 @@ impl OperandSpec {
     pub const fn value(name: &'static str, width: WidthRule, sign: SignRule) -> OperandSpec {
         OperandSpec {
             name,
+            kind: OperandKind::Value,
             role: Role::Value,
             width,
             sign,
+            float: FloatRule::Never,
             sel: SelRule::None,
             imm: ImmRule::Any,
             loose: false,
         }
+    }
+    /// The same rules under another name (`b` of a rule written for `a`).
+    pub const fn named(mut self, name: &'static str) -> OperandSpec {
+        self.name = name;
+        self
+    }
+    /// With another kind.
+    pub const fn kind(mut self, kind: OperandKind) -> OperandSpec {
+        self.kind = kind;
+        self
+    }
+    /// With a float rule.
+    pub const fn float(mut self, float: FloatRule) -> OperandSpec {
+        self.float = float;
+        self
     }
     /// With another role.
     pub const fn role(mut self, role: Role) -> OperandSpec {

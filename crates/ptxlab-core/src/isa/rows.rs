@@ -262,7 +262,9 @@ const DP2A: Syntax = {
 // Operand builders.
 
 use SignRule::{Either, Signed, Slot, Unsigned};
-use WidthRule::{Type as TW, Wide, W32};
+use WidthRule::{Type as TW, Wide};
+/// 32 bits wide, whatever the types.
+const W32: WidthRule = WidthRule::Bits(32);
 
 const fn v(name: &'static str, width: WidthRule, sign: SignRule) -> OperandSpec {
     OperandSpec::value(name, width, sign)

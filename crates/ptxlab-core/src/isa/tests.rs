@@ -11,6 +11,63 @@ fn rows_are_indexed_by_discriminant_and_named_uniquely() {
     }
 }
 
+/// The program rows' operands use the table's vocabulary ([`OperandSpec`]) in the ways their
+/// rows can give a meaning: a rule that reads a type slot reads one the row has (the second
+/// type only where there is one, a named type one of that slot's), no selectors, and the
+/// shift amounts and `prmt`'s selector unsigned values that may be registers.
+#[test]
+fn every_program_operand_reads_what_its_row_has() {
+    for row in OP_ROWS {
+        let slots = [row.types, row.src_types];
+        for o in row.operands.dsts.iter().chain(row.operands.srcs) {
+            let mut read: Vec<(u8, Option<PType>)> = match o.sign {
+                SignRule::Slot(i) => vec![(i, None)],
+                SignRule::Either(i, j) => vec![(i, None), (j, None)],
+                SignRule::SlotIs(i, t) => vec![(i, Some(t))],
+                SignRule::Unsigned | SignRule::Signed => vec![],
+            };
+            match o.float {
+                FloatRule::Slot(i) => read.push((i, None)),
+                FloatRule::SlotIs(i, t) => read.push((i, Some(t))),
+                FloatRule::Never => {}
+            }
+            if o.width == WidthRule::Second {
+                read.push((1, None));
+            }
+            for (i, t) in read {
+                let slot = slots.get(usize::from(i)).copied().unwrap_or_default();
+                assert!(!slot.is_empty(), "{}: {} reads slot {i}", row.name, o.name);
+                if let Some(t) = t {
+                    assert!(
+                        slot.contains(&t),
+                        "{}: {} reads .{}",
+                        row.name,
+                        o.name,
+                        t.name()
+                    );
+                }
+            }
+            assert_eq!(o.sel, SelRule::None, "{}: {}", row.name, o.name);
+            assert_ne!(o.width, WidthRule::Wide, "{}: {}", row.name, o.name);
+            if o.role != Role::Value {
+                assert_eq!(o.sign, SignRule::Unsigned, "{}: {}", row.name, o.name);
+                assert_eq!(o.kind, OperandKind::Value, "{}: {}", row.name, o.name);
+            }
+        }
+    }
+    // The roles the sweep reads: shl's and shr's b, shf's c are amounts, prmt's c a selector.
+    let role = |name: &str, k: usize| POp::from_name(name).unwrap().row().operands.srcs[k].role;
+    assert_eq!(
+        [
+            role("shl", 1),
+            role("shr", 1),
+            role("shf", 2),
+            role("prmt", 2)
+        ],
+        [Role::Shift, Role::Shift, Role::Shift, Role::Selector]
+    );
+}
+
 #[test]
 fn every_row_is_consistent() {
     for row in OPCODES {
@@ -32,7 +89,8 @@ fn every_row_is_consistent() {
             let slots: Vec<u8> = match o.sign {
                 SignRule::Slot(i) => vec![i],
                 SignRule::Either(i, j) => vec![i, j],
-                _ => vec![],
+                SignRule::SlotIs(i, _) => vec![i],
+                SignRule::Unsigned | SignRule::Signed => vec![],
             };
             for &i in &slots {
                 assert!(
@@ -55,12 +113,15 @@ fn every_row_is_consistent() {
                     );
                 }
             }
+            // The table's validator reads values that are integers: no program-only kind.
+            assert_eq!(o.kind, OperandKind::Value, "{}: {}", row.name, o.name);
+            assert_eq!(o.float, FloatRule::Never, "{}: {}", row.name, o.name);
             // `widths` answers video rows without reading their operands.
             if op.is_video() {
-                assert_eq!(o.width, WidthRule::W32, "{}: {}", row.name, o.name);
+                assert_eq!(o.width, WidthRule::Bits(32), "{}: {}", row.name, o.name);
             }
             if o.sel != SelRule::None {
-                assert_eq!(o.width, WidthRule::W32, "{}: {}", row.name, o.name);
+                assert_eq!(o.width, WidthRule::Bits(32), "{}: {}", row.name, o.name);
                 assert!(op.is_video(), "{}", row.name);
             }
         }
