@@ -104,30 +104,30 @@ pub fn parse_unguarded(stmt: &str) -> Result<Insn, Diagnostic> {
 
 fn read(text: &str, conflicts: bool) -> Result<Insn, Diagnostic> {
     let head = Head::read(text)?;
-    if let Some(Instr::Program(_)) = head.instr() {
-        let op = crate::ops::from_head(&head)?;
-        if conflicts {
-            if let Some(m) = op.register_conflict() {
-                return Err(Diagnostic::new(head.name_span.start..text.len(), m));
+    match head.instr() {
+        // No row of either table: suggest from every instruction's name.
+        None => Err(crate::parse::unknown_opcode(
+            &head,
+            crate::isa::instr::suggest(head.name),
+        )),
+        Some(Instr::Program(_)) => {
+            let op = crate::ops::from_head(&head)?;
+            if conflicts {
+                if let Some(m) = op.register_conflict() {
+                    return Err(Diagnostic::new(head.name_span.start..text.len(), m));
+                }
             }
+            Ok(Insn::Op {
+                guard: head.guard,
+                op,
+            })
         }
-        return Ok(Insn::Op {
-            guard: head.guard,
-            op,
-        });
+        Some(Instr::Table(_)) => {
+            let insn = crate::parse::from_head(&head)?;
+            crate::validate(&insn)?;
+            Ok(Insn::Table(insn))
+        }
     }
-    let insn = crate::parse::from_head(&head).map_err(|mut d| {
-        if d.message.starts_with("unknown opcode") {
-            // Suggest from every instruction's name, not only the table's.
-            d.allowed = crate::isa::instr::suggest(head.name)
-                .into_iter()
-                .map(String::from)
-                .collect();
-        }
-        d
-    })?;
-    crate::validate(&insn)?;
-    Ok(Insn::Table(insn))
 }
 
 /// One register an instruction writes, as a program's register file takes it.

@@ -46,8 +46,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
             )
             .allowed(OPCODES.iter().map(|o| o.name));
         }
-        Diagnostic::new(op_span.clone(), format!("unknown opcode '{name}'"))
-            .allowed(suggest_opcodes(name))
+        unknown_opcode(head, suggest_opcodes(name))
     })?;
     let mut mods = Vec::new();
     for (k, w) in head.words.iter().enumerate() {
@@ -272,6 +271,16 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
 }
 
 /// Opcodes that start like `name`, or all of them when none does.
+/// The refusal of an opcode word that no row has, suggesting `names` (the checker suggests
+/// every instruction's, [`parse`] the table's).
+pub(crate) fn unknown_opcode(head: &Head, names: Vec<&'static str>) -> Diagnostic {
+    Diagnostic::new(
+        head.name_span.clone(),
+        format!("unknown opcode '{}'", head.name),
+    )
+    .allowed(names)
+}
+
 fn suggest_opcodes(name: &str) -> Vec<&'static str> {
     crate::isa::instr::suggest_among(name, OPCODES.iter().map(|o| o.name))
 }

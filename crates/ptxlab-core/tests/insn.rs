@@ -104,6 +104,15 @@ fn errors_point_at_the_text() {
     assert!(e.message.contains("one register cannot be both"), "{e}");
     let e = check("lop4.b32 d, a, b, c, 1;").unwrap_err();
     assert_eq!(e.allowed, ["lop3"]);
+    // A word no row has: the checker suggests from both tables, the table's parser from the
+    // table's names alone.
+    let e = check("@p xyz.b32 d, a;").unwrap_err();
+    assert_eq!(e.message, "unknown opcode 'xyz'");
+    assert_eq!(&"@p xyz.b32 d, a;"[e.span.clone()], "xyz");
+    assert_eq!(e.allowed.len(), OPCODES.len() + OP_ROWS.len());
+    let e = ptxlab_core::check("lop4.b32 d, a, b, c, 1;").unwrap_err();
+    assert_eq!(e.message, "unknown opcode 'lop4'");
+    assert_eq!(e.allowed.len(), OPCODES.len());
     assert!(check("vadd4.u32.u32.u32 d, a, b, c;").is_ok());
     // The table parser names the program instructions' family instead of calling them
     // unknown (those named by their opcode word alone: add.cc is add's word).
