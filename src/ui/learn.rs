@@ -2,16 +2,10 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::ast::Mod;
-
 use ptxlab_core::insn::Insn;
-use ptxlab_core::ops::OpInsn;
-use ptxlab_core::Instruction;
 use yew::prelude::*;
 
-use crate::choices::family_name;
 use crate::query;
-use crate::templates::{explain_mod, explain_selectors};
 use ptxlab_core::notes::Note;
 
 #[derive(Properties, PartialEq)]
@@ -21,9 +15,27 @@ pub struct Props {
 
 #[function_component]
 pub fn Learn(props: &Props) -> Html {
-    match props.insn.as_ref() {
-        Insn::Table(i) => table(i),
-        Insn::Op { op, .. } => program_op(op),
+    let insn = props.insn.as_ref();
+    let row = insn.instr();
+    let notes = ptxlab_core::notes::modifier_notes(insn);
+    let sel_note = ptxlab_core::notes::selector_note(insn);
+    html! {
+        <div class="learn-body">
+            <p><strong>{ row.name() }</strong>{ format!(" ({}): ", row.family().describe()) }{ row.summary() }</p>
+            if !notes.is_empty() {
+                <ul class="mods">
+                    { for notes.iter().map(note_html) }
+                </ul>
+            }
+            if let Some(n) = sel_note.as_ref() {
+                <p>{ n.text.clone() }{ example_html(n) }</p>
+            }
+            { measured(row.measured()) }
+            <EmittedBy opcode={row.name()} />
+            <p><a href={row.doc_url()} target="_blank" rel="noopener noreferrer">
+                { format!("The {} section of NVIDIA's PTX ISA documentation", row.name()) }
+            </a></p>
+        </div>
     }
 }
 
@@ -35,72 +47,6 @@ fn measured(m: Option<ptxlab_core::isa::Gpu>) -> Html {
         "not-measured"
     };
     html! { <p class={class}>{ ptxlab_core::isa::measured_sentence(m) }</p> }
-}
-
-/// A program instruction (`prmt`, `lop3`, ...): its row's summary, what its type and each
-/// modifier do (from the core), and whether it was measured.
-fn program_op(op: &OpInsn) -> Html {
-    let row = op.op.row();
-    html! {
-        <div class="learn-body">
-            <p><strong>{ row.name }</strong>{ format!(" ({}): ", row.family.describe()) }{ row.summary }</p>
-            <ul class="mods">
-                { for ptxlab_core::notes::program(op).iter().map(note_html) }
-            </ul>
-            { measured(row.measured) }
-            <EmittedBy opcode={row.name} />
-            <p><a href={op.op.doc_url()} target="_blank" rel="noopener noreferrer">
-                { format!("The {} section of NVIDIA's PTX ISA documentation", row.name) }
-            </a></p>
-        </div>
-    }
-}
-
-fn table(insn: &Instruction) -> Html {
-    let info = insn.opcode.info();
-    let mods = insn.canonical_mods();
-    let has_sel = insn.dst.sel.is_some() || insn.srcs.iter().any(|o| o.sel.is_some());
-    let sel_note = explain_selectors(insn);
-    let roles: &[&str] = match insn.form.type_count() {
-        3 => &["d", "a", "b"],
-        2 => &["a", "b"],
-        _ => &[],
-    };
-    let mut type_index = 0;
-    let notes: Vec<Note> = mods
-        .iter()
-        .map(|m| {
-            let mut note = explain_mod(insn.opcode, *m);
-            if matches!(m, Mod::Type(_)) {
-                let role = roles.get(type_index).copied();
-                type_index += 1;
-                if let Some(r) = role {
-                    note.text = format!("{r} {}", note.text);
-                }
-            }
-            note
-        })
-        .collect();
-    html! {
-        <div class="learn-body">
-            <p><strong>{ info.name }</strong>{ format!(" ({}): ", family_name(info.family)) }{ info.summary }</p>
-            if !mods.is_empty() {
-                <ul class="mods">
-                    { for notes.iter().map(note_html) }
-                </ul>
-            }
-            if has_sel {
-                if let Some(n) = sel_note.as_ref() {
-                    <p>{ n.text.clone() }{ example_html(n) }</p>
-                }
-            }
-            { measured(info.measured) }
-            <EmittedBy opcode={info.name} />
-            <p><a href={insn.opcode.doc_url()} target="_blank" rel="noopener noreferrer">
-                { format!("The {} section of NVIDIA's PTX ISA documentation", info.name) }
-            </a></p>
-        </div>
-    }
 }
 
 /// One modifier's note: its sentence and, where it claims a value, the example the core evaluates

@@ -678,21 +678,27 @@ pub fn selectors(insn: &Instruction) -> Option<Note> {
     SelectorNote::of(insn).map(SelectorNote::note)
 }
 
-/// Every note for one instruction, in the order the Learn panel shows them: a table
-/// instruction's modifiers in canonical order, then its selector note when it has a selector;
-/// a program instruction's notes.
+/// Every note for one instruction, in the order the Learn panel shows them: its
+/// [`modifier_notes`], then its [`selector_note`] when it has one.
 pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
+    let mut out = modifier_notes(insn);
+    out.extend(selector_note(insn));
+    out
+}
+
+/// The notes on what an instruction's types and modifiers do: a table instruction's modifiers
+/// in canonical order (a type's note names its slot when the form has two or three types), a
+/// program instruction's notes.
+pub fn modifier_notes(insn: &crate::insn::Insn) -> Vec<Note> {
     match insn {
         crate::insn::Insn::Table(i) => {
-            // Type notes name their slot when the form has two or three types.
             let roles: &[&str] = match i.form.type_count() {
                 3 => &["d", "a", "b"],
                 2 => &["a", "b"],
                 _ => &[],
             };
             let mut k = 0;
-            let mut out: Vec<Note> = i
-                .canonical_mods()
+            i.canonical_mods()
                 .into_iter()
                 .map(|m| {
                     let mut n = modifier(i.opcode, m);
@@ -704,14 +710,21 @@ pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
                     }
                     n
                 })
-                .collect();
-            let has_sel = i.dst.sel.is_some() || i.srcs.iter().any(|o| o.sel.is_some());
-            if has_sel {
-                out.extend(selectors(i));
-            }
-            out
+                .collect()
         }
         crate::insn::Insn::Op { op, .. } => program(op),
+    }
+}
+
+/// The note on the selectors an instruction writes (`a.b0`, `.h10`), if it writes any; no
+/// program instruction takes a selector.
+pub fn selector_note(insn: &crate::insn::Insn) -> Option<Note> {
+    let i = insn.table()?;
+    let has_sel = i.dst.sel.is_some() || i.srcs.iter().any(|o| o.sel.is_some());
+    if has_sel {
+        selectors(i)
+    } else {
+        None
     }
 }
 
