@@ -86,65 +86,41 @@ pub fn asm_statement(insn: &Instruction) -> String {
     )
 }
 
-/// Declarations of the C variables the statement uses, with types as wide as the operands.
-pub fn declarations(insn: &Instruction) -> String {
-    let w = widths(insn);
-    let mut s = format!("{} d;", c_type(w.dst));
-    for (i, o) in insn.srcs.iter().enumerate() {
-        if matches!(o.kind, OperandKind::Reg(_)) {
-            let name = SOURCE_NAMES.get(i).copied().unwrap_or("x");
-            s.push_str(&format!(
-                " {} {name};",
-                c_type(w.src.get(i).copied().unwrap_or(32))
-            ));
-        }
-    }
-    s
-}
-
-/// The C declarations of the variables [`op_asm_statement`] uses: a predicate travels as an
+/// Declarations of the C variables the statement of an instruction of either kind uses
+/// ([`insn_asm_statement`]), each as wide as its operand: the destinations it writes, then the
+/// registers it reads. A predicate, and the carry flag (`cf`, `cf_out`), travels as an
 /// `unsigned int` (0 or 1).
-pub fn op_declarations(insn: &OpInsn) -> String {
+pub fn insn_declarations(insn: &Insn) -> String {
     let ty = |bits: u32| if bits == 1 { c_type(32) } else { c_type(bits) };
     let mut parts = Vec::new();
-    for (i, d) in insn.dsts.iter().enumerate() {
-        if *d != Dst::Sink {
-            parts.push(format!("{} {};", ty(insn.dst_bits(i)), c_dst_name(insn, i)));
-        }
+    for k in (0..insn.dst_count()).filter(|&k| insn.dst_written(k)) {
+        let name = c_var(insn.dst_name(k), insn.writes_carry(k), "cf_out");
+        parts.push(format!("{} {name};", ty(insn.dst_bits(k))));
     }
-    for (i, x) in insn.srcs.iter().enumerate() {
-        if matches!(x, Src::Reg { .. }) {
-            parts.push(format!("{} {};", ty(insn.src_bits(i)), c_src_name(insn, i)));
-        }
+    for (k, name, bits) in insn.register_sources() {
+        let name = c_var(name, insn.reads_carry(k), "cf");
+        parts.push(format!("{} {name};", ty(bits)));
     }
     parts.join(" ")
 }
 
+/// The C variable of an operand: its role, or `flag` where it is the carry flag.
+fn c_var(role: String, carry: bool, flag: &str) -> String {
+    if carry {
+        flag.to_string()
+    } else {
+        role
+    }
+}
+
 /// The C variable of destination `i`: its role, and `cf_out` for the carry flag written.
 fn c_dst_name(insn: &OpInsn, i: usize) -> String {
-    if insn.writes_carry(i) {
-        "cf_out".to_string()
-    } else {
-        insn.dst_name(i)
-    }
+    c_var(insn.dst_name(i), insn.writes_carry(i), "cf_out")
 }
 
 /// The C variable of source `i`: its role, and `cf` for the carry flag read.
 fn c_src_name(insn: &OpInsn, i: usize) -> String {
-    if insn.reads_carry(i) {
-        "cf".to_string()
-    } else {
-        insn.src_name(i)
-    }
-}
-
-/// The declarations for an instruction of either kind ([`declarations`] or
-/// [`op_declarations`]).
-pub fn insn_declarations(insn: &Insn) -> String {
-    match insn {
-        Insn::Table(i) => declarations(i),
-        Insn::Op { op, .. } => op_declarations(op),
-    }
+    c_var(insn.src_name(i), insn.reads_carry(i), "cf")
 }
 
 /// A CUDA inline-assembly statement that runs the instruction, with C variables named as
@@ -284,7 +260,20 @@ mod tests {
             s("setp.lt.and.s32 p|q, a, b, !c;"),
             r#"asm("{ .reg .pred p0, p1, c2; setp.ne.u32 c2, %4, 0; setp.lt.and.s32 p0|p1, %2, %3, !c2; selp.u32 %0, 1, 0, p0; selp.u32 %1, 1, 0, p1; }" : "=r"(p), "=r"(q) : "r"(a), "r"(b), "r"(c));"#
         );
-        let decl = |t: &str| op_declarations(&crate::ops::parse_op(t).unwrap());
+        let decl = |t: &str| insn_declarations(&crate::insn::check(t).unwrap());
+        // A table instruction: d, then each register source as wide as it is read.
+        assert_eq!(
+            decl("vadd4.u32.u32.u32 d, a, b, c;"),
+            "unsigned int d; unsigned int a; unsigned int b; unsigned int c;"
+        );
+        assert_eq!(
+            decl("mul.wide.u16 d, a, b;"),
+            "unsigned int d; unsigned short a; unsigned short b;"
+        );
+        assert_eq!(
+            decl("add.u64 d, a, 5;"),
+            "unsigned long long d; unsigned long long a;"
+        );
         assert_eq!(
             decl("setp.lt.and.s32 p|_, a, b, !c;"),
             "unsigned int p; unsigned int a; unsigned int b; unsigned int c;"

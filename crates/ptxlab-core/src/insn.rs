@@ -540,6 +540,18 @@ impl Insn {
     pub fn writes_carry(&self, k: usize) -> bool {
         self.op().is_some_and(|o| o.writes_carry(k))
     }
+    /// Whether source `k` is the carry flag (`CC.CF`) a link of the carry chain reads.
+    pub fn reads_carry(&self, k: usize) -> bool {
+        self.op().is_some_and(|o| o.reads_carry(k))
+    }
+    /// Whether destination `k` is written: not `_` (`lop3`'s `d`, one of `setp`'s `p|q`, a
+    /// part of an unpacking `mov`).
+    pub fn dst_written(&self, k: usize) -> bool {
+        match self {
+            Insn::Table(_) => k == 0,
+            Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| *d != Dst::Sink),
+        }
+    }
 }
 
 /// The source values of a program instruction as it reads them: position `k` takes input `k`
