@@ -19,7 +19,7 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
-use crate::isa::{FloatRule, ImmRule, OperandKind, SignRule, WidthRule};
+use crate::isa::{ClampMode, FloatRule, ImmRule, PositionKind, SignRule, WidthRule};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
@@ -214,15 +214,6 @@ impl PrmtMode {
     }
 }
 
-/// `.wrap` / `.clamp` of `shf`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum ShfMode {
-    Wrap,
-    Clamp,
-}
-
 /// One modifier token as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum M {
@@ -232,7 +223,7 @@ enum M {
     Prmt(PrmtMode),
     Left,
     Right,
-    Mode(ShfMode),
+    Mode(ClampMode),
     Sat,
     Ftz,
     Cc,
@@ -251,14 +242,15 @@ fn modifier(s: &str) -> Option<M> {
     if let Some(p) = PrmtMode::ALL.into_iter().find(|p| p.name() == s) {
         return Some(M::Prmt(p));
     }
+    if let Some(m) = ClampMode::ALL.into_iter().find(|m| m.name() == s) {
+        return Some(M::Mode(m));
+    }
     Some(match s {
         "and" => M::Bool(BoolOp::And),
         "or" => M::Bool(BoolOp::Or),
         "xor" => M::Bool(BoolOp::Xor),
         "l" => M::Left,
         "r" => M::Right,
-        "wrap" => M::Mode(ShfMode::Wrap),
-        "clamp" => M::Mode(ShfMode::Clamp),
         "sat" => M::Sat,
         "ftz" => M::Ftz,
         "cc" => M::Cc,
@@ -316,7 +308,7 @@ pub struct OpInsn {
     /// `shf.l` (true) or `shf.r`.
     pub left: bool,
     /// `shf`'s `.wrap` or `.clamp`.
-    pub mode: Option<ShfMode>,
+    pub mode: Option<ClampMode>,
     /// `cvt.sat`: clamp to the destination's range.
     pub sat: bool,
     /// `setp.ftz`: subnormal floats read as zero.
@@ -961,7 +953,7 @@ impl Validator<'_> {
         }
         let form = |with_last: bool| {
             let mut names = vec![match pos.dsts.first().map(|d| d.kind) {
-                Some(OperandKind::PredPair) => "p[|q]".to_string(),
+                Some(PositionKind::PredPair) => "p[|q]".to_string(),
                 _ => pos.dsts[0].name.to_string(),
             }];
             let n = pos.srcs.len() - usize::from(!with_last);
@@ -1011,7 +1003,7 @@ impl Validator<'_> {
         let d = pos.dsts[0];
         let pred = insn.width_of(d.width, 1) == 1;
         match (&ops[0].atom, d.kind) {
-            (Atom::Pair(p, q), OperandKind::PredPair) => {
+            (Atom::Pair(p, q), PositionKind::PredPair) => {
                 let pp = self.dst(p, true, true)?;
                 let qq = self.dst(q, true, true)?;
                 if pp == Dst::Sink && qq == Dst::Sink {
@@ -1023,7 +1015,7 @@ impl Validator<'_> {
             (_, kind) => insn.dsts.push(self.dst(
                 &ops[0],
                 pred,
-                matches!(kind, OperandKind::Droppable | OperandKind::PredPair),
+                matches!(kind, PositionKind::Droppable | PositionKind::PredPair),
             )?),
         }
         for (k, a) in ops[nd..].iter().enumerate() {
@@ -1032,7 +1024,7 @@ impl Validator<'_> {
             let float = insn.float_of(o.float);
             let imm_ok = o.imm != ImmRule::Never;
             let s = self.src(a, pred, float, imm_ok, bit_width(o.width))?;
-            if let (OperandKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
+            if let (PositionKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
                 return Err(err(
                     a.span.clone(),
                     format!("{}'s {} must be a number ({what})", self.name, o.name),
@@ -1402,7 +1394,7 @@ impl OpInsn {
                 ".r: b:a moves right by the amount; d is the lower 32 bits of the result".into()
             });
             out.push(match self.mode {
-                Some(ShfMode::Clamp) => ".clamp: amounts above 32 count as 32".into(),
+                Some(ClampMode::Clamp) => ".clamp: amounts above 32 count as 32".into(),
                 _ => ".wrap: only the amount's low 5 bits count (modulo 32)".into(),
             });
         }
@@ -1502,10 +1494,7 @@ impl OpInsn {
     pub fn modifier(&self, g: OpModGroup) -> Option<&'static str> {
         match g {
             OpModGroup::Direction => Some(if self.left { "l" } else { "r" }),
-            OpModGroup::ShiftMode => self.mode.map(|m| match m {
-                ShfMode::Wrap => "wrap",
-                ShfMode::Clamp => "clamp",
-            }),
+            OpModGroup::ShiftMode => self.mode.map(ClampMode::name),
             OpModGroup::PrmtMode => self.prmt.map(PrmtMode::name),
             OpModGroup::Compare => self.cmp.map(CmpOp::name),
             OpModGroup::Combine => self.bool_op.map(BoolOp::name),
@@ -1524,13 +1513,7 @@ impl OpInsn {
         match g {
             OpModGroup::Direction => c.left = word == Some("l"),
             OpModGroup::ShiftMode => {
-                c.mode = word.map(|w| {
-                    if w == "clamp" {
-                        ShfMode::Clamp
-                    } else {
-                        ShfMode::Wrap
-                    }
-                })
+                c.mode = word.and_then(|w| ClampMode::ALL.into_iter().find(|m| m.name() == w))
             }
             OpModGroup::PrmtMode => {
                 c.prmt = PrmtMode::ALL.into_iter().find(|m| Some(m.name()) == word)
@@ -1601,7 +1584,7 @@ impl OpInsn {
         if self.op == POp::Shf {
             s.push_str(if self.left { ".l" } else { ".r" });
             if let Some(m) = self.mode {
-                s.push_str(if m == ShfMode::Wrap {
+                s.push_str(if m == ClampMode::Wrap {
                     ".wrap"
                 } else {
                     ".clamp"
@@ -1990,7 +1973,7 @@ impl OpInsn {
 
     fn shf<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let (a, b, c) = (v[0], v[1], v[2] as u32);
-        let clamp = self.mode == Some(ShfMode::Clamp);
+        let clamp = self.mode == Some(ClampMode::Clamp);
         let n = if clamp { c.min(32) } else { c & 31 };
         let funnel = (b << 32) | a;
         st.stage([], || {

@@ -270,7 +270,6 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
     f
 }
 
-/// Opcodes that start like `name`, or all of them when none does.
 /// The refusal of an opcode word that no row has, suggesting `names` (the checker suggests
 /// every instruction's, [`parse`] the table's).
 pub(crate) fn unknown_opcode(head: &Head, names: Vec<&'static str>) -> Diagnostic {
@@ -281,6 +280,7 @@ pub(crate) fn unknown_opcode(head: &Head, names: Vec<&'static str>) -> Diagnosti
     .allowed(names)
 }
 
+/// Opcodes that start like `name`, or all of them when none does.
 fn suggest_opcodes(name: &str) -> Vec<&'static str> {
     crate::isa::instr::suggest_among(name, OPCODES.iter().map(|o| o.name))
 }

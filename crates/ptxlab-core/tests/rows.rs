@@ -163,7 +163,7 @@ fn every_program_modifier_group_has_a_kind_the_pickers_read() {
 #[test]
 fn every_program_row_refuses_by_its_own_data() {
     use ptxlab_core::isa::op_rows::NeedOf;
-    use ptxlab_core::isa::OperandKind;
+    use ptxlab_core::isa::PositionKind;
     use ptxlab_core::isa::{PType, OP_ROWS};
     use ptxlab_core::ops::parse_op;
     let refused = |text: &str| {
@@ -179,7 +179,7 @@ fn every_program_row_refuses_by_its_own_data() {
         // The form shown lists the positions by name: d (or p[|q]), then the sources, the last
         // in brackets where it is written only with something else.
         let dst = match ops.dsts[0].kind {
-            OperandKind::PredPair => "p[|q]".to_string(),
+            PositionKind::PredPair => "p[|q]".to_string(),
             _ => ops.dsts[0].name.to_string(),
         };
         let names: Vec<&str> = ops.srcs.iter().map(|o| o.name).collect();

@@ -28,7 +28,7 @@ pub mod vocab;
 pub use instr::Instr;
 pub use op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
 pub use operand::{
-    FloatRule, ImmRule, OperandKind, OperandSpec, Role, SelRule, SignRule, WidthRule,
+    FloatRule, ImmRule, OperandSpec, PositionKind, Role, SelRule, SignRule, WidthRule,
 };
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};

@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::operand::{FloatRule, OperandKind, OperandSpec, Role, SignRule, WidthRule};
+use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
 use super::{Family, Gpu, PTX_DOC_BASE};
 
 /// Types a program instruction's modifier may name.
@@ -462,7 +462,7 @@ impl OpOperands {
         self.dsts
             .iter()
             .chain(self.srcs)
-            .any(|o| o.kind == OperandKind::Parts)
+            .any(|o| o.kind == PositionKind::Parts)
     }
 }
 
@@ -511,14 +511,16 @@ const D_TYPED: OperandSpec = TYPED.named("d");
 const O_LOGIC1: OpOperands = simple(&[D_BITS], &[BITS]);
 const O_LOGIC2: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b")]);
 const O_LOP3: OpOperands = simple(
-    &[D_BITS.kind(OperandKind::Droppable)],
+    &[D_BITS.kind(PositionKind::Droppable)],
     &[
         BITS,
         BITS.named("b"),
         BITS.named("c"),
         opd(WidthRule::Bits(8), SignRule::Unsigned, NOT_FLOAT)
             .named("immLut")
-            .kind(OperandKind::Imm("the truth table, e.g. 0xca for a ? b : c")),
+            .kind(PositionKind::Imm(
+                "the truth table, e.g. 0xca for a ? b : c",
+            )),
     ],
 );
 const O_SHF: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b"), AMOUNT.named("c")]);
@@ -533,18 +535,18 @@ const O_MOV: OpOperands = OpOperands {
     ..simple(
         &[opd(WidthRule::Part, OF_TYPE, NOT_FLOAT)
             .named("d")
-            .kind(OperandKind::Parts)],
+            .kind(PositionKind::Parts)],
         &[
-            opd(WidthRule::Part, OF_TYPE, FloatRule::Slot(0)).kind(OperandKind::Parts),
-            opd(WidthRule::Part, OF_TYPE, NOT_FLOAT).kind(OperandKind::Parts),
-            opd(WidthRule::Part, SignRule::Unsigned, NOT_FLOAT).kind(OperandKind::Parts),
+            opd(WidthRule::Part, OF_TYPE, FloatRule::Slot(0)).kind(PositionKind::Parts),
+            opd(WidthRule::Part, OF_TYPE, NOT_FLOAT).kind(PositionKind::Parts),
+            opd(WidthRule::Part, SignRule::Unsigned, NOT_FLOAT).kind(PositionKind::Parts),
         ],
     )
 };
 const O_SETP: OpOperands = ops(
     &[
-        PRED.named("p").kind(OperandKind::PredPair),
-        PRED.named("q").kind(OperandKind::PredPair),
+        PRED.named("p").kind(PositionKind::PredPair),
+        PRED.named("q").kind(PositionKind::PredPair),
     ],
     &[VALUE, VALUE.named("b"), PRED.named("c")],
     LastSource::WithCombine,

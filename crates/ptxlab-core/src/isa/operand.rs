@@ -99,8 +99,9 @@ pub enum SignRule {
     Unsigned,
     /// Always signed.
     Signed,
-    /// The type written in slot `i` (an index into [`Form::types`], named by the syntax's
-    /// `type_names`).
+    /// The type written in slot `i`: for a table instruction an index into [`Form::types`],
+    /// named by the syntax's `type_names`; for a program instruction 0 is its type and 1 its
+    /// second type (`cvt`'s source type, `set`'s compared type).
     Slot(u8),
     /// Signed when either of the two type slots is (the `c` of `dp4a`/`dp2a`).
     Either(u8, u8),
@@ -141,7 +142,8 @@ impl SignRule {
 pub enum FloatRule {
     /// Never (every operand of the video and integer instructions).
     Never,
-    /// When the type written in slot `i` is a float type (`setp.f32`'s `a` and `b`).
+    /// When the type written in slot `i` is a float type (`setp.f32`'s `a` and `b`); slots
+    /// are numbered as for [`SignRule::Slot`].
     Slot(u8),
     /// When the type written in slot `i` is this one (`slct`'s `c` with `.f32`).
     SlotIs(u8, PType),
@@ -163,7 +165,7 @@ impl FloatRule {
 /// What may be written at an operand position besides a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum OperandKind {
+pub enum PositionKind {
     /// A register; a source may also be an immediate where its [`ImmRule`] allows one (a
     /// float literal where it reads a float).
     Value,
@@ -208,7 +210,7 @@ pub struct OperandSpec {
     /// The name used throughout: `d`, `a`, `b`, `c`, `e`; `p`, `q`, `immLut`.
     pub name: &'static str,
     /// What may be written there.
-    pub kind: OperandKind,
+    pub kind: PositionKind,
     /// What the operand means to the instruction.
     pub role: Role,
     /// How wide its register is.
@@ -230,7 +232,7 @@ impl OperandSpec {
     pub const fn value(name: &'static str, width: WidthRule, sign: SignRule) -> OperandSpec {
         OperandSpec {
             name,
-            kind: OperandKind::Value,
+            kind: PositionKind::Value,
             role: Role::Value,
             width,
             sign,
@@ -246,7 +248,7 @@ impl OperandSpec {
         self
     }
     /// With another kind.
-    pub const fn kind(mut self, kind: OperandKind) -> OperandSpec {
+    pub const fn kind(mut self, kind: PositionKind) -> OperandSpec {
         self.kind = kind;
         self
     }

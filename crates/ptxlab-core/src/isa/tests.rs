@@ -47,11 +47,16 @@ fn every_program_operand_reads_what_its_row_has() {
                     );
                 }
             }
+            // The program validator reads no selector, no `loose` flag (the ignored `.b01`
+            // suffixes follow one rule on every program row: a 32-bit or predicate register,
+            // and not on a `wider` row) and no immediate range.
             assert_eq!(o.sel, SelRule::None, "{}: {}", row.name, o.name);
+            assert!(!o.loose, "{}: {}", row.name, o.name);
+            assert_eq!(o.imm, ImmRule::Any, "{}: {}", row.name, o.name);
             assert_ne!(o.width, WidthRule::Wide, "{}: {}", row.name, o.name);
             if o.role != Role::Value {
                 assert_eq!(o.sign, SignRule::Unsigned, "{}: {}", row.name, o.name);
-                assert_eq!(o.kind, OperandKind::Value, "{}: {}", row.name, o.name);
+                assert_eq!(o.kind, PositionKind::Value, "{}: {}", row.name, o.name);
             }
         }
     }
@@ -114,7 +119,7 @@ fn every_row_is_consistent() {
                 }
             }
             // The table's validator reads values that are integers: no program-only kind.
-            assert_eq!(o.kind, OperandKind::Value, "{}: {}", row.name, o.name);
+            assert_eq!(o.kind, PositionKind::Value, "{}: {}", row.name, o.name);
             assert_eq!(o.float, FloatRule::Never, "{}: {}", row.name, o.name);
             // `widths` answers video rows without reading their operands.
             if op.is_video() {

@@ -129,7 +129,8 @@ pub enum Cmp {
     Ge,
 }
 
-/// `.clamp` / `.wrap` (shift amount of `vshl`/`vshr`, position handling of `szext`/`bmsk`).
+/// `.clamp` / `.wrap`: the shift amount of `vshl`/`vshr` and `shf`, the position handling of
+/// `szext`/`bmsk`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ClampMode {
@@ -137,6 +138,18 @@ pub enum ClampMode {
     Clamp,
     /// `.wrap`: amounts are taken modulo the width.
     Wrap,
+}
+
+impl ClampMode {
+    /// Both modes.
+    pub const ALL: [ClampMode; 2] = [ClampMode::Clamp, ClampMode::Wrap];
+    /// The mode as written, without the dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClampMode::Clamp => "clamp",
+            ClampMode::Wrap => "wrap",
+        }
+    }
 }
 
 /// `.shr7` / `.shr15` of `vmad`.
@@ -202,8 +215,7 @@ impl Mod {
             Mod::Cmp(Cmp::Le) => "le",
             Mod::Cmp(Cmp::Gt) => "gt",
             Mod::Cmp(Cmp::Ge) => "ge",
-            Mod::Mode(ClampMode::Clamp) => "clamp",
-            Mod::Mode(ClampMode::Wrap) => "wrap",
+            Mod::Mode(m) => m.name(),
             Mod::Scale(Scale::Shr7) => "shr7",
             Mod::Scale(Scale::Shr15) => "shr15",
             Mod::Po => "po",
