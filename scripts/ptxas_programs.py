@@ -580,6 +580,20 @@ def forms():
     for t in [l.strip() for l in open(__file__.replace("ptxas_programs.py", "ptxas_suffixes.txt"))]:
         if t and not t.startswith("#"):
             add(t)
+    # A float literal of each width in each source position of 32-bit forms: ptxas takes 0f..
+    # where a .b32 value is read and refuses it where a shift amount is (shl, shr, shf's c).
+    for t in ["and.b32 d, a, b;", "lop3.b32 d, a, b, c, 0xb2;", "shf.l.wrap.b32 d, a, b, c;",
+              "shf.r.clamp.b32 d, a, b, c;", "shl.b32 d, a, b;", "shr.b32 d, a, b;",
+              "shr.s32 d, a, b;", "prmt.b32 d, a, b, c;", "prmt.b32.f4e d, a, b, c;",
+              "selp.b32 d, a, b, c;", "slct.b32.s32 d, a, b, c;", "mov.b32 d, a;",
+              "add.cc.u32 d, a, b;"]:
+        head, rest = t.split(" ", 1)
+        ops = rest.rstrip(";").split(", ")
+        for i in range(1, len(ops)):
+            for lit in ("0f3f800000", "0d3ff0000000000000"):
+                o = list(ops)
+                o[i] = lit
+                add(f"{head} {', '.join(o)};")
     seen, out = set(), []
     for t in f:
         if t not in seen:
