@@ -135,6 +135,8 @@ pub enum BoolOp {
 }
 
 impl BoolOp {
+    /// Every operation.
+    pub const ALL: [BoolOp; 3] = [BoolOp::And, BoolOp::Or, BoolOp::Xor];
     /// The operation as written.
     pub fn name(self) -> &'static str {
         match self {
@@ -214,51 +216,36 @@ impl PrmtMode {
     }
 }
 
-/// One modifier token as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum M {
-    Ty(PType),
-    Cmp(CmpOp),
-    Bool(BoolOp),
-    Prmt(PrmtMode),
-    Left,
-    Right,
-    Mode(ClampMode),
-    Sat,
-    Ftz,
-    Cc,
-    Relu,
-    Round,
-    Pack,
-}
-
-fn modifier(s: &str) -> Option<M> {
-    if let Some(t) = PType::from_name(s) {
-        return Some(M::Ty(t));
-    }
-    if let Some(c) = CmpOp::ALL.into_iter().find(|c| c.name() == s) {
-        return Some(M::Cmp(c));
-    }
-    if let Some(p) = PrmtMode::ALL.into_iter().find(|p| p.name() == s) {
-        return Some(M::Prmt(p));
-    }
-    if let Some(m) = ClampMode::ALL.into_iter().find(|m| m.name() == s) {
-        return Some(M::Mode(m));
-    }
-    Some(match s {
-        "and" => M::Bool(BoolOp::And),
-        "or" => M::Bool(BoolOp::Or),
-        "xor" => M::Bool(BoolOp::Xor),
-        "l" => M::Left,
-        "r" => M::Right,
-        "sat" => M::Sat,
-        "ftz" => M::Ftz,
-        "cc" => M::Cc,
-        "pack" => M::Pack,
-        "relu" => M::Relu,
-        "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna" | "rs" => M::Round,
-        _ => return None,
-    })
+/// Whether a program instruction's text may carry the word `s` as a modifier: a type, a
+/// comparison, a `prmt` mode, a shift mode, a Boolean operation, a direction, `.sat`, `.ftz`,
+/// `.cc`, `.pack`, or a word ptxas reads on some of them that ptxlab refuses with a reason
+/// (`.relu`, a rounding mode). Which words an instruction takes, and what each sets, is its
+/// row's ([`OpInsn::set_modifier`]); any other word is unknown.
+fn known_word(s: &str) -> bool {
+    PType::from_name(s).is_some()
+        || CmpOp::ALL.iter().any(|c| c.name() == s)
+        || PrmtMode::ALL.iter().any(|p| p.name() == s)
+        || ClampMode::ALL.iter().any(|m| m.name() == s)
+        || BoolOp::ALL.iter().any(|b| b.name() == s)
+        || matches!(
+            s,
+            "l" | "r"
+                | "sat"
+                | "ftz"
+                | "cc"
+                | "pack"
+                | "relu"
+                | "rn"
+                | "rz"
+                | "rm"
+                | "rp"
+                | "rni"
+                | "rzi"
+                | "rmi"
+                | "rpi"
+                | "rna"
+                | "rs"
+        )
 }
 
 pub use crate::value::FloatLit;
@@ -377,15 +364,15 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> 
     };
     // A word of the row's name that belongs to the opcode: cvt.pack's `.pack`.
     let skip = usize::from(op.name_word().is_some());
-    let mut mods: Vec<(M, Span, &str)> = Vec::new();
+    let mut mods: Vec<(Span, &str)> = Vec::new();
     for w in head.words.iter().skip(skip) {
-        let m = modifier(w.text).ok_or_else(|| {
-            err(
+        if !known_word(w.text) {
+            return Err(err(
                 w.span.clone(),
                 format!("unknown modifier '.{}' on '{name}'", w.text),
-            )
-        })?;
-        mods.push((m, w.span.clone(), w.text));
+            ));
+        }
+        mods.push((w.span.clone(), w.text));
     }
     let name = op.name();
     let mut ops = head.operands()?;
@@ -456,7 +443,7 @@ struct Validator<'a> {
     op: POp,
     name: &'a str,
     op_span: Span,
-    mods: Vec<(M, Span, &'a str)>,
+    mods: Vec<(Span, &'a str)>,
     /// White space comes before the first modifier's dot (`shf .l`).
     first_spaced: bool,
     ops: Vec<Arg>,
@@ -484,50 +471,63 @@ fn range(t: PType) -> (i128, i128) {
 }
 
 impl Validator<'_> {
-    /// Where modifier `m` is written, for a message about it (the opcode when it is not).
-    fn span_of(&self, m: M) -> Span {
+    /// Where the modifier `word` is written, for a message about it (the opcode when it is
+    /// not).
+    fn span_of(&self, word: &str) -> Span {
         self.mods
             .iter()
-            .find(|x| x.0 == m)
-            .map_or(self.op_span.clone(), |x| x.1.clone())
+            .find(|x| x.1 == word)
+            .map_or(self.op_span.clone(), |x| x.0.clone())
     }
 
     fn run(self) -> Result<OpInsn, Diagnostic> {
         let op = self.op;
         let name = self.name;
+        let row = op.row();
+        // The instruction as its words set it; its types are set once they are checked.
+        let mut insn = OpInsn {
+            op,
+            ty: row.types[0],
+            src_ty: None,
+            cmp: None,
+            bool_op: None,
+            prmt: None,
+            left: false,
+            mode: None,
+            sat: false,
+            ftz: false,
+            dsts: Vec::new(),
+            srcs: Vec::new(),
+            unpack: false,
+            pack: false,
+            hi: false,
+            cc: op.is_carry() && !op.carry_in(),
+        };
         // Modifiers: each kind at most once, and only the kinds the opcode takes.
         let mut types: Vec<(PType, Span)> = Vec::new();
-        let mut cmp = None;
-        let mut bool_op = None;
-        let mut prmt = None;
-        let mut dir: Option<bool> = None;
-        let mut mode = None;
-        let (mut sat, mut ftz) = (false, false);
-        let (mut half, mut cc) = (None, op.is_carry() && !op.carry_in());
-        let row = op.row();
         let groups: Vec<(OpModGroup, bool, Vec<&str>)> = row.mod_groups().collect();
         // The row's example opcode with its modifiers (`shf.l.wrap.b32`), for the messages.
         let example = row.example.split_whitespace().next().unwrap_or(name);
         let mut seen: Vec<OpModGroup> = Vec::new();
         // The words of the row's own name after the first (`add.cc`'s `.cc`).
         let named = |w: &str| row.name.split('.').skip(1).any(|x| x == w);
-        for (k, (m, sp, w)) in self.mods.iter().enumerate() {
+        for (k, (sp, w)) in self.mods.iter().enumerate() {
             let refuse = |why: &str| {
                 err(
                     sp.clone(),
                     format!("'.{w}' does not apply to '{name}'{why}"),
                 )
             };
-            if let M::Ty(t) = m {
-                types.push((*t, sp.clone()));
+            if let Some(t) = PType::from_name(w) {
+                types.push((t, sp.clone()));
                 continue;
             }
             // The group of the row's that holds the word decides what it sets.
             let Some((kind, _, words)) = groups.iter().find(|g| g.2.contains(w)) else {
-                if *m == M::Cc && named(w) {
+                if *w == "cc" && named(w) {
                     // The .cc of add.cc, sub.cc and mad.cc: ptxas reads it written again as
                     // once, anywhere after the opcode.
-                    cc = true;
+                    insn.cc = true;
                     continue;
                 }
                 return Err(match row.beyond.filter(|b| b.words.contains(w)) {
@@ -566,17 +566,8 @@ impl Validator<'_> {
                 .allowed(words.iter().copied()));
             }
             seen.push(kind);
-            match (kind, *m) {
-                (OpModGroup::Compare, M::Cmp(c)) => cmp = Some(c),
-                (OpModGroup::Combine, M::Bool(b)) => bool_op = Some(b),
-                (OpModGroup::PrmtMode, M::Prmt(pm)) => prmt = Some(pm),
-                (OpModGroup::Direction, d) => dir = Some(d == M::Left),
-                (OpModGroup::ShiftMode, M::Mode(md)) => mode = Some(md),
-                (OpModGroup::Sat, _) => sat = true,
-                (OpModGroup::Ftz, _) => ftz = true,
-                (OpModGroup::CarryOut, _) => cc = true,
-                (OpModGroup::Half, c) => half = Some(c == M::Cmp(CmpOp::Hi)),
-                _ => return Err(refuse("")),
+            if !insn.set_modifier(kind, Some(w)) {
+                return Err(refuse(""));
             }
         }
         // A group the row marks as required, missing.
@@ -692,13 +683,14 @@ impl Validator<'_> {
         }
         let ty = types[0].0;
         let src_ty = (!op.row().src_types.is_empty()).then(|| types[1].0);
+        (insn.ty, insn.src_ty) = (ty, src_ty);
         // The type a comparison reads: the second where there is one (set's), else the one
         // (setp's).
         let cmp_ty = src_ty.unwrap_or(ty);
-        if let (Some(c), true) = (cmp, op.compares()) {
+        if let (Some(c), true) = (insn.cmp, op.compares()) {
             let ty = cmp_ty;
             if !CmpOp::allowed_for(ty).contains(&c) {
-                let sp = self.span_of(M::Cmp(c));
+                let sp = self.span_of(c.name());
                 let kinds = if ty.is_bits() {
                     "bit types compare only for equality"
                 } else if ty.signed() {
@@ -717,10 +709,10 @@ impl Validator<'_> {
         // What a modifier written needs of the types.
         let written = [Some(ty), src_ty];
         for need in row.needs {
-            let Some((_, sp, w)) = self.mods.iter().find(|x| {
+            let Some((sp, w)) = self.mods.iter().find(|x| {
                 groups
                     .iter()
-                    .any(|g| g.0 == need.group && g.2.contains(&x.2))
+                    .any(|g| g.0 == need.group && g.2.contains(&x.1))
             }) else {
                 continue;
             };
@@ -764,24 +756,6 @@ impl Validator<'_> {
                 }
             }
         }
-        let mut insn = OpInsn {
-            op,
-            ty,
-            src_ty,
-            cmp,
-            bool_op,
-            prmt,
-            left: dir.unwrap_or(false),
-            mode,
-            sat,
-            ftz,
-            dsts: Vec::new(),
-            srcs: Vec::new(),
-            unpack: false,
-            pack: false,
-            hi: half.unwrap_or(false),
-            cc,
-        };
         self.operands(&mut insn)?;
         Ok(insn)
     }
@@ -1510,37 +1484,81 @@ impl OpInsn {
     /// is one more destination. Not validated: the pickers ask [`parse_op`] about its text.
     pub fn with_modifier(&self, g: OpModGroup, word: Option<&str>) -> OpInsn {
         let mut c = self.clone();
+        c.set_modifier(g, word);
         match g {
-            OpModGroup::Direction => c.left = word == Some("l"),
-            OpModGroup::ShiftMode => {
-                c.mode = word.and_then(|w| ClampMode::ALL.into_iter().find(|m| m.name() == w))
-            }
-            OpModGroup::PrmtMode => {
-                c.prmt = PrmtMode::ALL.into_iter().find(|m| Some(m.name()) == word)
-            }
-            OpModGroup::Compare => c.cmp = CmpOp::ALL.into_iter().find(|m| Some(m.name()) == word),
-            OpModGroup::Combine => {
-                c.bool_op = [BoolOp::And, BoolOp::Or, BoolOp::Xor]
-                    .into_iter()
-                    .find(|m| Some(m.name()) == word);
-                // The Boolean operation reads a predicate c; without it there is none.
-                c.third_source(c.bool_op.is_some());
-            }
-            OpModGroup::Ftz => c.ftz = word.is_some(),
-            OpModGroup::Sat => c.sat = word.is_some(),
-            OpModGroup::Half => c.hi = word == Some("hi"),
+            // The Boolean operation reads a predicate c; without it there is none.
+            OpModGroup::Combine => c.third_source(c.bool_op.is_some()),
+            // The carry out is the last destination.
             OpModGroup::CarryOut => {
-                // The carry out is the last destination.
                 if self.cc {
                     c.dsts.pop();
                 }
-                c.cc = word.is_some();
                 if c.cc {
                     c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
                 }
             }
+            OpModGroup::Direction
+            | OpModGroup::ShiftMode
+            | OpModGroup::PrmtMode
+            | OpModGroup::Compare
+            | OpModGroup::Ftz
+            | OpModGroup::Sat
+            | OpModGroup::Half => {}
         }
         c
+    }
+
+    /// Set modifier group `g` to `word` (`None`: none of the group), the field alone, not the
+    /// operands that come with it: what the validator does with each word it reads, the
+    /// inverse of [`Self::modifier`]. False, and nothing set, when `word` is not one of the
+    /// group's words.
+    fn set_modifier(&mut self, g: OpModGroup, word: Option<&str>) -> bool {
+        /// The item of `all` named `word`: `Some(None)` for no word, `None` for a word that
+        /// names none.
+        fn named<T: Copy>(
+            all: &[T],
+            name: fn(T) -> &'static str,
+            word: Option<&str>,
+        ) -> Option<Option<T>> {
+            match word {
+                None => Some(None),
+                Some(w) => all.iter().copied().find(|x| name(*x) == w).map(Some),
+            }
+        }
+        /// Whether the one word of an on/off group is written: `None` for another word.
+        fn flag(on: &str, word: Option<&str>) -> Option<bool> {
+            match word {
+                None => Some(false),
+                Some(w) => (w == on).then_some(true),
+            }
+        }
+        /// Which of two words is written (`None`: the second): `None` for another word.
+        fn either(first: &str, second: &str, word: Option<&str>) -> Option<bool> {
+            match word {
+                Some(w) if w == first => Some(true),
+                Some(w) if w == second => Some(false),
+                None => Some(false),
+                Some(_) => None,
+            }
+        }
+        let set = match g {
+            OpModGroup::Direction => either("l", "r", word).map(|v| self.left = v),
+            OpModGroup::ShiftMode => {
+                named(&ClampMode::ALL, ClampMode::name, word).map(|v| self.mode = v)
+            }
+            OpModGroup::PrmtMode => {
+                named(&PrmtMode::ALL, PrmtMode::name, word).map(|v| self.prmt = v)
+            }
+            OpModGroup::Compare => named(&CmpOp::ALL, CmpOp::name, word).map(|v| self.cmp = v),
+            OpModGroup::Combine => {
+                named(&BoolOp::ALL, BoolOp::name, word).map(|v| self.bool_op = v)
+            }
+            OpModGroup::Ftz => flag("ftz", word).map(|v| self.ftz = v),
+            OpModGroup::Sat => flag("sat", word).map(|v| self.sat = v),
+            OpModGroup::Half => either("hi", "lo", word).map(|v| self.hi = v),
+            OpModGroup::CarryOut => flag("cc", word).map(|v| self.cc = v),
+        };
+        set.is_some()
     }
 
     /// The instruction with its first type set to `t`, and the operands that come with it
