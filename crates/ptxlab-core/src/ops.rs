@@ -19,7 +19,7 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
-use crate::isa::{ClampMode, FloatRule, ImmRule, PositionKind, SignRule, WidthRule};
+use crate::isa::{ClampMode, FloatRule, ImmRule, PositionKind, Role, SignRule, WidthRule};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
@@ -997,6 +997,16 @@ impl Validator<'_> {
             let pred = insn.width_of(o.width, 1) == 1;
             let float = insn.float_of(o.float);
             let imm_ok = o.imm != ImmRule::Never;
+            if let (Atom::Float(_), Role::Shift) = (&a.atom, o.role) {
+                // ptxas 13.5 refuses a float literal as a shift amount, even as 0f.. bits.
+                return Err(err(
+                    a.span.clone(),
+                    format!(
+                        "{}'s {} is a shift amount: write an integer, not a floating-point literal",
+                        self.name, o.name
+                    ),
+                ));
+            }
             let s = self.src(a, pred, float, imm_ok, bit_width(o.width))?;
             if let (PositionKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
                 return Err(err(

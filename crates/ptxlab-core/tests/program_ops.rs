@@ -302,6 +302,31 @@ fn prmt_sign_replication_by_hand() {
     );
 }
 
+/// A float literal as a shift amount is refused, as ptxas 13.5 refuses it (the decisions are in
+/// `tests/data/ptxas-programs.jsonl`), with a message naming the amount; as a `.b32` value
+/// beside it, a `0f` literal is read as its bits.
+#[test]
+fn a_shift_amount_takes_no_float_literal() {
+    for (text, amount) in [
+        ("shf.l.wrap.b32 d, a, b, 0f3f800000;", "c"),
+        ("shf.r.clamp.b32 d, a, b, 0d3ff0000000000000;", "c"),
+        ("shl.b32 d, a, 0f3f800000;", "b"),
+        ("shr.u64 d, a, 0f3f800000;", "b"),
+    ] {
+        let e = parse_op(text).expect_err(text);
+        assert!(
+            e.message.ends_with(&format!(
+                "'s {amount} is a shift amount: write an integer, not a floating-point literal"
+            )),
+            "{text}: {e}"
+        );
+        assert!(text[e.span.clone()].starts_with("0"), "{text}: {e}");
+    }
+    // a = 0x3f800000 (1.0's bits), b = 0, shifted left by c = 4: the top nibble of a.
+    let insn = ptxlab_core::insn::check("shf.l.wrap.b32 d, 0f3f800000, b, c;").unwrap();
+    assert_eq!(insn.value(&ptxlab_core::Inputs::new(0, 0, 4, 0)), 0x3);
+}
+
 /// ptxas's decisions, `tests/data/ptxas-programs.jsonl`: one JSON object per line.
 fn ptxas_decisions() -> Vec<serde_json::Value> {
     decisions_in(concat!(
