@@ -88,8 +88,13 @@ fn describe(insn: &Insn) -> Option<FormLine> {
                             srcs.push((name.clone(), op.src_bits(k)));
                         }
                     }
-                    // lop3's lookup table is part of the form.
-                    Src::Imm(_) if op.op == ptxlab_core::ops::POp::Lop3 && k == 3 => {}
+                    // An operand that only an immediate may be (lop3's lookup table) is
+                    // part of the form.
+                    Src::Imm(_)
+                        if matches!(
+                            op.op.row().operands.srcs.get(k).map(|o| o.kind),
+                            Some(ptxlab_core::isa::PositionKind::Imm(_))
+                        ) => {}
                     _ => return None,
                 }
             }
