@@ -216,36 +216,20 @@ impl PrmtMode {
     }
 }
 
-/// Whether a program instruction's text may carry the word `s` as a modifier: a type, a
-/// comparison, a `prmt` mode, a shift mode, a Boolean operation, a direction, `.sat`, `.ftz`,
-/// `.cc`, `.pack`, or a word ptxas reads on some of them that ptxlab refuses with a reason
-/// (`.relu`, a rounding mode). Which words an instruction takes, and what each sets, is its
-/// row's ([`OpInsn::set_modifier`]); any other word is unknown.
+/// Whether a program instruction's text may carry the word `s` as a modifier: a type, or a
+/// word some row reads (a word of one of its modifier groups or of its name after the first,
+/// `add.cc`'s `.cc`, `cvt.pack`'s `.pack`) or refuses with a reason of its own (its `beyond`:
+/// a rounding mode on `cvt`), or `.relu`, a word of the table's (`max.relu`), which is refused
+/// here as not applying. Which words an instruction takes, and what
+/// each sets, is its row's ([`OpInsn::set_modifier`]); any other word is unknown.
 fn known_word(s: &str) -> bool {
     PType::from_name(s).is_some()
-        || CmpOp::ALL.iter().any(|c| c.name() == s)
-        || PrmtMode::ALL.iter().any(|p| p.name() == s)
-        || ClampMode::ALL.iter().any(|m| m.name() == s)
-        || BoolOp::ALL.iter().any(|b| b.name() == s)
-        || matches!(
-            s,
-            "l" | "r"
-                | "sat"
-                | "ftz"
-                | "cc"
-                | "pack"
-                | "relu"
-                | "rn"
-                | "rz"
-                | "rm"
-                | "rp"
-                | "rni"
-                | "rzi"
-                | "rmi"
-                | "rpi"
-                | "rna"
-                | "rs"
-        )
+        || s == "relu"
+        || OP_ROWS.iter().any(|r| {
+            r.mods.iter().any(|g| g.contains(&s))
+                || r.beyond.is_some_and(|b| b.words.contains(&s))
+                || r.name.split('.').skip(1).any(|w| w == s)
+        })
 }
 
 pub use crate::value::FloatLit;
