@@ -21,7 +21,7 @@
 //! # fn note_sentence_ok(s: &str) -> bool { s.contains("gives d=0x00200000") }
 //! ```
 
-use crate::ast::{ClampMode, Cmp, HalfMode, Instruction, Mod, Scale, SecOp};
+use crate::ast::{ClampMode, HalfMode, Instruction, Mod, Scale, SecOp};
 use crate::eval::Inputs;
 use crate::isa::{Family, Opcode, POp};
 use crate::ops::OpInsn;
@@ -187,14 +187,7 @@ pub fn modifier(op: Opcode, m: Mod) -> Note {
         Mod::Sat => sat(op),
         Mod::SecOp(s) => secop(op, s),
         Mod::Cmp(c) => {
-            let rel = match c {
-                Cmp::Eq => "equal to",
-                Cmp::Ne => "not equal to",
-                Cmp::Lt => "less than",
-                Cmp::Le => "less than or equal to",
-                Cmp::Gt => "greater than",
-                Cmp::Ge => "greater than or equal to",
-            };
+let rel = c.phrase();
             let (text, ex) = if simd {
                 let lanes = if fam == Family::Simd2 {
                     "half-word"

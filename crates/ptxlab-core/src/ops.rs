@@ -19,108 +19,25 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
-use crate::isa::{ClampMode, FloatRule, ImmRule, PositionKind, Role, SignRule, WidthRule};
+use crate::isa::{ClampMode, Cmp, FloatRule, ImmRule, PositionKind, Role, SignRule, WidthRule};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
 
-/// Comparison of `setp`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Lo,
-    Ls,
-    Hi,
-    Hs,
-    Equ,
-    Neu,
-    Ltu,
-    Leu,
-    Gtu,
-    Geu,
-    Num,
-    Nan,
-}
-
-impl CmpOp {
-    /// Every comparison, integer ones first.
-    pub const ALL: [CmpOp; 18] = [
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-        CmpOp::Lo,
-        CmpOp::Ls,
-        CmpOp::Hi,
-        CmpOp::Hs,
-        CmpOp::Equ,
-        CmpOp::Neu,
-        CmpOp::Ltu,
-        CmpOp::Leu,
-        CmpOp::Gtu,
-        CmpOp::Geu,
-        CmpOp::Num,
-        CmpOp::Nan,
-    ];
-    /// The comparison as written.
-    pub fn name(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "eq",
-            CmpOp::Ne => "ne",
-            CmpOp::Lt => "lt",
-            CmpOp::Le => "le",
-            CmpOp::Gt => "gt",
-            CmpOp::Ge => "ge",
-            CmpOp::Lo => "lo",
-            CmpOp::Ls => "ls",
-            CmpOp::Hi => "hi",
-            CmpOp::Hs => "hs",
-            CmpOp::Equ => "equ",
-            CmpOp::Neu => "neu",
-            CmpOp::Ltu => "ltu",
-            CmpOp::Leu => "leu",
-            CmpOp::Gtu => "gtu",
-            CmpOp::Geu => "geu",
-            CmpOp::Num => "num",
-            CmpOp::Nan => "nan",
-        }
-    }
-    fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq | CmpOp::Equ => "==",
-            CmpOp::Ne | CmpOp::Neu => "!=",
-            CmpOp::Lt | CmpOp::Lo | CmpOp::Ltu => "<",
-            CmpOp::Le | CmpOp::Ls | CmpOp::Leu => "<=",
-            CmpOp::Gt | CmpOp::Hi | CmpOp::Gtu => ">",
-            CmpOp::Ge | CmpOp::Hs | CmpOp::Geu => ">=",
-            CmpOp::Num => "both numbers",
-            CmpOp::Nan => "either NaN",
-        }
-    }
-    /// Which comparisons a type takes (as ptxas for sm_90 decides).
-    fn allowed_for(t: PType) -> &'static [CmpOp] {
-        use CmpOp::*;
-        if t.is_float() {
-            &[
-                Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
-            ]
-        } else if t.is_unsigned() {
-            &[Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs]
-        } else if t.signed() {
-            &[Eq, Ne, Lt, Le, Gt, Ge]
-        } else {
-            &[Eq, Ne]
-        }
+/// Which comparisons a type takes (as ptxas for sm_90 decides).
+fn cmp_allowed_for(t: PType) -> &'static [Cmp] {
+    use Cmp::*;
+    if t.is_float() {
+        &[
+            Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+        ]
+    } else if t.is_unsigned() {
+        &[Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs]
+    } else if t.signed() {
+        &[Eq, Ne, Lt, Le, Gt, Ge]
+    } else {
+        &[Eq, Ne]
     }
 }
 
@@ -271,7 +188,7 @@ pub struct OpInsn {
     /// `cvt`'s source type.
     pub src_ty: Option<PType>,
     /// `setp`'s comparison.
-    pub cmp: Option<CmpOp>,
+    pub cmp: Option<Cmp>,
     /// `setp`'s Boolean operation with `c`.
     pub bool_op: Option<BoolOp>,
     /// `prmt`'s mode (None: the generic form).
@@ -558,7 +475,7 @@ impl Validator<'_> {
         for (kind, required, words) in &groups {
             if *required && !seen.contains(kind) {
                 let allowed: Vec<&str> = if *kind == OpModGroup::Compare {
-                    CmpOp::ALL.map(|c| c.name()).to_vec()
+                    Cmp::ALL.map(|c| c.name()).to_vec()
                 } else {
                     words.clone()
                 };
@@ -673,7 +590,7 @@ impl Validator<'_> {
         let cmp_ty = src_ty.unwrap_or(ty);
         if let (Some(c), true) = (insn.cmp, op.compares()) {
             let ty = cmp_ty;
-            if !CmpOp::allowed_for(ty).contains(&c) {
+            if !cmp_allowed_for(ty).contains(&c) {
                 let sp = self.span_of(c.name());
                 let kinds = if ty.is_bits() {
                     "bit types compare only for equality"
@@ -686,7 +603,7 @@ impl Validator<'_> {
                 };
                 return Err(
                     err(sp, format!("{name}.{}.{}: {kinds}", c.name(), ty.name()))
-                        .allowed(CmpOp::allowed_for(ty).iter().map(|c| c.name())),
+                        .allowed(cmp_allowed_for(ty).iter().map(|c| c.name())),
                 );
             }
         }
@@ -1369,7 +1286,7 @@ impl OpInsn {
         if let Some(c) = self.cmp {
             let t = self.cmp_ty();
             let how = match c {
-                CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs => "always unsigned".to_string(),
+                Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => "always unsigned".to_string(),
                 _ if t.is_float() => format!(".{} values", t.name()),
                 _ => format!("as .{} ({})", t.name(), kind(t)),
             };
@@ -1464,7 +1381,7 @@ impl OpInsn {
             OpModGroup::Direction => Some(if self.left { "l" } else { "r" }),
             OpModGroup::ShiftMode => self.mode.map(ClampMode::name),
             OpModGroup::PrmtMode => self.prmt.map(PrmtMode::name),
-            OpModGroup::Compare => self.cmp.map(CmpOp::name),
+            OpModGroup::Compare => self.cmp.map(Cmp::name),
             OpModGroup::Combine => self.bool_op.map(BoolOp::name),
             OpModGroup::Ftz => self.ftz.then_some("ftz"),
             OpModGroup::Sat => self.sat.then_some("sat"),
@@ -1543,7 +1460,7 @@ impl OpInsn {
             OpModGroup::PrmtMode => {
                 named(&PrmtMode::ALL, PrmtMode::name, word).map(|v| self.prmt = v)
             }
-            OpModGroup::Compare => named(&CmpOp::ALL, CmpOp::name, word).map(|v| self.cmp = v),
+            OpModGroup::Compare => named(&Cmp::ALL, Cmp::name, word).map(|v| self.cmp = v),
             OpModGroup::Combine => {
                 named(&BoolOp::ALL, BoolOp::name, word).map(|v| self.bool_op = v)
             }
@@ -2219,9 +2136,13 @@ impl OpInsn {
         d as u64
     }
 
+    /// `a CMP b` as the comparison's type reads them: floats by value (with `.ftz`, an `.f32`
+    /// subnormal as zero), where either is NaN by [`Cmp::on_nan`]; integers extended by
+    /// their type's sign, except that `lo ls hi hs` read them as unsigned. What each word
+    /// means is [`Cmp::holds`], which the video comparisons read too.
     fn compare(&self, a: u64, b: u64) -> bool {
         let t = self.cmp_ty();
-        let c = self.cmp.unwrap_or(CmpOp::Eq);
+        let c = self.cmp.unwrap_or(Cmp::Eq);
         if t.is_float() {
             let (x, y) = if t == PType::F32 {
                 let f = |v: u64| {
@@ -2236,64 +2157,20 @@ impl OpInsn {
             } else {
                 (f64::from_bits(a), f64::from_bits(b))
             };
-            let nan = x.is_nan() || y.is_nan();
-            return match c {
-                CmpOp::Eq => !nan && x == y,
-                CmpOp::Ne => !nan && x != y,
-                CmpOp::Lt | CmpOp::Lo => !nan && x < y,
-                CmpOp::Le | CmpOp::Ls => !nan && x <= y,
-                CmpOp::Gt | CmpOp::Hi => !nan && x > y,
-                CmpOp::Ge | CmpOp::Hs => !nan && x >= y,
-                CmpOp::Equ => nan || x == y,
-                CmpOp::Neu => nan || x != y,
-                CmpOp::Ltu => nan || x < y,
-                CmpOp::Leu => nan || x <= y,
-                CmpOp::Gtu => nan || x > y,
-                CmpOp::Geu => nan || x >= y,
-                CmpOp::Num => !nan,
-                CmpOp::Nan => nan,
+            return match x.partial_cmp(&y) {
+                Some(o) => c.holds(o),
+                None => c.on_nan(),
             };
         }
         let w = t.bits();
         let (sa, sb) = (sext(a, w), sext(b, w));
-        let signed = t.signed();
-        match c {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => {
-                if signed {
-                    sa < sb
-                } else {
-                    a < b
-                }
-            }
-            CmpOp::Le => {
-                if signed {
-                    sa <= sb
-                } else {
-                    a <= b
-                }
-            }
-            CmpOp::Gt => {
-                if signed {
-                    sa > sb
-                } else {
-                    a > b
-                }
-            }
-            CmpOp::Ge => {
-                if signed {
-                    sa >= sb
-                } else {
-                    a >= b
-                }
-            }
-            CmpOp::Lo => a < b,
-            CmpOp::Ls => a <= b,
-            CmpOp::Hi => a > b,
-            CmpOp::Hs => a >= b,
-            _ => false,
-        }
+        let signed = t.signed() && !c.reads_unsigned();
+        let (lt, gt) = if signed {
+            (sa < sb, sa > sb)
+        } else {
+            (a < b, a > b)
+        };
+        c.holds_where(lt, gt)
     }
 
     fn slct<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
@@ -2570,7 +2447,7 @@ impl OpInsn {
     fn compare_stage<S: Tracer>(&self, v: &[u64], st: &mut S) -> bool {
         let ty = self.cmp_ty();
         let w = ty.bits();
-        let c = self.cmp.unwrap_or(CmpOp::Eq);
+        let c = self.cmp.unwrap_or(Cmp::Eq);
         let t = self.compare(v[0], v[1]);
         st.stage([], || {
             let show = |n: &str, x: u64| {

@@ -226,3 +226,52 @@ proptest! {
         }
     }
 }
+
+/// `setp` and `vset` read one meaning of each of the six ordered comparison words: on 32-bit
+/// values, `setp.CMP.T` and `vset.T.T.CMP` give the same answer, and on `.u32` `lo ls hi hs`
+/// give `lt le gt ge`'s.
+#[test]
+fn setp_and_vset_compare_alike() {
+    use ptxlab_core::isa::Cmp;
+    let values = [
+        0u64,
+        1,
+        2,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_fffe,
+        0xffff_ffff,
+    ];
+    for c in Cmp::VIDEO {
+        for t in ["s32", "u32"] {
+            let setp = check(&format!("setp.{}.{t} p, a, b;", c.name())).unwrap();
+            let vset = check(&format!("vset.{t}.{t}.{} d, a, b;", c.name())).unwrap();
+            let unsigned = match c {
+                Cmp::Lt => Some("lo"),
+                Cmp::Le => Some("ls"),
+                Cmp::Gt => Some("hi"),
+                Cmp::Ge => Some("hs"),
+                _ => None,
+            };
+            for &a in &values {
+                for &b in &values {
+                    let x = Inputs::new(a, b, 0, 0);
+                    let p = setp.evaluate(&x).values[0].value;
+                    assert_eq!(
+                        p,
+                        vset.evaluate(&x).values[0].value,
+                        "{c:?} {t} {a:#x} {b:#x}"
+                    );
+                    if let Some(w) = unsigned {
+                        let u = check(&format!("setp.{w}.u32 p, a, b;")).unwrap();
+                        let s = check(&format!("setp.{}.u32 p, a, b;", c.name())).unwrap();
+                        assert_eq!(
+                            u.evaluate(&x).values[0].value,
+                            s.evaluate(&x).values[0].value
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -72,19 +72,8 @@ impl Op {
             Op::Absdiff => format!("|{a} - {b}|"),
             Op::Min => format!("min({a}, {b})"),
             Op::Max => format!("max({a}, {b})"),
-            Op::Set(c) => format!("{a} {} {b} ? 1 : 0", cmp_symbol(c)),
+            Op::Set(c) => format!("{a} {} {b} ? 1 : 0", c.symbol()),
         }
-    }
-}
-
-fn cmp_symbol(c: Cmp) -> &'static str {
-    match c {
-        Cmp::Eq => "==",
-        Cmp::Ne => "!=",
-        Cmp::Lt => "<",
-        Cmp::Le => "<=",
-        Cmp::Gt => ">",
-        Cmp::Ge => ">=",
     }
 }
 

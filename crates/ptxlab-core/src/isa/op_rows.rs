@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
-use super::{Family, Gpu, PTX_DOC_BASE};
+use super::{Cmp, Family, Gpu, PTX_DOC_BASE};
 
 /// Types a program instruction's modifier may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -716,14 +716,17 @@ const SLCT_OF: &[&str] = &["d, a and b", "c"];
 const NO_MODS: &[&[&str]] = &[];
 const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
 const PRMT_MODS: &[&[&str]] = &[&["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]];
-const SETP_MODS: &[&[&str]] = &[
-    &[
-        "!", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu",
-        "leu", "gtu", "geu", "num", "nan",
-    ],
-    &["and", "or", "xor"],
-    &["ftz"],
-];
+/// `setp`'s and `set`'s comparison words: every [`Cmp`], required ("!").
+const CMP_WORDS: [&str; 19] = {
+    let mut w = ["!"; 19];
+    let mut i = 0;
+    while i < Cmp::ALL.len() {
+        w[i + 1] = Cmp::ALL[i].name();
+        i += 1;
+    }
+    w
+};
+const SETP_MODS: &[&[&str]] = &[&CMP_WORDS, &["and", "or", "xor"], &["ftz"]];
 const CVT_MODS: &[&[&str]] = &[&["sat"]];
 const SLCT_MODS: &[&[&str]] = &[&["ftz"]];
 const PACK_MODS: &[&[&str]] = &[&["!", "sat"]];

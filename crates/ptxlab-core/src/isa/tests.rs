@@ -293,3 +293,69 @@ fn table_types_are_program_types() {
         .count();
     assert_eq!(others, PType::ALL.len() - Type::ALL.len());
 }
+
+/// One comparison vocabulary: `vset*` takes the six ordered words, `setp` and `set` every
+/// word, all of them `Cmp`s; the parser never reads `.lo`/`.hi` as a comparison of the table
+/// (they are `mul`'s halves there).
+#[test]
+fn one_comparison_vocabulary() {
+    use super::{Cmp, HalfMode, Mod, POp};
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    for row in OPCODES {
+        let cmps: Vec<Cmp> = row
+            .syntax
+            .mods
+            .iter()
+            .filter_map(|m| match m {
+                Mod::Cmp(c) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        let expect = if row.name.starts_with("vset") {
+            Cmp::VIDEO.to_vec()
+        } else {
+            vec![]
+        };
+        assert_eq!(cmps, expect, "{}", row.name);
+    }
+    for op in [POp::Setp, POp::Set] {
+        let words: Vec<&str> = op
+            .row()
+            .mod_groups()
+            .find(|g| g.0 == super::OpModGroup::Compare)
+            .expect("a comparison group")
+            .2;
+        let all: Vec<&str> = Cmp::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(words, all, "{}", op.name());
+    }
+    assert_eq!(Mod::from_name("lo"), Some(Mod::Half(HalfMode::Lo)));
+    assert_eq!(Mod::from_name("hi"), Some(Mod::Half(HalfMode::Hi)));
+    for c in Cmp::ALL {
+        assert_eq!(Cmp::from_name(c.name()), Some(c));
+        assert_eq!(
+            Mod::from_name(c.name()) == Some(Mod::Cmp(c)),
+            Cmp::VIDEO.contains(&c)
+        );
+        // An unsigned word is its ordered word on unsigned values; an unordered word is its
+        // ordered word on numbers, and true on NaN.
+        let ordered = |w: &str| Cmp::from_name(w).unwrap();
+        let n = c.name();
+        let unordered = n.len() == 3 && n.ends_with('u');
+        let base = match n {
+            "lo" => ordered("lt"),
+            "ls" => ordered("le"),
+            "hi" => ordered("gt"),
+            "hs" => ordered("ge"),
+            _ if unordered => ordered(&n[..2]),
+            _ => c,
+        };
+        for o in [Less, Equal, Greater] {
+            assert_eq!(c.holds(o), base.holds(o), "{c:?} {o:?}");
+        }
+        assert_eq!(c.on_nan(), unordered || c == Cmp::Nan, "{c:?}");
+        assert_eq!(
+            c.reads_unsigned(),
+            n.starts_with(['l', 'h']) && n.len() == 2 && base != c
+        );
+    }
+}

@@ -111,7 +111,25 @@ pub enum SecOp {
     Max,
 }
 
-/// Comparison of `vset*`.
+/// A comparison, the one vocabulary of `vset*`, `setp`, `set` (and the words of `slct`'s
+/// relatives): the six ordered words every compare takes, the unsigned words of `setp`/`set`
+/// on unsigned types, and the unordered and NaN words of their float forms. Which words an
+/// instruction takes is its row's: `vset*` reads the first six ([`Cmp::VIDEO`]).
+///
+/// What a word means is one function, [`Cmp::holds`] on the order of two numbers, and
+/// [`Cmp::on_nan`] when one of two floats is NaN: the video evaluators, their plans
+/// (branch-free, through the same answers) and `setp`/`set` all read it.
+///
+/// ```
+/// use ptxlab_core::isa::Cmp;
+/// use std::cmp::Ordering::*;
+///
+/// assert!(Cmp::Le.holds(Equal) && !Cmp::Le.holds(Greater));
+/// // lo is lt on the values read as unsigned, whatever the type says.
+/// assert!(Cmp::Lo.reads_unsigned() && Cmp::Lo.holds(Less));
+/// // Where a float is NaN, only the unordered words (and nan) hold.
+/// assert!(Cmp::Ltu.on_nan() && !Cmp::Lt.on_nan() && Cmp::Nan.on_nan() && !Cmp::Num.on_nan());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Cmp {
@@ -127,6 +145,171 @@ pub enum Cmp {
     Gt,
     /// `.ge`: greater than or equal.
     Ge,
+    /// `.lo`: lower, `lt` on the values read as unsigned.
+    Lo,
+    /// `.ls`: lower or same, unsigned `le`.
+    Ls,
+    /// `.hi`: higher, unsigned `gt`.
+    Hi,
+    /// `.hs`: higher or same, unsigned `ge`.
+    Hs,
+    /// `.equ`: equal, or either float NaN.
+    Equ,
+    /// `.neu`: not equal, or either float NaN.
+    Neu,
+    /// `.ltu`: less than, or either float NaN.
+    Ltu,
+    /// `.leu`: less than or equal, or either float NaN.
+    Leu,
+    /// `.gtu`: greater than, or either float NaN.
+    Gtu,
+    /// `.geu`: greater than or equal, or either float NaN.
+    Geu,
+    /// `.num`: neither float is NaN.
+    Num,
+    /// `.nan`: either float is NaN.
+    Nan,
+}
+
+impl Cmp {
+    /// Every comparison, the six ordered words first, then the unsigned, unordered and NaN
+    /// words.
+    pub const ALL: [Cmp; 18] = [
+        Cmp::Eq,
+        Cmp::Ne,
+        Cmp::Lt,
+        Cmp::Le,
+        Cmp::Gt,
+        Cmp::Ge,
+        Cmp::Lo,
+        Cmp::Ls,
+        Cmp::Hi,
+        Cmp::Hs,
+        Cmp::Equ,
+        Cmp::Neu,
+        Cmp::Ltu,
+        Cmp::Leu,
+        Cmp::Gtu,
+        Cmp::Geu,
+        Cmp::Num,
+        Cmp::Nan,
+    ];
+    /// The comparisons of `vset*`: the six ordered words.
+    pub const VIDEO: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+
+    /// The comparison as written, without the dot.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Cmp::Eq => "eq",
+            Cmp::Ne => "ne",
+            Cmp::Lt => "lt",
+            Cmp::Le => "le",
+            Cmp::Gt => "gt",
+            Cmp::Ge => "ge",
+            Cmp::Lo => "lo",
+            Cmp::Ls => "ls",
+            Cmp::Hi => "hi",
+            Cmp::Hs => "hs",
+            Cmp::Equ => "equ",
+            Cmp::Neu => "neu",
+            Cmp::Ltu => "ltu",
+            Cmp::Leu => "leu",
+            Cmp::Gtu => "gtu",
+            Cmp::Geu => "geu",
+            Cmp::Num => "num",
+            Cmp::Nan => "nan",
+        }
+    }
+
+    /// The comparison written `s` (without the dot), if it is one.
+    pub fn from_name(s: &str) -> Option<Cmp> {
+        Cmp::ALL.into_iter().find(|c| c.name() == s)
+    }
+
+    /// Whether the comparison holds between two numbers, neither a NaN, in order `o` (`a`
+    /// against `b`). `num` holds in every order, `nan` in none.
+    #[inline]
+    pub const fn holds(self, o: std::cmp::Ordering) -> bool {
+        // Bit 0: holds when less, bit 1: when equal, bit 2: when greater.
+        (self.orders() >> (o as i8 + 1)) & 1 != 0
+    }
+
+    /// [`Cmp::holds`] for the order given as whether `a < b` and whether `a > b` (neither:
+    /// equal), the form a comparison of two integers gives without branches.
+    #[inline]
+    pub const fn holds_where(self, lt: bool, gt: bool) -> bool {
+        (self.orders() >> (!lt as u8 + gt as u8)) & 1 != 0
+    }
+
+    /// The orders in which the comparison holds, as bits: 1 less, 2 equal, 4 greater.
+    #[inline]
+    pub(crate) const fn orders(self) -> u8 {
+        const LT: u8 = 1;
+        const EQ: u8 = 2;
+        const GT: u8 = 4;
+        match self {
+            Cmp::Eq | Cmp::Equ => EQ,
+            Cmp::Ne | Cmp::Neu => LT | GT,
+            Cmp::Lt | Cmp::Lo | Cmp::Ltu => LT,
+            Cmp::Le | Cmp::Ls | Cmp::Leu => LT | EQ,
+            Cmp::Gt | Cmp::Hi | Cmp::Gtu => GT,
+            Cmp::Ge | Cmp::Hs | Cmp::Geu => EQ | GT,
+            Cmp::Num => LT | EQ | GT,
+            Cmp::Nan => 0,
+        }
+    }
+
+    /// Whether the comparison holds when either float is NaN: the unordered words and `nan`.
+    pub const fn on_nan(self) -> bool {
+        matches!(
+            self,
+            Cmp::Equ | Cmp::Neu | Cmp::Ltu | Cmp::Leu | Cmp::Gtu | Cmp::Geu | Cmp::Nan
+        )
+    }
+
+    /// Whether the comparison reads its integers as unsigned whatever their type (`lo ls hi
+    /// hs`).
+    pub const fn reads_unsigned(self) -> bool {
+        matches!(self, Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs)
+    }
+
+    /// The relation as a formula writes it: `==`, `<=`; for `num` and `nan`, words.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Eq | Cmp::Equ => "==",
+            Cmp::Ne | Cmp::Neu => "!=",
+            Cmp::Lt | Cmp::Lo | Cmp::Ltu => "<",
+            Cmp::Le | Cmp::Ls | Cmp::Leu => "<=",
+            Cmp::Gt | Cmp::Hi | Cmp::Gtu => ">",
+            Cmp::Ge | Cmp::Hs | Cmp::Geu => ">=",
+            Cmp::Num => "both numbers",
+            Cmp::Nan => "either NaN",
+        }
+    }
+
+    /// The relation in words, for a sentence: "less than or equal to".
+    pub const fn phrase(self) -> &'static str {
+        match self {
+            Cmp::Eq => "equal to",
+            Cmp::Ne => "not equal to",
+            Cmp::Lt => "less than",
+            Cmp::Le => "less than or equal to",
+            Cmp::Gt => "greater than",
+            Cmp::Ge => "greater than or equal to",
+            Cmp::Lo => "lower than (unsigned)",
+            Cmp::Ls => "lower than or the same as (unsigned)",
+            Cmp::Hi => "higher than (unsigned)",
+            Cmp::Hs => "higher than or the same as (unsigned)",
+            Cmp::Equ => "equal to, or unordered with,",
+            Cmp::Neu => "not equal to, or unordered with,",
+            Cmp::Ltu => "less than, or unordered with,",
+            Cmp::Leu => "less than or equal to, or unordered with,",
+            Cmp::Gtu => "greater than, or unordered with,",
+            Cmp::Geu => "greater than or equal to, or unordered with,",
+            Cmp::Num => "ordered with (neither is NaN)",
+            Cmp::Nan => "unordered with (one is NaN)",
+        }
+    }
 }
 
 /// `.clamp` / `.wrap`: the shift amount of `vshl`/`vshr` and `shf`, the position handling of
@@ -184,7 +367,8 @@ pub enum Mod {
     Sat,
     /// A secondary operation (`.add .min .max`).
     SecOp(SecOp),
-    /// A comparison of `vset*`.
+    /// A comparison of `vset*` (the parser reads only [`Cmp::VIDEO`]'s words as one: `.lo`
+    /// and `.hi` are [`Mod::Half`]).
     Cmp(Cmp),
     /// `.clamp` or `.wrap`.
     Mode(ClampMode),
@@ -209,12 +393,7 @@ impl Mod {
             Mod::SecOp(SecOp::Add) => "add",
             Mod::SecOp(SecOp::Min) => "min",
             Mod::SecOp(SecOp::Max) => "max",
-            Mod::Cmp(Cmp::Eq) => "eq",
-            Mod::Cmp(Cmp::Ne) => "ne",
-            Mod::Cmp(Cmp::Lt) => "lt",
-            Mod::Cmp(Cmp::Le) => "le",
-            Mod::Cmp(Cmp::Gt) => "gt",
-            Mod::Cmp(Cmp::Ge) => "ge",
+            Mod::Cmp(c) => c.name(),
             Mod::Mode(m) => m.name(),
             Mod::Scale(Scale::Shr7) => "shr7",
             Mod::Scale(Scale::Shr15) => "shr15",

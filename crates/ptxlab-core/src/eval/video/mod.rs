@@ -128,17 +128,26 @@ impl CmpBits {
         eq: 0,
         gt: 0,
     };
+    /// The answers [`Cmp::holds`](crate::isa::Cmp::holds) gives for `<`, `==` and `>`.
+    #[inline]
     pub(crate) fn of(c: crate::ast::Cmp) -> CmpBits {
-        use crate::ast::Cmp;
-        let (lt, eq, gt) = match c {
-            Cmp::Eq => (0, 1, 0),
-            Cmp::Ne => (1, 0, 1),
-            Cmp::Lt => (1, 0, 0),
-            Cmp::Le => (1, 1, 0),
-            Cmp::Gt => (0, 0, 1),
-            Cmp::Ge => (0, 1, 1),
+        // One row per comparison, made at compile time: the evaluators read it per case.
+        const TABLE: [CmpBits; crate::ast::Cmp::ALL.len()] = {
+            let mut t = [CmpBits::NONE; crate::ast::Cmp::ALL.len()];
+            let mut i = 0;
+            while i < t.len() {
+                let c = crate::ast::Cmp::ALL[i];
+                use std::cmp::Ordering::{Equal, Greater, Less};
+                t[c as usize] = CmpBits {
+                    lt: c.holds(Less) as i64,
+                    eq: c.holds(Equal) as i64,
+                    gt: c.holds(Greater) as i64,
+                };
+                i += 1;
+            }
+            t
         };
-        CmpBits { lt, eq, gt }
+        TABLE[c as usize]
     }
     #[inline(always)]
     pub(crate) fn test(self, x: i64, y: i64) -> i64 {

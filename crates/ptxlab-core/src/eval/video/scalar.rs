@@ -65,7 +65,7 @@ impl Prim {
             Prim::Absdiff | Prim::Min | Prim::Max | Prim::Set(_) => Flow::All,
         }
     }
-    fn formula(self) -> &'static str {
+    fn formula(self) -> String {
         match self {
             Prim::Add => "ta + tb",
             Prim::Sub => "ta - tb",
@@ -74,13 +74,9 @@ impl Prim {
             Prim::Max => "max(ta, tb)",
             Prim::Shl => "ta << n",
             Prim::Shr => "ta >> n",
-            Prim::Set(Cmp::Eq) => "ta == tb ? 1 : 0",
-            Prim::Set(Cmp::Ne) => "ta != tb ? 1 : 0",
-            Prim::Set(Cmp::Lt) => "ta < tb ? 1 : 0",
-            Prim::Set(Cmp::Le) => "ta <= tb ? 1 : 0",
-            Prim::Set(Cmp::Gt) => "ta > tb ? 1 : 0",
-            Prim::Set(Cmp::Ge) => "ta >= tb ? 1 : 0",
+            Prim::Set(c) => return format!("ta {} tb ? 1 : 0", c.symbol()),
         }
+        .to_string()
     }
 }
 
