@@ -519,7 +519,7 @@ fn type_groups(insn: &Instruction, syntax: &Syntax, out: &mut Vec<Group>) {
         let Mod::Type(current) = insn.mods[slot].0 else {
             continue;
         };
-        let offered: &[Type] = syntax.types.get(k).copied().unwrap_or(&Type::ALL);
+        let offered: &[Type] = syntax.types.get(k).copied().unwrap_or(&Type::TABLE);
         let choices = offered
             .iter()
             .map(|&t| {

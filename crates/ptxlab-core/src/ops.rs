@@ -18,7 +18,8 @@ use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
-pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
+pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, OP_ROWS};
+use crate::isa::Type;
 use crate::isa::{ClampMode, Cmp, FloatRule, ImmRule, PositionKind, Role, SignRule, WidthRule};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
@@ -26,7 +27,7 @@ use crate::trace::{
 };
 
 /// Which comparisons a type takes (as ptxas for sm_90 decides).
-fn cmp_allowed_for(t: PType) -> &'static [Cmp] {
+fn cmp_allowed_for(t: Type) -> &'static [Cmp] {
     use Cmp::*;
     if t.is_float() {
         &[
@@ -34,7 +35,7 @@ fn cmp_allowed_for(t: PType) -> &'static [Cmp] {
         ]
     } else if t.is_unsigned() {
         &[Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs]
-    } else if t.signed() {
+    } else if t.is_signed() {
         &[Eq, Ne, Lt, Le, Gt, Ge]
     } else {
         &[Eq, Ne]
@@ -140,7 +141,7 @@ impl PrmtMode {
 /// here as not applying. Which words an instruction takes, and what
 /// each sets, is its row's ([`OpInsn::set_modifier`]); any other word is unknown.
 fn known_word(s: &str) -> bool {
-    PType::from_name(s).is_some()
+    Type::from_name(s).is_some()
         || s == "relu"
         || OP_ROWS.iter().any(|r| {
             r.mods.iter().any(|g| g.contains(&s))
@@ -184,9 +185,9 @@ pub struct OpInsn {
     /// The opcode.
     pub op: POp,
     /// The instruction type (for `cvt`, the destination type).
-    pub ty: PType,
+    pub ty: Type,
     /// `cvt`'s source type.
-    pub src_ty: Option<PType>,
+    pub src_ty: Option<Type>,
     /// `setp`'s comparison.
     pub cmp: Option<Cmp>,
     /// `setp`'s Boolean operation with `c`.
@@ -352,7 +353,7 @@ struct Validator<'a> {
 }
 
 /// Types as a reader lists them: ".u8", ".u8 or .s8", ".u8, .s8 or .u4".
-fn listed(types: &[PType]) -> String {
+fn listed(types: &[Type]) -> String {
     let w: Vec<String> = types.iter().map(|t| format!(".{}", t.name())).collect();
     match w.split_last() {
         None => String::new(),
@@ -362,9 +363,9 @@ fn listed(types: &[PType]) -> String {
 }
 
 /// The range of integer type `t` as (min, max).
-fn range(t: PType) -> (i128, i128) {
+fn range(t: Type) -> (i128, i128) {
     let b = t.bits();
-    if t.signed() {
+    if t.is_signed() {
         (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
     } else {
         (0, (1i128 << b) - 1)
@@ -405,7 +406,7 @@ impl Validator<'_> {
             cc: op.is_carry() && !op.carry_in(),
         };
         // Modifiers: each kind at most once, and only the kinds the opcode takes.
-        let mut types: Vec<(PType, Span)> = Vec::new();
+        let mut types: Vec<(Type, Span)> = Vec::new();
         let groups: Vec<(OpModGroup, bool, Vec<&str>)> = row.mod_groups().collect();
         // The row's example opcode with its modifiers (`shf.l.wrap.b32`), for the messages.
         let example = row.example.split_whitespace().next().unwrap_or(name);
@@ -419,7 +420,7 @@ impl Validator<'_> {
                     format!("'.{w}' does not apply to '{name}'{why}"),
                 )
             };
-            if let Some(t) = PType::from_name(w) {
+            if let Some(t) = Type::from_name(w) {
                 types.push((t, sp.clone()));
                 continue;
             }
@@ -487,7 +488,7 @@ impl Validator<'_> {
         }
         // Types: one for every slot of the row, the third only with the first types that
         // take it.
-        let slots: Vec<&[PType]> = [row.types, row.src_types, row.third_types]
+        let slots: Vec<&[Type]> = [row.types, row.src_types, row.third_types]
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect();
@@ -526,11 +527,11 @@ impl Validator<'_> {
                 // example's later types (or each slot's first choice) up to the number wanted.
                 let kept: Vec<&str> = example
                     .split('.')
-                    .filter(|w| PType::from_name(w).is_none())
+                    .filter(|w| Type::from_name(w).is_none())
                     .collect();
                 let own: Vec<&str> = example
                     .split('.')
-                    .filter(|w| PType::from_name(w).is_some())
+                    .filter(|w| Type::from_name(w).is_some())
                     .collect();
                 let example = match types.first() {
                     Some(t) => {
@@ -594,7 +595,7 @@ impl Validator<'_> {
                 let sp = self.span_of(c.name());
                 let kinds = if ty.is_bits() {
                     "bit types compare only for equality"
-                } else if ty.signed() {
+                } else if ty.is_signed() {
                     "signed types take eq ne lt le gt ge (lo ls hi hs are for unsigned types)"
                 } else if ty.is_float() {
                     "lo ls hi hs compare unsigned integers; floats take lt le gt ge and the unordered forms"
@@ -944,9 +945,9 @@ impl Validator<'_> {
             ));
         }
         if !dv && !sv {
-            insn.dsts.push(self.dst(&ops[0], ty == PType::Pred, false)?);
+            insn.dsts.push(self.dst(&ops[0], ty == Type::Pred, false)?);
             insn.srcs
-                .push(self.src(&ops[1], ty == PType::Pred, ty.is_float(), true, bw)?);
+                .push(self.src(&ops[1], ty == Type::Pred, ty.is_float(), true, bw)?);
             return Ok(());
         }
         let vec_arg = if dv { &ops[0] } else { &ops[1] };
@@ -999,7 +1000,7 @@ impl Validator<'_> {
             for e in elems {
                 if matches!(e.atom, Atom::Sink) {
                     // ptxas 13.5 takes a sink inside a source vector for mov.b32 only.
-                    if ty != PType::B32 {
+                    if ty != Type::B32 {
                         return Err(err(e.span.clone(), "'_' (no value) cannot be a source"));
                     }
                     insn.srcs.push(Src::Sink);
@@ -1088,7 +1089,7 @@ impl OpInsn {
         }
     }
     /// The type written in slot `i`: the instruction type (0), the second type (1).
-    fn slot_type(&self, i: u8) -> Option<PType> {
+    fn slot_type(&self, i: u8) -> Option<Type> {
         match i {
             0 => Some(self.ty),
             1 => self.src_ty,
@@ -1162,10 +1163,10 @@ impl OpInsn {
     pub fn notes(&self) -> Vec<String> {
         let mut out = Vec::new();
         let t = self.ty;
-        let kind = |t: PType| {
-            if t == PType::Pred {
+        let kind = |t: Type| {
+            if t == Type::Pred {
                 "predicates (true or false)".to_string()
-            } else if t.signed() {
+            } else if t.is_signed() {
                 format!("{}-bit signed integers", t.bits())
             } else if t.is_unsigned() {
                 format!("{}-bit unsigned integers", t.bits())
@@ -1197,14 +1198,14 @@ impl OpInsn {
             out.push(".sat: required; values past the range become its minimum or maximum".into());
         } else if let (POp::Set, Some(st)) = (self.op, self.src_ty) {
             out.push(match t {
-                PType::F32 => ".f32: d is 1.0 (0x3f800000) when the answer is true and 0.0 when it is false".to_string(),
-                PType::S32 => ".s32: d is -1 (all ones) when the answer is true and 0 when it is false".to_string(),
+                Type::F32 => ".f32: d is 1.0 (0x3f800000) when the answer is true and 0.0 when it is false".to_string(),
+                Type::S32 => ".s32: d is -1 (all ones) when the answer is true and 0 when it is false".to_string(),
                 _ => ".u32: d is 0xffffffff (all ones) when the answer is true and 0 when it is false".to_string(),
             });
             out.push(format!(".{}: a and b are {}", st.name(), kind(st)));
         } else if let (POp::Slct, Some(ct)) = (self.op, self.src_ty) {
             out.push(format!(".{}: a, b and d are {}", t.name(), kind(t)));
-            out.push(if ct == PType::F32 {
+            out.push(if ct == Type::F32 {
                 ".f32: c is read as an f32: -0 counts as >= 0 and takes a; NaN is not >= 0 and takes b".to_string()
             } else {
                 ".s32: c is read as a signed 32-bit integer: 0 and up take a, negative values take b".to_string()
@@ -1475,7 +1476,7 @@ impl OpInsn {
     /// The instruction with its first type set to `t`, and the operands that come with it
     /// (`cvt.pack`'s types narrower than 16 bits read a `c`, its 16-bit types none). Not
     /// validated, like [`Self::with_modifier`].
-    pub fn with_type(&self, t: PType) -> OpInsn {
+    pub fn with_type(&self, t: Type) -> OpInsn {
         let mut c = self.clone();
         c.ty = t;
         let row = self.op.row();
@@ -1986,7 +1987,7 @@ impl OpInsn {
             .op(format!("min(b, {w})"))
             .input(Val::reg("b", 32, b as u64))
         });
-        let signed = self.ty.signed();
+        let signed = self.ty.is_signed();
         let d = if self.op == POp::Shl {
             if n >= w {
                 0
@@ -2144,7 +2145,7 @@ impl OpInsn {
         let t = self.cmp_ty();
         let c = self.cmp.unwrap_or(Cmp::Eq);
         if t.is_float() {
-            let (x, y) = if t == PType::F32 {
+            let (x, y) = if t == Type::F32 {
                 let f = |v: u64| {
                     let bits = v as u32;
                     let mut x = f32::from_bits(bits);
@@ -2164,7 +2165,7 @@ impl OpInsn {
         }
         let w = t.bits();
         let (sa, sb) = (sext(a, w), sext(b, w));
-        let signed = t.signed() && !c.reads_unsigned();
+        let signed = t.is_signed() && !c.reads_unsigned();
         let (lt, gt) = if signed {
             (sa < sb, sa > sb)
         } else {
@@ -2176,7 +2177,7 @@ impl OpInsn {
     fn slct<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let w = self.ty.bits();
         let c = v[2] as u32;
-        let float = self.src_ty == Some(PType::F32);
+        let float = self.src_ty == Some(Type::F32);
         // A float c: its sign decides, except that NaN is not >= 0, and -0 is; with .ftz a
         // subnormal counts as zero (of either sign), so it takes a.
         let subnormal = float && c & 0x7f80_0000 == 0 && c & 0x007f_ffff != 0;
@@ -2242,7 +2243,7 @@ impl OpInsn {
                     Stage::new(
                         StageKind::Clamp,
                         format!("{name} clamped to the range of .{}", t.name()),
-                        Val::new(format!("{name}'"), n, t.signed(), y),
+                        Val::new(format!("{name}'"), n, t.is_signed(), y),
                     )
                     .saturate(Saturation::Range { lo, hi }, Val::new(name, 32, true, x))
                 },
@@ -2339,7 +2340,7 @@ impl OpInsn {
                 )
             }
             _ => {
-                let product: i128 = if ty.signed() {
+                let product: i128 = if ty.is_signed() {
                     sext(a, n) as i128 * sext(b, n) as i128
                 } else {
                     // In u128: (2^64 - 1)^2 fits there, not in i128; only its bits matter.
@@ -2357,7 +2358,7 @@ impl OpInsn {
                     Val::new(
                         "a*b",
                         if n == 16 { 64 } else { 2 * n },
-                        ty.signed(),
+                        ty.is_signed(),
                         product,
                     )
                 };
@@ -2439,7 +2440,7 @@ impl OpInsn {
 
     /// The type a comparison (`setp`, `set`) reads `a` and `b` as: the second type where there
     /// is one (`set`'s), else the one (`setp`'s).
-    fn cmp_ty(&self) -> PType {
+    fn cmp_ty(&self) -> Type {
         self.src_ty.unwrap_or(self.ty)
     }
 
@@ -2451,7 +2452,7 @@ impl OpInsn {
         let t = self.compare(v[0], v[1]);
         st.stage([], || {
             let show = |n: &str, x: u64| {
-                if ty.signed() {
+                if ty.is_signed() {
                     Val::new(n, w, true, sext(x, w) as i128)
                 } else {
                     Val::reg(n, w, x)
@@ -2491,14 +2492,14 @@ impl OpInsn {
         };
         // True as d's type: its bits, how the stage names them, and the formula's word.
         let (one, name, word) = match self.ty {
-            PType::F32 => (0x3f80_0000, "1.0 (0x3f800000)", "1.0"),
-            PType::S32 => (0xffff_ffff, "-1 (all ones)", "~0"),
+            Type::F32 => (0x3f80_0000, "1.0 (0x3f800000)", "1.0"),
+            Type::S32 => (0xffff_ffff, "-1 (all ones)", "~0"),
             _ => (0xffff_ffff, "0xffffffff (all ones)", "~0"),
         };
         let d = if r { one } else { 0 };
         st.stage([], || {
             let answer = if self.bool_op.is_some() { "r" } else { "t" };
-            let out = if self.ty.signed() {
+            let out = if self.ty.is_signed() {
                 Val::new("d", 32, true, -(r as i128))
             } else {
                 Val::reg("d", 32, d)
@@ -2547,7 +2548,7 @@ impl OpInsn {
     fn cvt<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let at = self.src_ty.unwrap_or(self.ty);
         let dt = self.ty;
-        let x: i128 = if at.signed() {
+        let x: i128 = if at.is_signed() {
             sext(v[0], at.bits()) as i128
         } else {
             (v[0] & mask64(at.bits())) as i128
@@ -2559,9 +2560,9 @@ impl OpInsn {
                     "a read as .{} ({} bits, {})",
                     at.name(),
                     at.bits(),
-                    if at.signed() { "signed" } else { "unsigned" }
+                    if at.is_signed() { "signed" } else { "unsigned" }
                 ),
-                Val::new("a", at.bits(), at.signed(), x),
+                Val::new("a", at.bits(), at.is_signed(), x),
             )
             .input(Val::reg("a", at.bits(), v[0]))
             .flow(Flow::extend(false))
@@ -2575,11 +2576,11 @@ impl OpInsn {
                     Stage::new(
                         StageKind::Clamp,
                         format!("clamped to the range of .{}", dt.name()),
-                        Val::new("d", dt.bits(), dt.signed(), y),
+                        Val::new("d", dt.bits(), dt.is_signed(), y),
                     )
                     .saturate(
                         Saturation::Range { lo, hi },
-                        Val::new("a", at.bits(), at.signed(), x),
+                        Val::new("a", at.bits(), at.is_signed(), x),
                     )
                 },
             );
@@ -2593,8 +2594,8 @@ impl OpInsn {
                         kept && (y as i128) != x && (sext(y, dt.bits()) as i128) != x,
                         Flag::Wrapped,
                     ),
-                    (!kept && at.signed(), Flag::SignExtended),
-                    (!kept && !at.signed(), Flag::ZeroExtended),
+                    (!kept && at.is_signed(), Flag::SignExtended),
+                    (!kept && !at.is_signed(), Flag::ZeroExtended),
                 ],
                 || {
                     Stage::new(
@@ -2608,23 +2609,23 @@ impl OpInsn {
                         } else {
                             format!(
                                 "{}-extended to {} bits",
-                                if at.signed() { "sign" } else { "zero" },
+                                if at.is_signed() { "sign" } else { "zero" },
                                 dt.bits()
                             )
                         },
                         Val::new(
                             "d",
                             dt.bits(),
-                            dt.signed(),
-                            if dt.signed() {
+                            dt.is_signed(),
+                            if dt.is_signed() {
                                 sext(y, dt.bits()) as i128
                             } else {
                                 y as i128
                             },
                         ),
                     )
-                    .input(Val::new("a", at.bits(), at.signed(), x))
-                    .flow(Flow::extend(at.signed()))
+                    .input(Val::new("a", at.bits(), at.is_signed(), x))
+                    .flow(Flow::extend(at.is_signed()))
                 },
             );
             y

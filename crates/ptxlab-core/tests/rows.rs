@@ -64,7 +64,7 @@ fn every_listed_selector_is_accepted_where_the_row_allows_it() {
 /// accepts in a form that varies nothing else.
 #[test]
 fn every_program_row_checks_evaluates_and_lists_its_types() {
-    use ptxlab_core::isa::{POp, PType, OP_ROWS};
+    use ptxlab_core::isa::{POp, Type, OP_ROWS};
     use ptxlab_core::ops::parse_op;
     for row in OP_ROWS {
         let insn = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
@@ -89,7 +89,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
             POp::Mov => format!("mov.{t} d, a;"),
             POp::Shf => format!("shf.l.wrap.{t} d, a, b, c;"),
             // The narrow types read a c of type .b32; the 16-bit ones none.
-            POp::CvtPack if PType::from_name(t).is_some_and(|x| x.bits() < 16) => {
+            POp::CvtPack if Type::from_name(t).is_some_and(|x| x.bits() < 16) => {
                 format!("cvt.pack.sat.{t}.s32.b32 d, a, b, c;")
             }
             POp::CvtPack => format!("cvt.pack.sat.{t}.s32 d, a, b;"),
@@ -101,7 +101,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
                 .example
                 .replacen(&format!(".{}", insn.ty.name()), &format!(".{t}"), 1),
         };
-        for t in PType::ALL {
+        for t in Type::ALL {
             let text = form(t.name());
             assert_eq!(
                 parse_op(&text).is_ok(),
@@ -119,7 +119,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
             _ => None,
         };
         if let Some(second) = second {
-            for t in PType::ALL {
+            for t in Type::ALL {
                 let text = second.replace("{}", t.name());
                 assert_eq!(
                     parse_op(&text).is_ok(),
@@ -164,7 +164,7 @@ fn every_program_modifier_group_has_a_kind_the_pickers_read() {
 fn every_program_row_refuses_by_its_own_data() {
     use ptxlab_core::isa::op_rows::NeedOf;
     use ptxlab_core::isa::PositionKind;
-    use ptxlab_core::isa::{PType, OP_ROWS};
+    use ptxlab_core::isa::{Type, OP_ROWS};
     use ptxlab_core::ops::parse_op;
     let refused = |text: &str| {
         parse_op(text)
@@ -214,7 +214,7 @@ fn every_program_row_refuses_by_its_own_data() {
                             .find(|t| choices.contains(t) == inside)
                             .unwrap_or_else(|| panic!("{}: no type for {inside}", row.name))
                     };
-                    let mut ty = [row.types[0], *row.src_types.first().unwrap_or(&PType::B32)];
+                    let mut ty = [row.types[0], *row.src_types.first().unwrap_or(&Type::B32)];
                     let n = 1 + usize::from(!row.src_types.is_empty());
                     ty[slot] = pick(false);
                     let outside = ty[..n].to_vec();
@@ -224,8 +224,8 @@ fn every_program_row_refuses_by_its_own_data() {
                 // A conversion that widens, where every value fits; then one that narrows.
                 NeedOf::Narrower => (
                     need.group,
-                    vec![PType::S32, PType::S8],
-                    vec![PType::S8, PType::S32],
+                    vec![Type::S32, Type::S8],
+                    vec![Type::S8, Type::S32],
                 ),
             };
             let (_, _, words) = row.mod_groups().find(|g| g.0 == word).unwrap();

@@ -26,7 +26,7 @@ pub mod rows;
 pub mod vocab;
 
 pub use instr::Instr;
-pub use op_rows::{OpModGroup, OpRow, POp, PType, OP_ROWS};
+pub use op_rows::{OpModGroup, OpRow, POp, OP_ROWS};
 pub use operand::{
     FloatRule, ImmRule, OperandSpec, PositionKind, Role, SelRule, SignRule, WidthRule,
 };

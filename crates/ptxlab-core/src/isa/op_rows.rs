@@ -13,11 +13,11 @@
 //! Each row says so ([`OpRow::measured`]).
 //!
 //! ```
-//! use ptxlab_core::isa::{Family, POp, PType, OP_ROWS};
+//! use ptxlab_core::isa::{Family, POp, Type, OP_ROWS};
 //!
 //! let prmt = POp::from_name("prmt").unwrap();
 //! assert_eq!(prmt.family(), Family::Move);
-//! assert_eq!(prmt.row().types, &[PType::B32]);
+//! assert_eq!(prmt.row().types, &[Type::B32]);
 //! assert!(prmt.doc_url().ends_with("#data-movement-and-conversion-instructions-prmt"));
 //! assert!(OP_ROWS.iter().all(|r| r.op.row().name == r.name && r.measured.is_some()));
 //! ```
@@ -25,138 +25,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
-use super::{Cmp, Family, Gpu, PTX_DOC_BASE};
-
-/// Types a program instruction's modifier may name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum PType {
-    B8,
-    B16,
-    B32,
-    B64,
-    U8,
-    U16,
-    U32,
-    U64,
-    S8,
-    S16,
-    S32,
-    S64,
-    Pred,
-    F16,
-    F32,
-    F64,
-    U16x2,
-    S16x2,
-    B128,
-    U4,
-    S4,
-    U2,
-    S2,
-}
-
-impl PType {
-    /// Every type name the parser knows.
-    pub const ALL: [PType; 23] = [
-        PType::B8,
-        PType::B16,
-        PType::B32,
-        PType::B64,
-        PType::U8,
-        PType::U16,
-        PType::U32,
-        PType::U64,
-        PType::S8,
-        PType::S16,
-        PType::S32,
-        PType::S64,
-        PType::Pred,
-        PType::F16,
-        PType::F32,
-        PType::F64,
-        PType::U16x2,
-        PType::S16x2,
-        PType::B128,
-        PType::U4,
-        PType::S4,
-        PType::U2,
-        PType::S2,
-    ];
-    /// The type as written, without the dot.
-    pub fn name(self) -> &'static str {
-        match self {
-            PType::B8 => "b8",
-            PType::B16 => "b16",
-            PType::B32 => "b32",
-            PType::B64 => "b64",
-            PType::U8 => "u8",
-            PType::U16 => "u16",
-            PType::U32 => "u32",
-            PType::U64 => "u64",
-            PType::S8 => "s8",
-            PType::S16 => "s16",
-            PType::S32 => "s32",
-            PType::S64 => "s64",
-            PType::Pred => "pred",
-            PType::F16 => "f16",
-            PType::F32 => "f32",
-            PType::F64 => "f64",
-            PType::U16x2 => "u16x2",
-            PType::S16x2 => "s16x2",
-            PType::B128 => "b128",
-            PType::U4 => "u4",
-            PType::S4 => "s4",
-            PType::U2 => "u2",
-            PType::S2 => "s2",
-        }
-    }
-    /// The type named `s`.
-    pub fn from_name(s: &str) -> Option<PType> {
-        PType::ALL.into_iter().find(|t| t.name() == s)
-    }
-    /// Width in bits (1 for a predicate).
-    pub fn bits(self) -> u32 {
-        match self {
-            PType::Pred => 1,
-            PType::B8 | PType::U8 | PType::S8 => 8,
-            PType::B16 | PType::U16 | PType::S16 | PType::F16 => 16,
-            PType::B32 | PType::U32 | PType::S32 | PType::F32 | PType::U16x2 | PType::S16x2 => 32,
-            PType::B64 | PType::U64 | PType::S64 | PType::F64 => 64,
-            PType::B128 => 128,
-            PType::U4 | PType::S4 => 4,
-            PType::U2 | PType::S2 => 2,
-        }
-    }
-    /// A signed integer type (`.s8` ... `.s64`, and the signed pair `.s16x2`).
-    pub fn signed(self) -> bool {
-        matches!(
-            self,
-            PType::S2 | PType::S4 | PType::S8 | PType::S16 | PType::S32 | PType::S64 | PType::S16x2
-        )
-    }
-    /// The table's type of the same name, if the table has one ([`super::Type::ptype`]'s
-    /// inverse).
-    pub fn table_type(self) -> Option<super::Type> {
-        super::Type::ALL.into_iter().find(|t| t.ptype() == self)
-    }
-    /// A bit type (`.b8` ... `.b64`).
-    pub fn is_bits(self) -> bool {
-        matches!(self, PType::B8 | PType::B16 | PType::B32 | PType::B64)
-    }
-    /// An unsigned integer type (`.u8` ... `.u64`).
-    pub fn is_unsigned(self) -> bool {
-        matches!(
-            self,
-            PType::U2 | PType::U4 | PType::U8 | PType::U16 | PType::U32 | PType::U64
-        )
-    }
-    /// A floating-point type.
-    pub fn is_float(self) -> bool {
-        matches!(self, PType::F16 | PType::F32 | PType::F64)
-    }
-}
+use super::{Cmp, Family, Gpu, Type, PTX_DOC_BASE};
 
 /// One row: everything about one program instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -170,16 +39,16 @@ pub struct OpRow {
     /// Anchor of its section in NVIDIA's PTX documentation.
     pub doc_anchor: &'static str,
     /// The instruction types ptxas accepts (for `cvt`, the destination type).
-    pub types: &'static [PType],
+    pub types: &'static [Type],
     /// The second type's choices: `cvt`'s source type, `cvt.pack`'s `a`/`b` type, `set`'s
     /// compared type, `slct`'s selector type; empty for the others.
-    pub src_types: &'static [PType],
+    pub src_types: &'static [Type],
     /// A third type's choices, written after the others with the first types of
     /// [`OpRow::third_with`] only (`cvt.pack`'s `.b32`, the type of `c`, which the packed
     /// types narrower than 16 bits read); empty for the others.
-    pub third_types: &'static [PType],
+    pub third_types: &'static [Type],
     /// The first types that take the third type.
-    pub third_with: &'static [PType],
+    pub third_with: &'static [Type],
     /// What each type written is the type of, for messages: `["d", "a"]` for `cvt`; empty
     /// for a row with one type, which is the type of everything it reads and writes.
     pub type_of: &'static [&'static str],
@@ -234,7 +103,7 @@ pub struct Need {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum NeedOf {
     /// The type written in this slot (0: the first, 1: the second) to be one of these.
-    Type(usize, &'static [PType]),
+    Type(usize, &'static [Type]),
     /// The first type too narrow for some values of the second, so that a clamp can change
     /// one (`cvt.sat`).
     Narrower,
@@ -368,7 +237,7 @@ impl OpModGroup {
 impl OpRow {
     /// Whether a form whose first type is `ty` takes the third type (and the source it types:
     /// `cvt.pack.sat.u8.s32.b32` reads a `c`).
-    pub fn reads_third(&self, ty: PType) -> bool {
+    pub fn reads_third(&self, ty: Type) -> bool {
         !self.third_types.is_empty() && self.third_with.contains(&ty)
     }
     /// Its modifier groups with their kinds, in the row's order: (kind, whether one of the
@@ -573,8 +442,8 @@ const O_SLCT: OpOperands = simple(
         VALUE.named("b"),
         opd(
             WidthRule::Bits(32),
-            SignRule::SlotIs(1, PType::S32),
-            FloatRule::SlotIs(1, PType::F32),
+            SignRule::SlotIs(1, Type::S32),
+            FloatRule::SlotIs(1, Type::F32),
         )
         .named("c"),
     ],
@@ -641,25 +510,25 @@ macro_rules! op_rows {
     (@list $v:expr) => { $v };
 }
 
-use PType::{Pred, B16, B32, B64, F32, F64, S16, S2, S32, S4, S64, S8, U16, U2, U32, U4, U64, U8};
+use Type::{Pred, B16, B32, B64, F32, F64, S16, S2, S32, S4, S64, S8, U16, U2, U32, U4, U64, U8};
 
-const LOGIC_TYPES: &[PType] = &[B16, B32, B64, Pred];
-const BITS3: &[PType] = &[B16, B32, B64];
-const B32_ONLY: &[PType] = &[B32];
-const SHR_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64];
-const CMP_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
-const MOV_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64];
-const CVT_TYPES: &[PType] = &[U8, U16, U32, U64, S8, S16, S32, S64];
-const NONE: &[PType] = &[];
-const SET_TYPES: &[PType] = &[U32, S32, F32];
-const SLCT_TYPES: &[PType] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
-const SLCT_SELECTOR: &[PType] = &[S32, F32];
-const PACK_TYPES: &[PType] = &[U16, S16, U8, S8, U4, S4, U2, S2];
-const S32_ONLY: &[PType] = &[S32];
-const CARRY_TYPES: &[PType] = &[U32, S32, U64, S64];
-const CARRY_IN_TYPES: &[PType] = &[U16, S16, U32, S32, U64, S64];
+const LOGIC_TYPES: &[Type] = &[B16, B32, B64, Pred];
+const BITS3: &[Type] = &[B16, B32, B64];
+const B32_ONLY: &[Type] = &[B32];
+const SHR_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64];
+const CMP_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
+const MOV_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64];
+const CVT_TYPES: &[Type] = &[U8, U16, U32, U64, S8, S16, S32, S64];
+const NONE: &[Type] = &[];
+const SET_TYPES: &[Type] = &[U32, S32, F32];
+const SLCT_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
+const SLCT_SELECTOR: &[Type] = &[S32, F32];
+const PACK_TYPES: &[Type] = &[U16, S16, U8, S8, U4, S4, U2, S2];
+const S32_ONLY: &[Type] = &[S32];
+const CARRY_TYPES: &[Type] = &[U32, S32, U64, S64];
+const CARRY_IN_TYPES: &[Type] = &[U16, S16, U32, S32, U64, S64];
 
-const PACK_NARROW: &[PType] = &[U8, S8, U4, S4, U2, S2];
+const PACK_NARROW: &[Type] = &[U8, S8, U4, S4, U2, S2];
 
 const LOP3_BOOL: Beyond = Beyond {
     words: &["and", "or"],
@@ -860,7 +729,7 @@ impl POp {
         self.row().example
     }
     /// The types it takes (for `cvt`, the destination type).
-    pub fn types(self) -> &'static [PType] {
+    pub fn types(self) -> &'static [Type] {
         self.row().types
     }
 }

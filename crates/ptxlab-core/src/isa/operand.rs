@@ -15,7 +15,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::op_rows::PType;
 use super::vocab::{Form, HalfMode, SelKind, Selector, Type};
 
 /// What an operand means to the instruction; the Learn panel names it and the sweep picks its
@@ -106,26 +105,20 @@ pub enum SignRule {
     /// Signed when either of the two type slots is (the `c` of `dp4a`/`dp2a`).
     Either(u8, u8),
     /// Signed when the type written in slot `i` is this one (`slct`'s `c` with `.s32`).
-    SlotIs(u8, PType),
+    SlotIs(u8, Type),
 }
 
 impl SignRule {
     /// Whether the operand is signed in a table instruction's form.
     #[inline]
     pub fn signed(self, form: &Form) -> bool {
-        self.signed_with(|i| {
-            form.types
-                .get(usize::from(i))
-                .copied()
-                .flatten()
-                .map(Type::ptype)
-        })
+        self.signed_with(|i| form.types.get(usize::from(i)).copied().flatten())
     }
     /// Whether the operand is signed, given the type written in each slot (`slot(i)`, `None`
     /// where none is): the rule read the same way for any instruction.
     #[inline]
-    pub fn signed_with(self, slot: impl Fn(u8) -> Option<PType>) -> bool {
-        let signed = |i: u8| slot(i).is_some_and(PType::signed);
+    pub fn signed_with(self, slot: impl Fn(u8) -> Option<Type>) -> bool {
+        let signed = |i: u8| slot(i).is_some_and(Type::is_signed);
         match self {
             SignRule::Unsigned => false,
             SignRule::Signed => true,
@@ -146,17 +139,17 @@ pub enum FloatRule {
     /// are numbered as for [`SignRule::Slot`].
     Slot(u8),
     /// When the type written in slot `i` is this one (`slct`'s `c` with `.f32`).
-    SlotIs(u8, PType),
+    SlotIs(u8, Type),
 }
 
 impl FloatRule {
     /// Whether the operand is a float, given the type written in each slot (`None` where
     /// none is).
     #[inline]
-    pub fn float_with(self, slot: impl Fn(u8) -> Option<PType>) -> bool {
+    pub fn float_with(self, slot: impl Fn(u8) -> Option<Type>) -> bool {
         match self {
             FloatRule::Never => false,
-            FloatRule::Slot(i) => slot(i).is_some_and(PType::is_float),
+            FloatRule::Slot(i) => slot(i).is_some_and(Type::is_float),
             FloatRule::SlotIs(i, t) => slot(i) == Some(t),
         }
     }

@@ -20,7 +20,7 @@ fn every_program_operand_reads_what_its_row_has() {
     for row in OP_ROWS {
         let slots = [row.types, row.src_types];
         for o in row.operands.dsts.iter().chain(row.operands.srcs) {
-            let mut read: Vec<(u8, Option<PType>)> = match o.sign {
+            let mut read: Vec<(u8, Option<Type>)> = match o.sign {
                 SignRule::Slot(i) => vec![(i, None)],
                 SignRule::Either(i, j) => vec![(i, None), (j, None)],
                 SignRule::SlotIs(i, t) => vec![(i, Some(t))],
@@ -258,11 +258,12 @@ fn one_index_of_both_tables() {
     assert_eq!(instr::suggest("zzz").len(), all.len());
 }
 
-/// One vocabulary of type names, widths and signs: every table type is the program
-/// instructions' type of the same name, and reads back from it.
+/// One vocabulary of types for both tables: the table's rows name only `Type::TABLE`'s
+/// eleven, the table's parser reads exactly those as type words, and every
+/// type's name, width and sign read back.
 #[test]
-fn table_types_are_program_types() {
-    use super::PType;
+fn one_type_vocabulary() {
+    use super::{Mod, Type};
     let expect = [
         ("u16", 16, false),
         ("u32", 32, false),
@@ -276,22 +277,35 @@ fn table_types_are_program_types() {
         ("u16x2", 32, false),
         ("s16x2", 32, true),
     ];
-    for (t, (name, bits, signed)) in Type::ALL.into_iter().zip(expect) {
+    assert_eq!(Type::TABLE.len(), expect.len());
+    for (t, (name, bits, signed)) in Type::TABLE.into_iter().zip(expect) {
         assert_eq!(
             (t.name(), t.bits(), t.is_signed()),
             (name, bits, signed),
             "{t:?}"
         );
-        assert_eq!(t.ptype().table_type(), Some(t));
-        assert_eq!(PType::from_name(name), Some(t.ptype()));
-        assert_eq!(Type::from_name(name), Some(t));
     }
-    // The program instructions' other types have no table type.
-    let others = PType::ALL
-        .into_iter()
-        .filter(|p| p.table_type().is_none())
-        .count();
-    assert_eq!(others, PType::ALL.len() - Type::ALL.len());
+    for t in Type::ALL {
+        assert_eq!(Type::from_name(t.name()), Some(t));
+        let word = Mod::from_name(t.name());
+        assert_eq!(
+            word == Some(Mod::Type(t)),
+            Type::TABLE.contains(&t),
+            "{t:?}"
+        );
+    }
+    let mut used = Vec::new();
+    for row in OPCODES {
+        for &t in row.syntax.types.iter().flat_map(|slot| slot.iter()) {
+            assert!(Type::TABLE.contains(&t), "{}: {t:?}", row.name);
+            used.push(t);
+        }
+    }
+    // `.b16` is a type word of the table's parser that no table row takes (the validator
+    // names the types that fit); every other word of it is some row's type.
+    for t in Type::TABLE {
+        assert_eq!(used.contains(&t), t != Type::B16, "{t:?}");
+    }
 }
 
 /// One comparison vocabulary: `vset*` takes the six ordered words, `setp` and `set` every

@@ -14,40 +14,92 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::op_rows::PType;
 use std::fmt;
 
-/// Operand and instruction types.
+/// Types: every type name an instruction of either table may carry, the one vocabulary of
+/// type names, widths and signs. The table's opcodes take eleven of them ([`Type::TABLE`]);
+/// the program instructions (`cvt`, `mov`, `setp` ...) take the others too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Type {
-    /// Unsigned 16 bits (`.u16`).
-    U16,
-    /// Unsigned 32 bits (`.u32`).
-    U32,
-    /// Unsigned 64 bits (`.u64`).
-    U64,
-    /// Signed 16 bits (`.s16`).
-    S16,
-    /// Signed 32 bits (`.s32`).
-    S32,
-    /// Signed 64 bits (`.s64`).
-    S64,
+    /// Untyped 8 bits (`.b8`).
+    B8,
     /// Untyped 16 bits (`.b16`).
     B16,
     /// Untyped 32 bits (`.b32`).
     B32,
     /// Untyped 64 bits (`.b64`).
     B64,
+    /// Unsigned 8 bits (`.u8`).
+    U8,
+    /// Unsigned 16 bits (`.u16`).
+    U16,
+    /// Unsigned 32 bits (`.u32`).
+    U32,
+    /// Unsigned 64 bits (`.u64`).
+    U64,
+    /// Signed 8 bits (`.s8`).
+    S8,
+    /// Signed 16 bits (`.s16`).
+    S16,
+    /// Signed 32 bits (`.s32`).
+    S32,
+    /// Signed 64 bits (`.s64`).
+    S64,
+    /// A predicate, one bit (`.pred`).
+    Pred,
+    /// Half-precision float (`.f16`).
+    F16,
+    /// Single-precision float (`.f32`).
+    F32,
+    /// Double-precision float (`.f64`).
+    F64,
     /// Two unsigned 16-bit lanes in 32 bits (`.u16x2`).
     U16x2,
     /// Two signed 16-bit lanes in 32 bits (`.s16x2`).
     S16x2,
+    /// Untyped 128 bits (`.b128`).
+    B128,
+    /// Unsigned 4 bits (`.u4`, `cvt.pack`'s parts).
+    U4,
+    /// Signed 4 bits (`.s4`).
+    S4,
+    /// Unsigned 2 bits (`.u2`).
+    U2,
+    /// Signed 2 bits (`.s2`).
+    S2,
 }
 
 impl Type {
-    /// Every type, in declaration order.
-    pub const ALL: [Type; 11] = [
+    /// Every type name the readers know.
+    pub const ALL: [Type; 23] = [
+        Type::B8,
+        Type::B16,
+        Type::B32,
+        Type::B64,
+        Type::U8,
+        Type::U16,
+        Type::U32,
+        Type::U64,
+        Type::S8,
+        Type::S16,
+        Type::S32,
+        Type::S64,
+        Type::Pred,
+        Type::F16,
+        Type::F32,
+        Type::F64,
+        Type::U16x2,
+        Type::S16x2,
+        Type::B128,
+        Type::U4,
+        Type::S4,
+        Type::U2,
+        Type::S2,
+    ];
+    /// The eleven type words of the table's video and integer opcodes: the types their rows
+    /// take, and `.b16`, which none takes (the validator says which types fit).
+    pub const TABLE: [Type; 11] = [
         Type::U16,
         Type::U32,
         Type::U64,
@@ -60,41 +112,75 @@ impl Type {
         Type::U16x2,
         Type::S16x2,
     ];
-    /// The same type in the one vocabulary of type names, widths and signs that both tables
-    /// read ([`PType`]); a table type is one of the program instructions' types.
-    #[inline]
-    pub const fn ptype(self) -> PType {
-        match self {
-            Type::U16 => PType::U16,
-            Type::U32 => PType::U32,
-            Type::U64 => PType::U64,
-            Type::S16 => PType::S16,
-            Type::S32 => PType::S32,
-            Type::S64 => PType::S64,
-            Type::B16 => PType::B16,
-            Type::B32 => PType::B32,
-            Type::B64 => PType::B64,
-            Type::U16x2 => PType::U16x2,
-            Type::S16x2 => PType::S16x2,
-        }
-    }
-    /// Width of a register of this type, in bits.
-    #[inline]
-    pub fn bits(self) -> u32 {
-        self.ptype().bits()
-    }
-    /// Whether values of this type are read as signed (`.s16`, `.s32`, `.s64`, `.s16x2`).
-    #[inline]
-    pub fn is_signed(self) -> bool {
-        self.ptype().signed()
-    }
     /// The type as written, without the leading dot: `u32`, `s16x2`.
-    pub fn name(self) -> &'static str {
-        self.ptype().name()
+    pub const fn name(self) -> &'static str {
+        match self {
+            Type::B8 => "b8",
+            Type::B16 => "b16",
+            Type::B32 => "b32",
+            Type::B64 => "b64",
+            Type::U8 => "u8",
+            Type::U16 => "u16",
+            Type::U32 => "u32",
+            Type::U64 => "u64",
+            Type::S8 => "s8",
+            Type::S16 => "s16",
+            Type::S32 => "s32",
+            Type::S64 => "s64",
+            Type::Pred => "pred",
+            Type::F16 => "f16",
+            Type::F32 => "f32",
+            Type::F64 => "f64",
+            Type::U16x2 => "u16x2",
+            Type::S16x2 => "s16x2",
+            Type::B128 => "b128",
+            Type::U4 => "u4",
+            Type::S4 => "s4",
+            Type::U2 => "u2",
+            Type::S2 => "s2",
+        }
     }
     /// The type written `s` (without the dot), if it is one.
     pub fn from_name(s: &str) -> Option<Type> {
         Type::ALL.into_iter().find(|t| t.name() == s)
+    }
+    /// Width of a register of this type, in bits (1 for a predicate).
+    #[inline]
+    pub const fn bits(self) -> u32 {
+        match self {
+            Type::Pred => 1,
+            Type::B8 | Type::U8 | Type::S8 => 8,
+            Type::B16 | Type::U16 | Type::S16 | Type::F16 => 16,
+            Type::B32 | Type::U32 | Type::S32 | Type::F32 | Type::U16x2 | Type::S16x2 => 32,
+            Type::B64 | Type::U64 | Type::S64 | Type::F64 => 64,
+            Type::B128 => 128,
+            Type::U4 | Type::S4 => 4,
+            Type::U2 | Type::S2 => 2,
+        }
+    }
+    /// Whether values of this type are read as signed integers (`.s2` ... `.s64`, and the
+    /// signed pair `.s16x2`).
+    #[inline]
+    pub const fn is_signed(self) -> bool {
+        matches!(
+            self,
+            Type::S2 | Type::S4 | Type::S8 | Type::S16 | Type::S32 | Type::S64 | Type::S16x2
+        )
+    }
+    /// A bit type (`.b8` ... `.b64`).
+    pub const fn is_bits(self) -> bool {
+        matches!(self, Type::B8 | Type::B16 | Type::B32 | Type::B64)
+    }
+    /// An unsigned integer type (`.u2` ... `.u64`).
+    pub const fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            Type::U2 | Type::U4 | Type::U8 | Type::U16 | Type::U32 | Type::U64
+        )
+    }
+    /// A floating-point type.
+    pub const fn is_float(self) -> bool {
+        matches!(self, Type::F16 | Type::F32 | Type::F64)
     }
 }
 

@@ -18,7 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ops::PType;
+use crate::isa::Type;
 
 /// A state space that `ld` and `st` name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -506,14 +506,14 @@ pub fn parse_access(text: &str, names: Names) -> Result<Access, String> {
                 return Err(format!(".v{n}: vectors are .v2, .v4 or .v8"));
             }
             vec = n;
-        } else if let Some(t) = PType::from_name(m) {
-            if matches!(t, PType::Pred | PType::U16x2 | PType::S16x2) {
+        } else if let Some(t) = Type::from_name(m) {
+            if matches!(t, Type::Pred | Type::U16x2 | Type::S16x2) {
                 return Err(format!(
                     ".{m}: {} moves integer and bit types (.b8 .u16 .s32 .b64 ...)",
                     &word[..2]
                 ));
             }
-            if t == PType::B128 {
+            if t == Type::B128 {
                 return Err(".b128 is not modelled: use .v2.b64".into());
             }
             if ty.replace(t).is_some() {
@@ -635,7 +635,7 @@ pub fn parse_access(text: &str, names: Names) -> Result<Access, String> {
         generic: space.is_none(),
         space: space.unwrap_or(Space::Global),
         bits,
-        signed: ty.signed(),
+        signed: ty.is_signed(),
         slots,
         address,
     })

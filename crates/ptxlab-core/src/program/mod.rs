@@ -601,7 +601,7 @@ fn variable(t: &str, line: usize, vars: &[Variable]) -> Result<Variable, Program
                 k += 2;
                 continue;
             }
-            w => match w.strip_prefix('.').and_then(ops::PType::from_name) {
+            w => match w.strip_prefix('.').and_then(crate::isa::Type::from_name) {
                 Some(t) if t.bits() <= 64 && t.bits() >= 8 => ty = Some(t),
                 _ => {
                     return Err(perr(
@@ -824,7 +824,7 @@ fn take_header(text: &str, regs: &mut RegTable) -> Result<(String, Option<Kernel
             let ty = words
                 .iter()
                 .filter_map(|w| w.strip_prefix('.'))
-                .find_map(ops::PType::from_name)
+                .find_map(crate::isa::Type::from_name)
                 .filter(|t| t.bits() <= 64);
             let (Some(ty), true) = (ty, is_reg_name(pname)) else {
                 return Err(perr(
@@ -1135,7 +1135,7 @@ fn declaration(t: &str, line: usize, regs: &mut RegTable) -> Result<(), ProgramE
     };
     let tend = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
     let tname = &rest[..tend];
-    let ty = ops::PType::from_name(tname).filter(|t| *t != ops::PType::B128);
+    let ty = crate::isa::Type::from_name(tname).filter(|t| *t != crate::isa::Type::B128);
     let Some(ty) = ty else {
         return Err(perr(
             line,
