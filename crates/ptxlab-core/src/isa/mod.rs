@@ -422,7 +422,7 @@ mod derived {
 /// `Signed` rule).
 #[inline(always)]
 fn signed_slots(form: &Form) -> u8 {
-    let s = |i: usize| u8::from(form.types[i].is_some_and(Type::is_signed)) << i;
+    let s = |i: usize| u8::from(Type::slot_signed(form.types[i])) << i;
     s(0) | s(1) | s(2) | 1 << 3
 }
 

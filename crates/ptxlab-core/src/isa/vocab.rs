@@ -167,6 +167,26 @@ impl Type {
             Type::S2 | Type::S4 | Type::S8 | Type::S16 | Type::S32 | Type::S64 | Type::S16x2
         )
     }
+    /// Whether a type slot holds a signed type (`false` when it holds none): one load of a
+    /// table indexed by the slot's byte, which the evaluators read per case.
+    #[inline(always)]
+    pub(crate) const fn slot_signed(t: Option<Type>) -> bool {
+        let i = match t {
+            Some(t) => t as usize,
+            None => 23,
+        };
+        Type::SLOT_SIGNED[i]
+    }
+    const SLOT_SIGNED: [bool; 24] = {
+        let mut t = [false; 24];
+        let mut i = 0;
+        while i < 23 {
+            let ty = Type::ALL[i];
+            t[ty as usize] = ty.is_signed();
+            i += 1;
+        }
+        t
+    };
     /// A bit type (`.b8` ... `.b64`).
     pub const fn is_bits(self) -> bool {
         matches!(self, Type::B8 | Type::B16 | Type::B32 | Type::B64)
