@@ -187,7 +187,7 @@ pub fn modifier(op: Opcode, m: Mod) -> Note {
         Mod::Sat => sat(op),
         Mod::SecOp(s) => secop(op, s),
         Mod::Cmp(c) => {
-let rel = c.phrase();
+            let rel = c.phrase();
             let (text, ex) = if simd {
                 let lanes = if fam == Family::Simd2 {
                     "half-word"

@@ -19,120 +19,14 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
 pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, OP_ROWS};
-use crate::isa::Type;
-use crate::isa::{ClampMode, Cmp, FloatRule, ImmRule, PositionKind, Role, SignRule, WidthRule};
+use crate::isa::{
+    BoolOp, ClampMode, Cmp, FloatRule, ImmRule, PositionKind, PrmtMode, Role, SignRule, Type,
+    WidthRule,
+};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
-
-/// Which comparisons a type takes (as ptxas for sm_90 decides).
-fn cmp_allowed_for(t: Type) -> &'static [Cmp] {
-    use Cmp::*;
-    if t.is_float() {
-        &[
-            Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
-        ]
-    } else if t.is_unsigned() {
-        &[Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs]
-    } else if t.is_signed() {
-        &[Eq, Ne, Lt, Le, Gt, Ge]
-    } else {
-        &[Eq, Ne]
-    }
-}
-
-/// `.and .or .xor` of `setp` (and `lop3`'s predicate form).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum BoolOp {
-    And,
-    Or,
-    Xor,
-}
-
-impl BoolOp {
-    /// Every operation.
-    pub const ALL: [BoolOp; 3] = [BoolOp::And, BoolOp::Or, BoolOp::Xor];
-    /// The operation as written.
-    pub fn name(self) -> &'static str {
-        match self {
-            BoolOp::And => "and",
-            BoolOp::Or => "or",
-            BoolOp::Xor => "xor",
-        }
-    }
-    fn apply(self, x: bool, y: bool) -> bool {
-        match self {
-            BoolOp::And => x && y,
-            BoolOp::Or => x || y,
-            BoolOp::Xor => x ^ y,
-        }
-    }
-}
-
-/// The modes of `prmt` (none is the generic form).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
-pub enum PrmtMode {
-    F4e,
-    B4e,
-    Rc8,
-    Ecl,
-    Ecr,
-    Rc16,
-}
-
-impl PrmtMode {
-    /// Every mode.
-    pub const ALL: [PrmtMode; 6] = [
-        PrmtMode::F4e,
-        PrmtMode::B4e,
-        PrmtMode::Rc8,
-        PrmtMode::Ecl,
-        PrmtMode::Ecr,
-        PrmtMode::Rc16,
-    ];
-    /// The mode as written.
-    pub fn name(self) -> &'static str {
-        match self {
-            PrmtMode::F4e => "f4e",
-            PrmtMode::B4e => "b4e",
-            PrmtMode::Rc8 => "rc8",
-            PrmtMode::Ecl => "ecl",
-            PrmtMode::Ecr => "ecr",
-            PrmtMode::Rc16 => "rc16",
-        }
-    }
-    /// Source byte for d.b0 .. d.b3 (least significant first) when `c & 3 == k`.
-    pub fn picks(self, k: u32) -> [u8; 4] {
-        // Written as in the ISA's table: d.b3 d.b2 d.b1 d.b0.
-        let row: [u8; 4] = match (self, k & 3) {
-            (PrmtMode::F4e, 0) => [3, 2, 1, 0],
-            (PrmtMode::F4e, 1) => [4, 3, 2, 1],
-            (PrmtMode::F4e, 2) => [5, 4, 3, 2],
-            (PrmtMode::F4e, _) => [6, 5, 4, 3],
-            (PrmtMode::B4e, 0) => [5, 6, 7, 0],
-            (PrmtMode::B4e, 1) => [6, 7, 0, 1],
-            (PrmtMode::B4e, 2) => [7, 0, 1, 2],
-            (PrmtMode::B4e, _) => [0, 1, 2, 3],
-            (PrmtMode::Rc8, k) => [k as u8; 4],
-            (PrmtMode::Ecl, 0) => [3, 2, 1, 0],
-            (PrmtMode::Ecl, 1) => [3, 2, 1, 1],
-            (PrmtMode::Ecl, 2) => [3, 2, 2, 2],
-            (PrmtMode::Ecl, _) => [3, 3, 3, 3],
-            (PrmtMode::Ecr, 0) => [0, 0, 0, 0],
-            (PrmtMode::Ecr, 1) => [1, 1, 1, 0],
-            (PrmtMode::Ecr, 2) => [2, 2, 1, 0],
-            (PrmtMode::Ecr, _) => [3, 2, 1, 0],
-            (PrmtMode::Rc16, 0) | (PrmtMode::Rc16, 2) => [1, 0, 1, 0],
-            (PrmtMode::Rc16, _) => [3, 2, 3, 2],
-        };
-        [row[3], row[2], row[1], row[0]]
-    }
-}
 
 /// Whether a program instruction's text may carry the word `s` as a modifier: a type, or a
 /// word some row reads (a word of one of its modifier groups or of its name after the first,
@@ -591,7 +485,7 @@ impl Validator<'_> {
         let cmp_ty = src_ty.unwrap_or(ty);
         if let (Some(c), true) = (insn.cmp, op.compares()) {
             let ty = cmp_ty;
-            if !cmp_allowed_for(ty).contains(&c) {
+            if !Cmp::for_type(ty).contains(&c) {
                 let sp = self.span_of(c.name());
                 let kinds = if ty.is_bits() {
                     "bit types compare only for equality"
@@ -604,7 +498,7 @@ impl Validator<'_> {
                 };
                 return Err(
                     err(sp, format!("{name}.{}.{}: {kinds}", c.name(), ty.name()))
-                        .allowed(cmp_allowed_for(ty).iter().map(|c| c.name())),
+                        .allowed(Cmp::for_type(ty).iter().map(|c| c.name())),
                 );
             }
         }
@@ -1039,6 +933,15 @@ pub fn width_name(bits: u32) -> String {
     }
 }
 
+/// The operation of a carry-chain instruction: `add.cc`/`addc`, `sub.cc`/`subc` or
+/// `mad.cc`/`madc` (the carry in is the row's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chain {
+    Add,
+    Sub,
+    Mad,
+}
+
 /// What one evaluation wrote: a value per destination (None for `_`), and the trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -1287,7 +1190,7 @@ impl OpInsn {
         if let Some(c) = self.cmp {
             let t = self.cmp_ty();
             let how = match c {
-                Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => "always unsigned".to_string(),
+                _ if c.reads_unsigned() => "always unsigned".to_string(),
                 _ if t.is_float() => format!(".{} values", t.name()),
                 _ => format!("as .{} ({})", t.name(), kind(t)),
             };
@@ -1739,24 +1642,9 @@ impl OpInsn {
         let w = self.ty.bits();
         let v = &*v;
         let one = match self.op {
-            POp::And | POp::Or | POp::Xor => {
-                let (sym, r) = match self.op {
-                    POp::And => ("&", v[0] & v[1]),
-                    POp::Or => ("|", v[0] | v[1]),
-                    _ => ("^", v[0] ^ v[1]),
-                };
-                st.stage([], || {
-                    Stage::new(
-                        StageKind::Operate,
-                        format!("a {sym} b, bit by bit"),
-                        Val::reg("d", w, r),
-                    )
-                    .flow(Flow::Bitwise)
-                    .op(format!("a {sym} b"))
-                    .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])])
-                });
-                r
-            }
+            POp::And => self.bitwise("&", v[0] & v[1], v, st),
+            POp::Or => self.bitwise("|", v[0] | v[1], v, st),
+            POp::Xor => self.bitwise("^", v[0] ^ v[1], v, st),
             POp::Not => {
                 let r = !v[0] & mask64(w);
                 st.stage([], || {
@@ -1814,14 +1702,30 @@ impl OpInsn {
             POp::Slct => self.slct(v, st),
             POp::Set => self.set(v, st),
             POp::CvtPack => self.cvt_pack(v, st),
-            POp::AddCc | POp::Addc | POp::SubCc | POp::Subc | POp::MadCc | POp::Madc => {
-                return self.carry(v, st, out)
-            }
+            POp::AddCc | POp::Addc => return self.carry(Chain::Add, v, st, out),
+            POp::SubCc | POp::Subc => return self.carry(Chain::Sub, v, st, out),
+            POp::MadCc | POp::Madc => return self.carry(Chain::Mad, v, st, out),
             POp::Mov => return self.mov_eval(v, st, out),
         };
         if let Some(o) = out.first_mut() {
             *o = Some(one);
         }
+    }
+
+    /// `and`, `or`, `xor`: `r` is `a SYM b`, bit by bit.
+    fn bitwise<S: Tracer>(&self, sym: &str, r: u64, v: &[u64], st: &mut S) -> u64 {
+        let w = self.ty.bits();
+        st.stage([], || {
+            Stage::new(
+                StageKind::Operate,
+                format!("a {sym} b, bit by bit"),
+                Val::reg("d", w, r),
+            )
+            .flow(Flow::Bitwise)
+            .op(format!("a {sym} b"))
+            .inputs([Val::reg("a", w, v[0]), Val::reg("b", w, v[1])])
+        });
+        r
     }
 
     fn lop3<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
@@ -2290,17 +2194,13 @@ impl OpInsn {
     /// the carry of `sub` is "no borrow", as on ARM; a signed type changes nothing but `.hi`'s
     /// product. 16-bit `madc.hi` keeps bits 32..47 of the product of the operands widened to
     /// 32 bits (see "16-bit `madc.hi`" in docs/hardware-vs-spec.md).
-    fn carry<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
+    fn carry<S: Tracer>(&self, chain: Chain, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
         let ty = self.ty;
         let n = ty.bits();
         let m = u128::from(mask64(n));
         let (a, b) = (v[0], v[1]);
-        let c = if matches!(self.op, POp::MadCc | POp::Madc) {
-            v[2]
-        } else {
-            0
-        };
-        let sub = matches!(self.op, POp::SubCc | POp::Subc);
+        let c = if chain == Chain::Mad { v[2] } else { 0 };
+        let sub = chain == Chain::Sub;
         let cf = if self.op.carry_in() {
             v[self.srcs.len() - 1] & 1
         } else {
@@ -2312,14 +2212,14 @@ impl OpInsn {
             u128::from(sub)
         };
         let plus_cf = if self.op.carry_in() { " + CC.CF" } else { "" };
-        let (x, y, formula, names) = match self.op {
-            POp::AddCc | POp::Addc => (
+        let (x, y, formula, names) = match chain {
+            Chain::Add => (
                 u128::from(a) & m,
                 u128::from(b) & m,
                 format!("a + b{plus_cf}"),
                 ["a", "b"],
             ),
-            POp::SubCc | POp::Subc => {
+            Chain::Sub => {
                 let nb = !u128::from(b) & m;
                 st.stage([], || {
                     Stage::new(
@@ -2339,7 +2239,7 @@ impl OpInsn {
                     ["a", "~b"],
                 )
             }
-            _ => {
+            Chain::Mad => {
                 let product: i128 = if ty.is_signed() {
                     sext(a, n) as i128 * sext(b, n) as i128
                 } else {

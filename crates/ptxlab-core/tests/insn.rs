@@ -228,8 +228,7 @@ proptest! {
 }
 
 /// `setp` and `vset` read one meaning of each of the six ordered comparison words: on 32-bit
-/// values, `setp.CMP.T` and `vset.T.T.CMP` give the same answer, and on `.u32` `lo ls hi hs`
-/// give `lt le gt ge`'s.
+/// values, `setp.CMP.T` and `vset.T.T.CMP` give the same answer.
 #[test]
 fn setp_and_vset_compare_alike() {
     use ptxlab_core::isa::Cmp;
@@ -246,30 +245,109 @@ fn setp_and_vset_compare_alike() {
         for t in ["s32", "u32"] {
             let setp = check(&format!("setp.{}.{t} p, a, b;", c.name())).unwrap();
             let vset = check(&format!("vset.{t}.{t}.{} d, a, b;", c.name())).unwrap();
-            let unsigned = match c {
-                Cmp::Lt => Some("lo"),
-                Cmp::Le => Some("ls"),
-                Cmp::Gt => Some("hi"),
-                Cmp::Ge => Some("hs"),
-                _ => None,
-            };
             for &a in &values {
                 for &b in &values {
                     let x = Inputs::new(a, b, 0, 0);
-                    let p = setp.evaluate(&x).values[0].value;
                     assert_eq!(
-                        p,
+                        setp.evaluate(&x).values[0].value,
                         vset.evaluate(&x).values[0].value,
                         "{c:?} {t} {a:#x} {b:#x}"
                     );
-                    if let Some(w) = unsigned {
-                        let u = check(&format!("setp.{w}.u32 p, a, b;")).unwrap();
-                        let s = check(&format!("setp.{}.u32 p, a, b;", c.name())).unwrap();
-                        assert_eq!(
-                            u.evaluate(&x).values[0].value,
-                            s.evaluate(&x).values[0].value
-                        );
-                    }
+                }
+            }
+        }
+    }
+}
+
+/// What each comparison word means, written here with Rust's own comparisons and checked
+/// against `setp` for every word each type takes, on values at the edges of each type (both
+/// signs, the extremes, floats' zeros, infinities, NaN and a subnormal): `p` is the answer
+/// and `q` its negation.
+#[test]
+fn setp_answers_as_written() {
+    use ptxlab_core::isa::{Cmp, Type};
+    use std::cmp::Ordering;
+    let ints = [
+        0u64,
+        1,
+        2,
+        0x7f,
+        0x80,
+        0xff,
+        0x7fff,
+        0x8000,
+        0xffff,
+        0x7fff_ffff,
+    ];
+    let more = [
+        0x8000_0000u64,
+        0xffff_ffff,
+        i64::MAX as u64,
+        1 << 63,
+        u64::MAX,
+    ];
+    let f32s = [
+        0u64,
+        0x8000_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+    ];
+    let f32s = [&f32s[..], &[0x7fc0_0000, 0x0000_0001, 0x0000_0002]].concat();
+    let f64s = [
+        0u64,
+        1 << 63,
+        0x3ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0000,
+        0x7ff8 << 48,
+        1,
+    ];
+    for t in [
+        "u16", "u32", "u64", "s16", "s32", "s64", "b16", "b32", "b64", "f32", "f64",
+    ] {
+        let ty = Type::from_name(t).unwrap();
+        let n = ty.bits();
+        let values: Vec<u64> = match t {
+            "f32" => f32s.clone(),
+            "f64" => f64s.to_vec(),
+            _ => ints
+                .iter()
+                .chain(&more)
+                .map(|v| v & (u64::MAX >> (64 - n)))
+                .collect(),
+        };
+        for &c in Cmp::for_type(ty) {
+            let insn = check(&format!("setp.{}.{t} p|q, a, b;", c.name())).unwrap();
+            for &a in &values {
+                for &b in &values {
+                    // The order of a and b as the word reads them; None where one is NaN.
+                    let order = if t == "f32" {
+                        f32::from_bits(a as u32).partial_cmp(&f32::from_bits(b as u32))
+                    } else if t == "f64" {
+                        f64::from_bits(a).partial_cmp(&f64::from_bits(b))
+                    } else if ty.is_signed() {
+                        let s = |v: u64| ((v << (64 - n)) as i64) >> (64 - n);
+                        Some(s(a).cmp(&s(b)))
+                    } else {
+                        Some(a.cmp(&b))
+                    };
+                    let want = match (c.name(), order) {
+                        ("num", o) => o.is_some(),
+                        ("nan", o) => o.is_none(),
+                        (w, None) => w.len() == 3 && w.ends_with('u'),
+                        ("eq" | "equ", Some(o)) => o == Ordering::Equal,
+                        ("ne" | "neu", Some(o)) => o != Ordering::Equal,
+                        ("lt" | "ltu" | "lo", Some(o)) => o == Ordering::Less,
+                        ("le" | "leu" | "ls", Some(o)) => o != Ordering::Greater,
+                        ("gt" | "gtu" | "hi", Some(o)) => o == Ordering::Greater,
+                        ("ge" | "geu" | "hs", Some(o)) => o != Ordering::Less,
+                        (w, _) => panic!("a word this test does not know: {w}"),
+                    };
+                    let out = insn.evaluate(&Inputs::new(a, b, 0, 0));
+                    let (p, q) = (out.values[0].value, out.values[1].value);
+                    assert_eq!(p, Some(u64::from(want)), "{t} {c:?} {a:#x} {b:#x}");
+                    assert_eq!(q, Some(u64::from(!want)), "{t} {c:?} {a:#x} {b:#x}");
                 }
             }
         }

@@ -33,7 +33,8 @@ pub use operand::{
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
 pub use vocab::{
-    ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, Scale, SecOp, SelKind, Selector, Type,
+    BoolOp, ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, PrmtMode, Scale, SecOp, SelKind,
+    Selector, Type,
 };
 
 /// Base address of NVIDIA's PTX ISA documentation.

@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
-use super::{Cmp, Family, Gpu, Type, PTX_DOC_BASE};
+use super::{BoolOp, Cmp, Family, Gpu, PrmtMode, Type, PTX_DOC_BASE};
 
 /// One row: everything about one program instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -584,7 +584,7 @@ const SLCT_OF: &[&str] = &["d, a and b", "c"];
 
 const NO_MODS: &[&[&str]] = &[];
 const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
-const PRMT_MODS: &[&[&str]] = &[&["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]];
+const PRMT_MODS: &[&[&str]] = &[&PRMT_WORDS];
 /// `setp`'s and `set`'s comparison words: every [`Cmp`], required ("!").
 const CMP_WORDS: [&str; 19] = {
     let mut w = ["!"; 19];
@@ -595,7 +595,27 @@ const CMP_WORDS: [&str; 19] = {
     }
     w
 };
-const SETP_MODS: &[&[&str]] = &[&CMP_WORDS, &["and", "or", "xor"], &["ftz"]];
+/// The Boolean operations that combine a comparison with a predicate: every [`BoolOp`].
+const BOOL_WORDS: [&str; 3] = {
+    let mut w = [""; 3];
+    let mut i = 0;
+    while i < BoolOp::ALL.len() {
+        w[i] = BoolOp::ALL[i].name();
+        i += 1;
+    }
+    w
+};
+/// `prmt`'s modes: every [`PrmtMode`] (none written is the generic form).
+const PRMT_WORDS: [&str; 6] = {
+    let mut w = [""; 6];
+    let mut i = 0;
+    while i < PrmtMode::ALL.len() {
+        w[i] = PrmtMode::ALL[i].name();
+        i += 1;
+    }
+    w
+};
+const SETP_MODS: &[&[&str]] = &[&CMP_WORDS, &BOOL_WORDS, &["ftz"]];
 const CVT_MODS: &[&[&str]] = &[&["sat"]];
 const SLCT_MODS: &[&[&str]] = &[&["ftz"]];
 const PACK_MODS: &[&[&str]] = &[&["!", "sat"]];

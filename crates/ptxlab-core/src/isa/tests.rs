@@ -285,7 +285,9 @@ fn one_type_vocabulary() {
             "{t:?}"
         );
     }
+    assert!(!Type::slot_signed(None));
     for t in Type::ALL {
+        assert_eq!(Type::slot_signed(Some(t)), t.is_signed(), "{t:?}");
         assert_eq!(Type::from_name(t.name()), Some(t));
         let word = Mod::from_name(t.name());
         assert_eq!(

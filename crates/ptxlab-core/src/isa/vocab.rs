@@ -1,5 +1,6 @@
-//! The words of the instruction set: types, modifiers, the typed [`Form`] they gather into,
-//! selectors, and the names of the type slots. Nothing here knows about a parsed instruction;
+//! The words of the instruction set, for both tables: types, comparisons, the modes and
+//! operations modifiers name (`BoolOp`, `PrmtMode`, `ClampMode` ...), the table's modifiers
+//! and the typed [`Form`] they gather into, selectors, and the names of the type slots. Nothing here knows about a parsed instruction;
 //! [`crate::ast`] re-exports these so both paths name the same items.
 //!
 //! ```
@@ -173,14 +174,17 @@ impl Type {
     pub(crate) const fn slot_signed(t: Option<Type>) -> bool {
         let i = match t {
             Some(t) => t as usize,
-            None => 23,
+            None => Type::ALL.len(),
         };
         Type::SLOT_SIGNED[i]
     }
-    const SLOT_SIGNED: [bool; 24] = {
-        let mut t = [false; 24];
+    const SLOT_SIGNED: [bool; Type::ALL.len() + 1] = {
+        let mut t = [false; Type::ALL.len() + 1];
         let mut i = 0;
-        while i < 23 {
+        // `ALL` lists every type in declaration order, so its index is the type's number
+        // and the last place, none's.
+        while i < Type::ALL.len() {
+            assert!(Type::ALL[i] as usize == i);
             let ty = Type::ALL[i];
             t[ty as usize] = ty.is_signed();
             i += 1;
@@ -217,10 +221,10 @@ pub enum SecOp {
     Max,
 }
 
-/// A comparison, the one vocabulary of `vset*`, `setp`, `set` (and the words of `slct`'s
-/// relatives): the six ordered words every compare takes, the unsigned words of `setp`/`set`
-/// on unsigned types, and the unordered and NaN words of their float forms. Which words an
-/// instruction takes is its row's: `vset*` reads the first six ([`Cmp::VIDEO`]).
+/// A comparison, the one vocabulary of `vset*`, `setp` and `set`: the six ordered words, the
+/// unsigned words of `setp`/`set` on unsigned types, and the unordered and NaN words of their
+/// float forms. `vset*` takes the first six ([`Cmp::VIDEO`]); which words `setp` and `set`
+/// take depends on the type they compare ([`Cmp::for_type`]).
 ///
 /// What a word means is one function, [`Cmp::holds`] on the order of two numbers, and
 /// [`Cmp::on_nan`] when one of two floats is NaN: the video evaluators, their plans
@@ -365,6 +369,25 @@ impl Cmp {
         }
     }
 
+    /// The comparisons `setp` and `set` take on values of type `t`, as ptxas for sm_90 decides
+    /// (`tests/data/ptxas-programs.jsonl`): bit types compare only for equality, signed types
+    /// take the six ordered words, unsigned types also `lo ls hi hs`, and floats the ordered,
+    /// unordered and NaN words.
+    pub fn for_type(t: Type) -> &'static [Cmp] {
+        use Cmp::*;
+        if t.is_float() {
+            &[
+                Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+            ]
+        } else if t.is_unsigned() {
+            &[Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs]
+        } else if t.is_signed() {
+            &Cmp::VIDEO
+        } else {
+            &[Eq, Ne]
+        }
+    }
+
     /// Whether the comparison holds when either float is NaN: the unordered words and `nan`.
     pub const fn on_nan(self) -> bool {
         matches!(
@@ -415,6 +438,99 @@ impl Cmp {
             Cmp::Num => "ordered with (neither is NaN)",
             Cmp::Nan => "unordered with (one is NaN)",
         }
+    }
+}
+
+/// `.and .or .xor` of `setp` (and `lop3`'s predicate form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+impl BoolOp {
+    /// Every operation.
+    pub const ALL: [BoolOp; 3] = [BoolOp::And, BoolOp::Or, BoolOp::Xor];
+    /// The operation as written.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BoolOp::And => "and",
+            BoolOp::Or => "or",
+            BoolOp::Xor => "xor",
+        }
+    }
+    /// The operation on two predicates.
+    pub const fn apply(self, x: bool, y: bool) -> bool {
+        match self {
+            BoolOp::And => x && y,
+            BoolOp::Or => x || y,
+            BoolOp::Xor => x ^ y,
+        }
+    }
+}
+
+/// The modes of `prmt` (none is the generic form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // the variants are PTX's own names, documented by NVIDIA
+pub enum PrmtMode {
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
+}
+
+impl PrmtMode {
+    /// Every mode.
+    pub const ALL: [PrmtMode; 6] = [
+        PrmtMode::F4e,
+        PrmtMode::B4e,
+        PrmtMode::Rc8,
+        PrmtMode::Ecl,
+        PrmtMode::Ecr,
+        PrmtMode::Rc16,
+    ];
+    /// The mode as written.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PrmtMode::F4e => "f4e",
+            PrmtMode::B4e => "b4e",
+            PrmtMode::Rc8 => "rc8",
+            PrmtMode::Ecl => "ecl",
+            PrmtMode::Ecr => "ecr",
+            PrmtMode::Rc16 => "rc16",
+        }
+    }
+    /// Source byte for d.b0 .. d.b3 (least significant first) when `c & 3 == k`.
+    pub fn picks(self, k: u32) -> [u8; 4] {
+        // Written as in the ISA's table: d.b3 d.b2 d.b1 d.b0.
+        let row: [u8; 4] = match (self, k & 3) {
+            (PrmtMode::F4e, 0) => [3, 2, 1, 0],
+            (PrmtMode::F4e, 1) => [4, 3, 2, 1],
+            (PrmtMode::F4e, 2) => [5, 4, 3, 2],
+            (PrmtMode::F4e, _) => [6, 5, 4, 3],
+            (PrmtMode::B4e, 0) => [5, 6, 7, 0],
+            (PrmtMode::B4e, 1) => [6, 7, 0, 1],
+            (PrmtMode::B4e, 2) => [7, 0, 1, 2],
+            (PrmtMode::B4e, _) => [0, 1, 2, 3],
+            (PrmtMode::Rc8, k) => [k as u8; 4],
+            (PrmtMode::Ecl, 0) => [3, 2, 1, 0],
+            (PrmtMode::Ecl, 1) => [3, 2, 1, 1],
+            (PrmtMode::Ecl, 2) => [3, 2, 2, 2],
+            (PrmtMode::Ecl, _) => [3, 3, 3, 3],
+            (PrmtMode::Ecr, 0) => [0, 0, 0, 0],
+            (PrmtMode::Ecr, 1) => [1, 1, 1, 0],
+            (PrmtMode::Ecr, 2) => [2, 2, 1, 0],
+            (PrmtMode::Ecr, _) => [3, 2, 1, 0],
+            (PrmtMode::Rc16, 0) | (PrmtMode::Rc16, 2) => [1, 0, 1, 0],
+            (PrmtMode::Rc16, _) => [3, 2, 3, 2],
+        };
+        [row[3], row[2], row[1], row[0]]
     }
 }
 
@@ -512,40 +628,53 @@ impl Mod {
         }
     }
 
-    /// Every modifier the parser knows.
-    pub const ALL: [Mod; 31] = [
-        Mod::Type(Type::U16),
-        Mod::Type(Type::U32),
-        Mod::Type(Type::U64),
-        Mod::Type(Type::S16),
-        Mod::Type(Type::S32),
-        Mod::Type(Type::S64),
-        Mod::Type(Type::B16),
-        Mod::Type(Type::B32),
-        Mod::Type(Type::B64),
-        Mod::Type(Type::U16x2),
-        Mod::Type(Type::S16x2),
-        Mod::Sat,
-        Mod::SecOp(SecOp::Add),
-        Mod::SecOp(SecOp::Min),
-        Mod::SecOp(SecOp::Max),
-        Mod::Cmp(Cmp::Eq),
-        Mod::Cmp(Cmp::Ne),
-        Mod::Cmp(Cmp::Lt),
-        Mod::Cmp(Cmp::Le),
-        Mod::Cmp(Cmp::Gt),
-        Mod::Cmp(Cmp::Ge),
-        Mod::Mode(ClampMode::Clamp),
-        Mod::Mode(ClampMode::Wrap),
-        Mod::Scale(Scale::Shr7),
-        Mod::Scale(Scale::Shr15),
-        Mod::Po,
-        Mod::Half(HalfMode::Lo),
-        Mod::Half(HalfMode::Hi),
-        Mod::Half(HalfMode::Wide),
-        Mod::Relu,
-        Mod::Shiftamt,
-    ];
+    /// Every modifier the parser knows: the table's type words ([`Type::TABLE`]), `.sat`, the
+    /// secondary operations, `vset*`'s comparisons ([`Cmp::VIDEO`]), the modes, scales, `.po`,
+    /// halves, `.relu` and `.shiftamt`.
+    pub const ALL: [Mod; 31] = {
+        let others = [
+            Mod::Sat,
+            Mod::SecOp(SecOp::Add),
+            Mod::SecOp(SecOp::Min),
+            Mod::SecOp(SecOp::Max),
+        ];
+        let rest = [
+            Mod::Mode(ClampMode::Clamp),
+            Mod::Mode(ClampMode::Wrap),
+            Mod::Scale(Scale::Shr7),
+            Mod::Scale(Scale::Shr15),
+            Mod::Po,
+            Mod::Half(HalfMode::Lo),
+            Mod::Half(HalfMode::Hi),
+            Mod::Half(HalfMode::Wide),
+            Mod::Relu,
+            Mod::Shiftamt,
+        ];
+        let mut all = [Mod::Sat; 31];
+        let mut n = 0;
+        let mut i = 0;
+        while i < Type::TABLE.len() {
+            all[n] = Mod::Type(Type::TABLE[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        i = 0;
+        while i < others.len() {
+            all[n] = others[i];
+            (n, i) = (n + 1, i + 1);
+        }
+        i = 0;
+        while i < Cmp::VIDEO.len() {
+            all[n] = Mod::Cmp(Cmp::VIDEO[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        i = 0;
+        while i < rest.len() {
+            all[n] = rest[i];
+            (n, i) = (n + 1, i + 1);
+        }
+        assert!(n == 31);
+        all
+    };
 
     /// The modifier written `s` (without the dot), if it is one.
     pub fn from_name(s: &str) -> Option<Mod> {
