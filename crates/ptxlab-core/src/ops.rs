@@ -2211,12 +2211,13 @@ impl OpInsn {
         } else {
             u128::from(sub)
         };
-        let plus_cf = if self.op.carry_in() { " + CC.CF" } else { "" };
+        // The formulas as fixed text, so that a run without stages formats nothing.
+        let cf_in = self.op.carry_in();
         let (x, y, formula, names) = match chain {
             Chain::Add => (
                 u128::from(a) & m,
                 u128::from(b) & m,
-                format!("a + b{plus_cf}"),
+                if cf_in { "a + b + CC.CF" } else { "a + b" },
                 ["a", "b"],
             ),
             Chain::Sub => {
@@ -2231,11 +2232,14 @@ impl OpInsn {
                     .op("~b")
                     .input(Val::reg("b", n, b))
                 });
-                let one = if self.op.carry_in() { CARRY_FLAG } else { "1" };
                 (
                     u128::from(a) & m,
                     nb,
-                    format!("a + ~b + {one}"),
+                    if cf_in {
+                        "a + ~b + CC.CF"
+                    } else {
+                        "a + ~b + 1"
+                    },
                     ["a", "~b"],
                 )
             }
@@ -2286,7 +2290,8 @@ impl OpInsn {
                     .input(product_val())
                     .flow(Flow::shifted(if self.hi { shift as i32 } else { 0 }, false))
                 });
-                (h, u128::from(c) & m, format!("h + c{plus_cf}"), ["h", "c"])
+                let formula = if cf_in { "h + c + CC.CF" } else { "h + c" };
+                (h, u128::from(c) & m, formula, ["h", "c"])
             }
         };
         let sum = x + y + cin;
@@ -2299,7 +2304,7 @@ impl OpInsn {
                 "the exact sum, one bit wider",
                 sum_val.clone(),
             )
-            .op(formula.clone())
+            .op(formula)
             .inputs([
                 Val::new(names[0], n, false, x as i128),
                 Val::new(names[1], n, false, y as i128),
