@@ -1190,20 +1190,27 @@ impl OpInsn {
         if let Some(c) = self.cmp {
             let t = self.cmp_ty();
             let how = match c {
-                _ if c.reads_unsigned() => "always unsigned".to_string(),
+                _ if c.reads_unsigned() => "as unsigned, whatever the type".to_string(),
                 _ if t.is_float() => format!(".{} values", t.name()),
                 _ => format!("as .{} ({})", t.name(), kind(t)),
             };
-            out.push(format!(
-                ".{}: {} is a {} b, read {how}",
-                c.name(),
-                if self.op == POp::Set {
-                    "the answer"
-                } else {
-                    "p"
-                },
-                c.symbol()
-            ));
+            let who = if self.op == POp::Set {
+                "the answer"
+            } else {
+                "p"
+            };
+            let sym = c.symbol();
+            // What the word says, NaN included for floats (Cmp::holds and Cmp::on_nan).
+            let what = match c {
+                Cmp::Num => format!("{who} is true when neither a nor b is NaN"),
+                Cmp::Nan => format!("{who} is true when a or b is NaN"),
+                _ if c.on_nan() => {
+                    format!("{who} is a {sym} b, or true when a or b is NaN (unordered)")
+                }
+                _ if t.is_float() => format!("{who} is a {sym} b, false when a or b is NaN"),
+                _ => format!("{who} is a {sym} b"),
+            };
+            out.push(format!(".{}: {what}, read {how}", c.name()));
         }
         if let Some(b) = self.bool_op {
             out.push(if self.op == POp::Set {

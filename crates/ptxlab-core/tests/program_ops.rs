@@ -599,3 +599,33 @@ proptest! {
         }
     }
 }
+
+/// The Learn note of each comparison word says what the word computes: on floats, where a
+/// NaN makes it true or false; `num` and `nan` in words of their own (a relation symbol does
+/// not describe them); on an unsigned word, that it reads the values as unsigned.
+#[test]
+fn comparison_notes_say_what_the_word_computes() {
+    use ptxlab_core::isa::{Cmp, Type};
+    for (t, ty) in [("f32", Type::F32), ("u32", Type::U32), ("s32", Type::S32)] {
+        for &c in Cmp::for_type(ty) {
+            let op = parse_op(&format!("setp.{}.{t} p, a, b;", c.name())).unwrap();
+            let notes = op.notes();
+            let note = notes
+                .iter()
+                .find(|n| n.starts_with(&format!(".{}:", c.name())))
+                .unwrap_or_else(|| panic!("no note for .{}: {notes:?}", c.name()));
+            let says = |w: &str| note.contains(w);
+            match c {
+                Cmp::Num => assert!(says("neither a nor b is NaN"), "{note}"),
+                Cmp::Nan => assert!(says("true when a or b is NaN"), "{note}"),
+                _ if c.on_nan() => assert!(says("or true when a or b is NaN"), "{note}"),
+                _ if ty.is_float() => assert!(says("false when a or b is NaN"), "{note}"),
+                _ => assert!(!says("NaN"), "{note}"),
+            }
+            assert_eq!(c.reads_unsigned(), says("as unsigned"), "{note}");
+            if !matches!(c, Cmp::Num | Cmp::Nan) {
+                assert!(says(&format!("a {} b", c.symbol())), "{note}");
+            }
+        }
+    }
+}
