@@ -2370,12 +2370,29 @@ impl OpInsn {
                     Val::reg(n, w, x)
                 }
             };
+            // What the word tests, NaN included where it counts (Cmp::on_nan).
+            let sym = c.symbol();
+            let (label, op) = match c {
+                Cmp::Num => (
+                    "neither a nor b is NaN,".to_string(),
+                    "!isnan(a) && !isnan(b)".to_string(),
+                ),
+                Cmp::Nan => (
+                    "a or b is NaN,".to_string(),
+                    "isnan(a) || isnan(b)".to_string(),
+                ),
+                _ if c.on_nan() => (
+                    format!("a {sym} b, or a or b is NaN,"),
+                    format!("a {sym} b || isnan(a) || isnan(b)"),
+                ),
+                _ => (format!("a {sym} b"), format!("a {sym} b")),
+            };
             Stage::new(
                 StageKind::Compare,
-                format!("a {} b read as .{}: {t}", c.symbol(), ty.name()),
+                format!("{label} read as .{}: {t}", ty.name()),
                 Val::reg("t", 1, t as u64),
             )
-            .op(format!("a {} b", c.symbol()))
+            .op(op)
             .inputs([show("a", v[0]), show("b", v[1])])
         });
         t

@@ -626,6 +626,17 @@ fn comparison_notes_say_what_the_word_computes() {
             if !matches!(c, Cmp::Num | Cmp::Nan) {
                 assert!(says(&format!("a {} b", c.symbol())), "{note}");
             }
+            // The comparison's stage names NaN where the word reads it.
+            let out = op.eval(&[0x7fc0_0000, 0x3f80_0000]);
+            let stage = out
+                .trace
+                .stages
+                .iter()
+                .find(|s| s.kind == ptxlab_core::trace::StageKind::Compare)
+                .expect("a comparison stage");
+            let nan = c.on_nan() || c == Cmp::Num;
+            assert_eq!(stage.op.contains("isnan"), nan, "{}", stage.op);
+            assert_eq!(stage.label.contains("NaN"), nan, "{}", stage.label);
         }
     }
 }
