@@ -585,36 +585,30 @@ const SLCT_OF: &[&str] = &["d, a and b", "c"];
 const NO_MODS: &[&[&str]] = &[];
 const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
 const PRMT_MODS: &[&[&str]] = &[&PRMT_WORDS];
+/// The words of a modifier group made from a vocabulary's `ALL` list (whose items have a
+/// `const fn name`), after the words given first (`"!"`: one of the group is required).
+macro_rules! names {
+    ($all:expr $(, $first:literal)*) => {{
+        const FIRST: &[&str] = &[$($first),*];
+        let mut w = [""; FIRST.len() + $all.len()];
+        let mut i = 0;
+        while i < w.len() {
+            w[i] = if i < FIRST.len() {
+                FIRST[i]
+            } else {
+                $all[i - FIRST.len()].name()
+            };
+            i += 1;
+        }
+        w
+    }};
+}
 /// `setp`'s and `set`'s comparison words: every [`Cmp`], required ("!").
-const CMP_WORDS: [&str; 19] = {
-    let mut w = ["!"; 19];
-    let mut i = 0;
-    while i < Cmp::ALL.len() {
-        w[i + 1] = Cmp::ALL[i].name();
-        i += 1;
-    }
-    w
-};
+const CMP_WORDS: [&str; 19] = names!(Cmp::ALL, "!");
 /// The Boolean operations that combine a comparison with a predicate: every [`BoolOp`].
-const BOOL_WORDS: [&str; 3] = {
-    let mut w = [""; 3];
-    let mut i = 0;
-    while i < BoolOp::ALL.len() {
-        w[i] = BoolOp::ALL[i].name();
-        i += 1;
-    }
-    w
-};
+const BOOL_WORDS: [&str; 3] = names!(BoolOp::ALL);
 /// `prmt`'s modes: every [`PrmtMode`] (none written is the generic form).
-const PRMT_WORDS: [&str; 6] = {
-    let mut w = [""; 6];
-    let mut i = 0;
-    while i < PrmtMode::ALL.len() {
-        w[i] = PrmtMode::ALL[i].name();
-        i += 1;
-    }
-    w
-};
+const PRMT_WORDS: [&str; 6] = names!(PrmtMode::ALL);
 const SETP_MODS: &[&[&str]] = &[&CMP_WORDS, &BOOL_WORDS, &["ftz"]];
 const CVT_MODS: &[&[&str]] = &[&["sat"]];
 const SLCT_MODS: &[&[&str]] = &[&["ftz"]];
