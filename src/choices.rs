@@ -6,8 +6,8 @@
 
 use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAMES};
 use ptxlab_core::insn::{check, Insn};
-use ptxlab_core::isa::POp;
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
+use ptxlab_core::isa::{Instr, POp};
 use ptxlab_core::ops::OpInsn;
 use ptxlab_core::{Family, Opcode, Type, OPCODES};
 
@@ -205,7 +205,12 @@ fn alternatives(insn: &Instruction, g: ModGroup, offered: &[Mod], required: bool
         let c = with_mod(insn, in_group, Some(m));
         choices.push(choice(format!(".{}", m.name()), &c, current == Some(m)));
     }
-    select(g.key(), g.label_for(insn.opcode), choices, Row::Modifiers)
+    select(
+        g.key(),
+        g.label_for(Instr::Table(insn.opcode)),
+        choices,
+        Row::Modifiers,
+    )
 }
 
 /// Scalar video: no second step, a secondary operation with `c`, or a merge into a part of `d`
@@ -469,14 +474,14 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         let label = format!("{} type", names.join(" and "));
         out.push(select("type1", &label, types, Row::Modifiers));
     }
-    // Each modifier group's kind, known from its words, gives its label and what it sets.
-    for (kind, required, words) in row.mod_groups() {
-        let (key, label) = (kind.key(), kind.label());
-        let current = op.modifier(kind);
-        if words.len() == 1 {
+    // Each modifier group gives its control's key and label, and what its modifiers set.
+    for (g, required, mods) in row.mod_groups() {
+        let (key, label) = (g.key(), g.label_for(Instr::Program(op.op)));
+        let current = op.modifier(g);
+        if mods.len() == 1 {
             let on = current.is_some();
-            let off = op.with_modifier(kind, None);
-            let with = op.with_modifier(kind, Some(words[0]));
+            let off = op.with_modifier(g, None);
+            let with = op.with_modifier(g, Some(mods[0]));
             out.push(Group {
                 key: key.into(),
                 label: label.into(),
@@ -493,13 +498,13 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         if !required || current.is_none() {
             choices.push(op_choice(
                 "none",
-                &op.with_modifier(kind, None),
+                &op.with_modifier(g, None),
                 current.is_none(),
             ));
         }
-        for w in words {
-            let c = op.with_modifier(kind, Some(w));
-            choices.push(op_choice(format!(".{w}"), &c, current == Some(w)));
+        for m in mods {
+            let c = op.with_modifier(g, Some(m));
+            choices.push(op_choice(format!(".{}", m.name()), &c, current == Some(m)));
         }
         out.push(select(key, label, choices, Row::Modifiers));
     }

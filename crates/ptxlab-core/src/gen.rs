@@ -183,7 +183,7 @@ pub fn instruction(r: &mut Rng) -> String {
     let nmods = r.below(7);
     for _ in 0..nmods {
         s.push('.');
-        s.push_str(Mod::ALL[r.below(Mod::ALL.len())].name());
+        s.push_str(Mod::TABLE[r.below(Mod::TABLE.len())].name());
     }
     s.push(' ');
     let nops = 1 + r.below(6);

@@ -260,6 +260,12 @@ pub fn modifier(op: Opcode, m: Mod) -> Note {
              (0xffffffff still means none found).",
             M("bfind.shiftamt.u32 d, a;", 0x7fff_8001, 0, 0),
         ),
+        Mod::Dir(_) | Mod::Prmt(_) | Mod::Bool(_) | Mod::Ftz | Mod::Cc => Note::plain(format!(
+            ".{}: a modifier of the program instructions (shf, prmt, setp, set, slct, the carry \
+             chain); {} takes none of them.",
+            m.name(),
+            op.name()
+        )),
     }
 }
 

@@ -18,10 +18,10 @@ use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
-pub use crate::isa::op_rows::{OpModGroup, OpRow, POp, OP_ROWS};
+pub use crate::isa::op_rows::{OpMods, OpRow, POp, OP_ROWS};
 use crate::isa::{
-    BoolOp, ClampMode, Cmp, FloatRule, ImmRule, PositionKind, PrmtMode, Role, SignRule, Type,
-    WidthRule,
+    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, PositionKind, PrmtMode,
+    Role, ShiftDir, SignRule, Type, WidthRule,
 };
 use crate::scan::{Arg, Atom};
 use crate::trace::{
@@ -38,7 +38,7 @@ fn known_word(s: &str) -> bool {
     Type::from_name(s).is_some()
         || s == "relu"
         || OP_ROWS.iter().any(|r| {
-            r.mods.iter().any(|g| g.contains(&s))
+            r.mods.named(s).is_some()
                 || r.beyond.is_some_and(|b| b.words.contains(&s))
                 || r.name.split('.').skip(1).any(|w| w == s)
         })
@@ -266,6 +266,34 @@ fn range(t: Type) -> (i128, i128) {
     }
 }
 
+/// A modifier group in the program validator's messages: "mode (.wrap or .clamp)" where the
+/// table's words ([`ModGroup::describe`]) name more than a program row takes.
+fn phrase(g: ModGroup) -> &'static str {
+    match g {
+        ModGroup::Mode => "mode (.wrap or .clamp)",
+        ModGroup::Half => "half (.lo or .hi)",
+        _ => g.describe(),
+    }
+}
+
+/// The message when a row that must have one of a group's modifiers has none: `word` is the
+/// opcode as written first (`mad` of `mad.cc`), `name` the row's name, `example` its opcode
+/// with modifiers (`shf.l.wrap.b32`).
+fn missing(g: ModGroup, word: &str, name: &str, example: &str) -> String {
+    match g {
+        ModGroup::Dir => format!("{name} needs a direction, .l or .r, and a mode: e.g. {example}"),
+        ModGroup::Mode => format!(
+            "{name} needs a mode: .wrap (amount mod 32) or .clamp (amount at most 32), e.g. {example}"
+        ),
+        ModGroup::Half => format!(
+            "{word} needs the half of the product it adds: {word}.lo or {word}.hi, e.g. {example}"
+        ),
+        ModGroup::Sat => format!("{name} always saturates and says so: {name}.sat"),
+        ModGroup::Cmp => format!("{name} needs a comparison, e.g. {example}"),
+        _ => format!("{name} needs its {}, e.g. {example}", phrase(g)),
+    }
+}
+
 impl Validator<'_> {
     /// Where the modifier `word` is written, for a message about it (the opcode when it is
     /// not).
@@ -301,10 +329,9 @@ impl Validator<'_> {
         };
         // Modifiers: each kind at most once, and only the kinds the opcode takes.
         let mut types: Vec<(Type, Span)> = Vec::new();
-        let groups: Vec<(OpModGroup, bool, Vec<&str>)> = row.mod_groups().collect();
         // The row's example opcode with its modifiers (`shf.l.wrap.b32`), for the messages.
         let example = row.example.split_whitespace().next().unwrap_or(name);
-        let mut seen: Vec<OpModGroup> = Vec::new();
+        let mut seen: Vec<ModGroup> = Vec::new();
         // The words of the row's own name after the first (`add.cc`'s `.cc`).
         let named = |w: &str| row.name.split('.').skip(1).any(|x| x == w);
         for (k, (sp, w)) in self.mods.iter().enumerate() {
@@ -318,8 +345,8 @@ impl Validator<'_> {
                 types.push((t, sp.clone()));
                 continue;
             }
-            // The group of the row's that holds the word decides what it sets.
-            let Some((kind, _, words)) = groups.iter().find(|g| g.2.contains(w)) else {
+            // The row's modifier of that name, and its group, decide what it sets.
+            let Some(m) = row.mods.named(w) else {
                 if *w == "cc" && named(w) {
                     // The .cc of add.cc, sub.cc and mad.cc: ptxas reads it written again as
                     // once, anywhere after the opcode.
@@ -331,19 +358,26 @@ impl Validator<'_> {
                     None => refuse(""),
                 });
             };
-            let kind = *kind;
-            if kind.comes_first() && k == 0 && self.first_spaced {
+            let kind = ModGroup::of(m);
+            let words = || {
+                row.mods
+                    .all
+                    .iter()
+                    .filter(move |x| ModGroup::of(**x) == kind)
+                    .map(|x| x.name())
+            };
+            let first = row.mods.first == Some(kind);
+            if first && k == 0 && self.first_spaced {
                 return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
             }
-            if kind.comes_first() && (k != 0 || seen.contains(&kind)) {
+            if first && (k != 0 || seen.contains(&kind)) {
                 return Err(err(
                     sp.clone(),
                     format!(
                         "{}'s {} comes first and once: {}, then the rest, e.g. {}",
                         op.word(),
-                        kind.describe(),
-                        words
-                            .iter()
+                        phrase(kind),
+                        words()
                             .map(|x| format!("{}.{x}", op.word()))
                             .collect::<Vec<_>>()
                             .join(" or "),
@@ -356,28 +390,24 @@ impl Validator<'_> {
                     sp.clone(),
                     format!(
                         "'{name}' takes one {}; '.{w}' is a second one",
-                        kind.describe()
+                        phrase(kind)
                     ),
                 )
-                .allowed(words.iter().copied()));
+                .allowed(words()));
             }
             seen.push(kind);
-            if !insn.set_modifier(kind, Some(w)) {
+            if !insn.set_mod(m) {
                 return Err(refuse(""));
             }
         }
         // A group the row marks as required, missing.
-        for (kind, required, words) in &groups {
-            if *required && !seen.contains(kind) {
-                let allowed: Vec<&str> = if *kind == OpModGroup::Compare {
-                    Cmp::ALL.map(|c| c.name()).to_vec()
-                } else {
-                    words.clone()
-                };
-                return Err(
-                    err(self.op_span.clone(), kind.missing(op.word(), name, example))
-                        .allowed(allowed),
-                );
+        for (kind, required, mods) in row.mod_groups() {
+            if required && !seen.contains(&kind) {
+                return Err(err(
+                    self.op_span.clone(),
+                    missing(kind, op.word(), name, example),
+                )
+                .allowed(mods.iter().map(|m| m.name())));
             }
         }
         // Types: one for every slot of the row, the third only with the first types that
@@ -506,9 +536,9 @@ impl Validator<'_> {
         let written = [Some(ty), src_ty];
         for need in row.needs {
             let Some((sp, w)) = self.mods.iter().find(|x| {
-                groups
-                    .iter()
-                    .any(|g| g.0 == need.group && g.2.contains(&x.1))
+                row.mods
+                    .named(x.1)
+                    .is_some_and(|m| ModGroup::of(m) == need.group)
             }) else {
                 continue;
             };
@@ -1285,33 +1315,45 @@ impl OpInsn {
         }
     }
 
-    /// The word of a modifier group this instruction carries, if any (`.lt` for a
-    /// comparison, `.l` or `.r` for a direction).
-    pub fn modifier(&self, g: OpModGroup) -> Option<&'static str> {
+    /// The modifier of group `g` this instruction carries, if any (`.lt` for a comparison,
+    /// `.l` or `.r` for a direction, `.lo` or `.hi` for a half).
+    pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
         match g {
-            OpModGroup::Direction => Some(if self.left { "l" } else { "r" }),
-            OpModGroup::ShiftMode => self.mode.map(ClampMode::name),
-            OpModGroup::PrmtMode => self.prmt.map(PrmtMode::name),
-            OpModGroup::Compare => self.cmp.map(Cmp::name),
-            OpModGroup::Combine => self.bool_op.map(BoolOp::name),
-            OpModGroup::Ftz => self.ftz.then_some("ftz"),
-            OpModGroup::Sat => self.sat.then_some("sat"),
-            OpModGroup::Half => Some(if self.hi { "hi" } else { "lo" }),
-            OpModGroup::CarryOut => self.cc.then_some("cc"),
+            ModGroup::Dir => Some(Mod::Dir(if self.left { ShiftDir::L } else { ShiftDir::R })),
+            ModGroup::Mode => self.mode.map(Mod::Mode),
+            ModGroup::Prmt => self.prmt.map(Mod::Prmt),
+            ModGroup::Cmp => self.cmp.map(Mod::Cmp),
+            ModGroup::Bool => self.bool_op.map(Mod::Bool),
+            ModGroup::Ftz => self.ftz.then_some(Mod::Ftz),
+            ModGroup::Sat => self.sat.then_some(Mod::Sat),
+            ModGroup::Half => Some(Mod::Half(if self.hi { HalfMode::Hi } else { HalfMode::Lo })),
+            ModGroup::Cc => self.cc.then_some(Mod::Cc),
+            // The table's groups: no program row takes them.
+            ModGroup::Type
+            | ModGroup::SecOp
+            | ModGroup::Scale
+            | ModGroup::Po
+            | ModGroup::Relu
+            | ModGroup::Shiftamt => None,
         }
     }
 
-    /// The instruction with modifier group `g` set to `word` (`None`: none of the group), and
+    /// The instruction with modifier group `g` set to `m` (`None`: none of the group), and
     /// the operands that come with it: a Boolean operation reads a predicate `c`, a carry out
     /// is one more destination. Not validated: the pickers ask [`parse_op`] about its text.
-    pub fn with_modifier(&self, g: OpModGroup, word: Option<&str>) -> OpInsn {
+    /// A modifier of another group, or one no program instruction takes, changes nothing.
+    pub fn with_modifier(&self, g: ModGroup, m: Option<Mod>) -> OpInsn {
         let mut c = self.clone();
-        c.set_modifier(g, word);
+        match m {
+            Some(m) if ModGroup::of(m) == g => c.set_mod(m),
+            Some(_) => false,
+            None => c.clear(g),
+        };
         match g {
             // The Boolean operation reads a predicate c; without it there is none.
-            OpModGroup::Combine => c.third_source(c.bool_op.is_some()),
+            ModGroup::Bool => c.third_source(c.bool_op.is_some()),
             // The carry out is the last destination.
-            OpModGroup::CarryOut => {
+            ModGroup::Cc => {
                 if self.cc {
                     c.dsts.pop();
                 }
@@ -1319,68 +1361,58 @@ impl OpInsn {
                     c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
                 }
             }
-            OpModGroup::Direction
-            | OpModGroup::ShiftMode
-            | OpModGroup::PrmtMode
-            | OpModGroup::Compare
-            | OpModGroup::Ftz
-            | OpModGroup::Sat
-            | OpModGroup::Half => {}
+            _ => {}
         }
         c
     }
 
-    /// Set modifier group `g` to `word` (`None`: none of the group), the field alone, not the
-    /// operands that come with it: what the validator does with each word it reads, the
-    /// inverse of [`Self::modifier`]. False, and nothing set, when `word` is not one of the
-    /// group's words.
-    fn set_modifier(&mut self, g: OpModGroup, word: Option<&str>) -> bool {
-        /// The item of `all` named `word`: `Some(None)` for no word, `None` for a word that
-        /// names none.
-        fn named<T: Copy>(
-            all: &[T],
-            name: fn(T) -> &'static str,
-            word: Option<&str>,
-        ) -> Option<Option<T>> {
-            match word {
-                None => Some(None),
-                Some(w) => all.iter().copied().find(|x| name(*x) == w).map(Some),
-            }
+    /// Set the field modifier `m` names, not the operands that come with it: what the
+    /// validator does with each modifier it reads, the inverse of [`Self::modifier`]. False,
+    /// and nothing set, for a modifier no program instruction takes.
+    fn set_mod(&mut self, m: Mod) -> bool {
+        match m {
+            Mod::Dir(d) => self.left = d == ShiftDir::L,
+            Mod::Mode(c) => self.mode = Some(c),
+            Mod::Prmt(p) => self.prmt = Some(p),
+            Mod::Cmp(c) => self.cmp = Some(c),
+            Mod::Bool(b) => self.bool_op = Some(b),
+            Mod::Ftz => self.ftz = true,
+            Mod::Sat => self.sat = true,
+            Mod::Cc => self.cc = true,
+            Mod::Half(HalfMode::Hi) => self.hi = true,
+            Mod::Half(HalfMode::Lo) => self.hi = false,
+            Mod::Half(HalfMode::Wide)
+            | Mod::Type(_)
+            | Mod::SecOp(_)
+            | Mod::Scale(_)
+            | Mod::Po
+            | Mod::Relu
+            | Mod::Shiftamt => return false,
         }
-        /// Whether the one word of an on/off group is written: `None` for another word.
-        fn flag(on: &str, word: Option<&str>) -> Option<bool> {
-            match word {
-                None => Some(false),
-                Some(w) => (w == on).then_some(true),
-            }
+        true
+    }
+
+    /// Set group `g` to none of its modifiers (a direction to `.r`, a half to `.lo`). False
+    /// for a group no program instruction takes.
+    fn clear(&mut self, g: ModGroup) -> bool {
+        match g {
+            ModGroup::Dir => self.left = false,
+            ModGroup::Mode => self.mode = None,
+            ModGroup::Prmt => self.prmt = None,
+            ModGroup::Cmp => self.cmp = None,
+            ModGroup::Bool => self.bool_op = None,
+            ModGroup::Ftz => self.ftz = false,
+            ModGroup::Sat => self.sat = false,
+            ModGroup::Half => self.hi = false,
+            ModGroup::Cc => self.cc = false,
+            ModGroup::Type
+            | ModGroup::SecOp
+            | ModGroup::Scale
+            | ModGroup::Po
+            | ModGroup::Relu
+            | ModGroup::Shiftamt => return false,
         }
-        /// Which of two words is written (`None`: the second): `None` for another word.
-        fn either(first: &str, second: &str, word: Option<&str>) -> Option<bool> {
-            match word {
-                Some(w) if w == first => Some(true),
-                Some(w) if w == second => Some(false),
-                None => Some(false),
-                Some(_) => None,
-            }
-        }
-        let set = match g {
-            OpModGroup::Direction => either("l", "r", word).map(|v| self.left = v),
-            OpModGroup::ShiftMode => {
-                named(&ClampMode::ALL, ClampMode::name, word).map(|v| self.mode = v)
-            }
-            OpModGroup::PrmtMode => {
-                named(&PrmtMode::ALL, PrmtMode::name, word).map(|v| self.prmt = v)
-            }
-            OpModGroup::Compare => named(&Cmp::ALL, Cmp::name, word).map(|v| self.cmp = v),
-            OpModGroup::Combine => {
-                named(&BoolOp::ALL, BoolOp::name, word).map(|v| self.bool_op = v)
-            }
-            OpModGroup::Ftz => flag("ftz", word).map(|v| self.ftz = v),
-            OpModGroup::Sat => flag("sat", word).map(|v| self.sat = v),
-            OpModGroup::Half => either("hi", "lo", word).map(|v| self.hi = v),
-            OpModGroup::CarryOut => flag("cc", word).map(|v| self.cc = v),
-        };
-        set.is_some()
+        true
     }
 
     /// The instruction with its first type set to `t`, and the operands that come with it

@@ -52,7 +52,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
     for (k, w) in head.words.iter().enumerate() {
         let m = w.text;
         let span = w.span.clone();
-        let md = Mod::from_name(m).ok_or_else(|| {
+        let md = Mod::table_word(m).ok_or_else(|| {
             if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
                 // `add.cc`, `cvt.pack`: a program instruction's row, read by
                 // `crate::ops::parse_op` (through `crate::insn::check`), not here.
@@ -265,6 +265,8 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
             }
             Mod::Relu => f.relu = true,
             Mod::Shiftamt => f.shiftamt = true,
+            // The program rows' words: the table's parser reads only `Mod::TABLE`.
+            Mod::Dir(_) | Mod::Prmt(_) | Mod::Bool(_) | Mod::Ftz | Mod::Cc => {}
         }
     }
     f

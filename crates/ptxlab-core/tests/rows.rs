@@ -131,22 +131,49 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
     }
 }
 
-/// Every modifier group of every program row is of a known kind, so the pickers label it and
-/// set it without naming the opcode; each word of the group, set on the row's example, reads
-/// back as that word (or, where the instruction cannot carry it, as ptxas would refuse it).
+/// Every modifier of every program row is a [`Mod`] of the one vocabulary, so the pickers
+/// label its group and set it without naming the opcode: each one, set on the row's example,
+/// reads back as itself (or, where the instruction cannot carry it, is refused as ptxas
+/// would); no two of a row have one name; the required and first groups are groups the row
+/// takes; and a word the table's parser reads as a modifier means the same there, but
+/// `setp`'s `.lo` and `.hi`.
 #[test]
-fn every_program_modifier_group_has_a_kind_the_pickers_read() {
-    use ptxlab_core::isa::{OpModGroup, OP_ROWS};
+fn every_program_modifier_is_of_the_one_vocabulary() {
+    use ptxlab_core::isa::{Mod, ModGroup, OP_ROWS};
     use ptxlab_core::ops::parse_op;
     for row in OP_ROWS {
         let ex = parse_op(row.example).unwrap_or_else(|d| panic!("{}: {d}", row.example));
-        for (kind, _required, words) in row.mod_groups() {
-            assert_eq!(OpModGroup::of(&words), Some(kind), "{}", row.name);
-            for w in words {
-                let with = ex.with_modifier(kind, Some(w));
+        let groups: Vec<ModGroup> = row.mod_groups().map(|g| g.0).collect();
+        for g in row.mods.required.iter().chain(&row.mods.first) {
+            assert!(groups.contains(g), "{}: {g:?}", row.name);
+        }
+        for (i, m) in row.mods.all.iter().enumerate() {
+            assert_eq!(row.mods.named(m.name()), Some(*m), "{}", row.name);
+            assert!(
+                row.mods.all[..i].iter().all(|x| x.name() != m.name()),
+                "{}: .{} twice",
+                row.name,
+                m.name()
+            );
+            assert!(Mod::ALL.contains(m), "{}: {m:?}", row.name);
+            // A word the table reads otherwise is `.lo`/`.hi`: a half there, and `setp`'s
+            // unsigned comparison here.
+            if let Some(t) = Mod::table_word(m.name()).filter(|t| t != m) {
+                assert!(
+                    matches!((t, m), (Mod::Half(_), Mod::Cmp(_))),
+                    "{}: .{}",
+                    row.name,
+                    m.name()
+                );
+            }
+        }
+        for (g, _required, mods) in row.mod_groups() {
+            for m in mods {
+                assert_eq!(ModGroup::of(m), g);
+                let with = ex.with_modifier(g, Some(m));
                 let text = with.canonical();
                 if let Ok(back) = parse_op(&text) {
-                    assert_eq!(back.modifier(kind), Some(w), "{text}");
+                    assert_eq!(back.modifier(g), Some(m), "{text}");
                     assert_eq!(back.canonical(), text);
                 }
             }
@@ -229,10 +256,11 @@ fn every_program_row_refuses_by_its_own_data() {
                 ),
             };
             let (_, _, words) = row.mod_groups().find(|g| g.0 == word).unwrap();
+            let words: Vec<&str> = words.iter().map(|m| m.name()).collect();
             let mods: String = row
                 .mod_groups()
                 .filter(|g| g.1 && g.0 != word)
-                .map(|g| format!(".{}", g.2[0]))
+                .map(|g| format!(".{}", g.2[0].name()))
                 .collect();
             let tys: String = types.iter().map(|t| format!(".{}", t.name())).collect();
             let text = format!("{}{mods}.{}{tys} {};", row.name, words[0], args.join(", "));

@@ -26,7 +26,7 @@ pub mod rows;
 pub mod vocab;
 
 pub use instr::Instr;
-pub use op_rows::{OpModGroup, OpRow, POp, OP_ROWS};
+pub use op_rows::{OpMods, OpRow, POp, OP_ROWS};
 pub use operand::{
     FloatRule, ImmRule, OperandSpec, PositionKind, Role, SelRule, SignRule, WidthRule,
 };
@@ -34,7 +34,7 @@ pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
 pub use vocab::{
     BoolOp, ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, PrmtMode, Scale, SecOp, SelKind,
-    Selector, Type,
+    Selector, ShiftDir, Type,
 };
 
 /// Base address of NVIDIA's PTX ISA documentation.

@@ -25,7 +25,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
-use super::{BoolOp, Cmp, Family, Gpu, PrmtMode, Type, PTX_DOC_BASE};
+use super::{
+    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, PrmtMode, ShiftDir, Type,
+    PTX_DOC_BASE,
+};
 
 /// One row: everything about one program instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -56,10 +59,8 @@ pub struct OpRow {
     pub beyond: Option<Beyond>,
     /// What a modifier needs of the types written with it (`slct`'s `.ftz`, an `.f32` c).
     pub needs: &'static [Need],
-    /// The modifiers besides the types, as written without the dot, in groups of which at
-    /// most one is written (`shf`: direction, then mode; `setp`: comparison, then Boolean
-    /// operation). A group whose first word is `!` must be written.
-    pub mods: &'static [&'static [&'static str]],
+    /// The modifiers besides the types, in the one vocabulary of both tables ([`Mod`]).
+    pub mods: OpMods,
     /// The operand form, as the ISA writes it.
     pub form: &'static str,
     /// Each operand position's kind, role, width, sign and float rules (the shift amounts
@@ -92,7 +93,7 @@ pub struct Beyond {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Need {
     /// The modifier group whose word needs it.
-    pub group: OpModGroup,
+    pub group: ModGroup,
     /// What it needs.
     pub of: NeedOf,
     /// Why, in words: the second half of the message.
@@ -109,128 +110,27 @@ pub enum NeedOf {
     Narrower,
 }
 
-/// What one modifier group of a program row chooses, known from its words: the pickers'
-/// label, and which field of the instruction the word sets ([`crate::ops::OpInsn::modifier`]).
-/// A new row whose groups use these words needs nothing more for its pickers.
+/// The modifiers a program row takes besides its types: the same [`Mod`]s and [`ModGroup`]s
+/// as the table's rows ([`super::Syntax`]), of which at most one of each group is written
+/// (`.sat` and `.cc` may be written twice, [`ModGroup::repeatable`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OpModGroup {
-    /// `shf`'s `.l`/`.r`.
-    Direction,
-    /// `shf`'s `.wrap`/`.clamp`.
-    ShiftMode,
-    /// `prmt`'s `.f4e` ... `.rc16`.
-    PrmtMode,
-    /// A comparison, `.eq` ... `.nan` (`setp`, `set`).
-    Compare,
-    /// A Boolean operation with a predicate `c`, `.and`/`.or`/`.xor` (`setp`, `set`).
-    Combine,
-    /// `.ftz`.
-    Ftz,
-    /// `.sat`.
-    Sat,
-    /// The half of a product, `.lo`/`.hi` (`mad.cc`, `madc`).
-    Half,
-    /// `.cc`: the carry out is written.
-    CarryOut,
+pub struct OpMods {
+    /// Every modifier it takes, group by group in the order the pickers show them (`shf`:
+    /// direction, then mode; `setp`: comparison, Boolean operation, `.ftz`). No two have the
+    /// same name (`setp`'s `.lo` is a comparison; `mad.cc`'s, a half).
+    pub all: &'static [Mod],
+    /// The groups of which one must be written (`shf`'s direction and mode, `setp`'s
+    /// comparison).
+    pub required: &'static [ModGroup],
+    /// The group that comes first and once, right after the opcode (`shf.l`, `mad.lo`), as
+    /// ptxas reads it.
+    pub first: Option<ModGroup>,
 }
 
-impl OpModGroup {
-    /// The kind of a group with these words (`!` aside), if it is one of the known kinds.
-    pub fn of(words: &[&str]) -> Option<OpModGroup> {
-        let has = |w: &str| words.contains(&w);
-        Some(if has("eq") {
-            OpModGroup::Compare
-        } else if has("and") {
-            OpModGroup::Combine
-        } else if has("l") {
-            OpModGroup::Direction
-        } else if has("wrap") {
-            OpModGroup::ShiftMode
-        } else if has("f4e") {
-            OpModGroup::PrmtMode
-        } else if has("lo") {
-            OpModGroup::Half
-        } else if has("ftz") {
-            OpModGroup::Ftz
-        } else if has("sat") {
-            OpModGroup::Sat
-        } else if has("cc") {
-            OpModGroup::CarryOut
-        } else {
-            return None;
-        })
-    }
-    /// The control's key in the page (and its address).
-    pub fn key(self) -> &'static str {
-        match self {
-            OpModGroup::Direction => "dir",
-            OpModGroup::ShiftMode => "mode",
-            OpModGroup::PrmtMode => "prmt",
-            OpModGroup::Compare => "cmp",
-            OpModGroup::Combine => "bool",
-            OpModGroup::Ftz => "ftz",
-            OpModGroup::Sat => "sat",
-            OpModGroup::Half => "half",
-            OpModGroup::CarryOut => "cc",
-        }
-    }
-    /// Whether it must come first and once, right after the opcode (`shf.l`, `mad.lo`).
-    pub fn comes_first(self) -> bool {
-        matches!(self, OpModGroup::Direction | OpModGroup::Half)
-    }
-    /// Whether ptxas reads it written twice as written once (`.sat.sat`, `.cc.cc`; measured
-    /// with ptxas 13.5, `tests/data/ptxas-programs.jsonl`); a second word of any other group is
-    /// refused.
-    pub fn repeatable(self) -> bool {
-        matches!(self, OpModGroup::Sat | OpModGroup::CarryOut)
-    }
-    /// What one word of it is, for the message about a second one: "comparison".
-    pub fn describe(self) -> &'static str {
-        match self {
-            OpModGroup::Direction => "direction (.l or .r)",
-            OpModGroup::ShiftMode => "mode (.wrap or .clamp)",
-            OpModGroup::PrmtMode => "mode",
-            OpModGroup::Compare => "comparison",
-            OpModGroup::Combine => "Boolean operation",
-            OpModGroup::Ftz => ".ftz",
-            OpModGroup::Sat => ".sat",
-            OpModGroup::Half => "half (.lo or .hi)",
-            OpModGroup::CarryOut => ".cc",
-        }
-    }
-    /// The message when a row that must have one of its words has none: `word` is the opcode
-    /// as written first (`mad` of `mad.cc`), `name` the row's name, `example` its opcode with
-    /// modifiers (`shf.l.wrap.b32`).
-    pub fn missing(self, word: &str, name: &str, example: &str) -> String {
-        match self {
-            OpModGroup::Direction => {
-                format!("{name} needs a direction, .l or .r, and a mode: e.g. {example}")
-            }
-            OpModGroup::ShiftMode => format!(
-                "{name} needs a mode: .wrap (amount mod 32) or .clamp (amount at most 32), e.g. {example}"
-            ),
-            OpModGroup::Half => format!(
-                "{word} needs the half of the product it adds: {word}.lo or {word}.hi, e.g. {example}"
-            ),
-            OpModGroup::Sat => format!("{name} always saturates and says so: {name}.sat"),
-            OpModGroup::Compare => format!("{name} needs a comparison, e.g. {example}"),
-            _ => format!("{name} needs its {}, e.g. {example}", self.describe()),
-        }
-    }
-    /// The control's label.
-    pub fn label(self) -> &'static str {
-        match self {
-            OpModGroup::Direction => "Direction",
-            OpModGroup::ShiftMode => "Shift amount",
-            OpModGroup::PrmtMode => "Mode",
-            OpModGroup::Compare => "Comparison",
-            OpModGroup::Combine => "Combine with c",
-            OpModGroup::Ftz => "Flush subnormals",
-            OpModGroup::Sat => "Saturate",
-            OpModGroup::Half => "Half of the product",
-            OpModGroup::CarryOut => "Carry out",
-        }
+impl OpMods {
+    /// The modifier of this row named `word` (without the dot), if it takes one.
+    pub fn named(&self, word: &str) -> Option<Mod> {
+        self.all.iter().copied().find(|m| m.name() == word)
     }
 }
 
@@ -240,15 +140,25 @@ impl OpRow {
     pub fn reads_third(&self, ty: Type) -> bool {
         !self.third_types.is_empty() && self.third_with.contains(&ty)
     }
-    /// Its modifier groups with their kinds, in the row's order: (kind, whether one of the
-    /// group must be written, the words).
-    pub fn mod_groups(&self) -> impl Iterator<Item = (OpModGroup, bool, Vec<&'static str>)> + '_ {
-        self.mods.iter().map(|g| {
-            let words: Vec<&'static str> = g.iter().copied().filter(|w| *w != "!").collect();
-            let kind = OpModGroup::of(&words).unwrap_or_else(|| {
-                panic!("{}: a modifier group of no known kind: {g:?}", self.name)
-            });
-            (kind, g.first() == Some(&"!"), words)
+    /// Its modifier groups in the row's order: (the group, whether one of it must be
+    /// written, its modifiers).
+    pub fn mod_groups(&self) -> impl Iterator<Item = (ModGroup, bool, Vec<Mod>)> + '_ {
+        let mut groups: Vec<ModGroup> = Vec::new();
+        for m in self.mods.all {
+            let g = ModGroup::of(*m);
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+        groups.into_iter().map(|g| {
+            let mods = self
+                .mods
+                .all
+                .iter()
+                .copied()
+                .filter(|m| ModGroup::of(*m) == g)
+                .collect();
+            (g, self.mods.required.contains(&g), mods)
         })
     }
     /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
@@ -550,27 +460,27 @@ const SET_HALF: Beyond = Beyond {
 };
 
 const FTZ_F32: &[Need] = &[Need {
-    group: OpModGroup::Ftz,
+    group: ModGroup::Ftz,
     of: NeedOf::Type(0, &[F32]),
     why: "it reads a subnormal f32 as zero",
 }];
 const SET_FTZ: &[Need] = &[Need {
-    group: OpModGroup::Ftz,
+    group: ModGroup::Ftz,
     of: NeedOf::Type(1, &[F32]),
     why: "it reads a subnormal f32 as zero",
 }];
 const SLCT_FTZ: &[Need] = &[Need {
-    group: OpModGroup::Ftz,
+    group: ModGroup::Ftz,
     of: NeedOf::Type(1, &[F32]),
     why: "it reads a subnormal f32 c as zero",
 }];
 const CARRY_OUT: &[Need] = &[Need {
-    group: OpModGroup::CarryOut,
+    group: ModGroup::Cc,
     of: NeedOf::Type(0, CARRY_TYPES),
     why: "the 16-bit forms read the carry but write none",
 }];
 const SAT_NARROWS: &[Need] = &[Need {
-    group: OpModGroup::Sat,
+    group: ModGroup::Sat,
     of: NeedOf::Narrower,
     why: "there is nothing to saturate",
 }];
@@ -582,40 +492,73 @@ const CVT_OF: &[&str] = &["d", "a"];
 const PACK_OF: &[&str] = &["the parts of d", "a and b", "c"];
 const SLCT_OF: &[&str] = &["d, a and b", "c"];
 
-const NO_MODS: &[&[&str]] = &[];
-const SHF_MODS: &[&[&str]] = &[&["!", "l", "r"], &["!", "wrap", "clamp"]];
-const PRMT_MODS: &[&[&str]] = &[&PRMT_WORDS];
-/// The words of a modifier group made from a vocabulary's `ALL` list (whose items have a
-/// `const fn name`), after the words given first (`"!"`: one of the group is required).
-macro_rules! names {
-    ($all:expr $(, $first:literal)*) => {{
-        const FIRST: &[&str] = &[$($first),*];
-        let mut w = [""; FIRST.len() + $all.len()];
-        let mut i = 0;
-        while i < w.len() {
-            w[i] = if i < FIRST.len() {
-                FIRST[i]
-            } else {
-                $all[i - FIRST.len()].name()
-            };
-            i += 1;
-        }
-        w
-    }};
+/// A row's modifiers: every one it takes, none required, none first.
+const fn takes(all: &'static [Mod]) -> OpMods {
+    OpMods {
+        all,
+        required: &[],
+        first: None,
+    }
 }
-/// `setp`'s and `set`'s comparison words: every [`Cmp`], required ("!").
-const CMP_WORDS: [&str; 19] = names!(Cmp::ALL, "!");
-/// The Boolean operations that combine a comparison with a predicate: every [`BoolOp`].
-const BOOL_WORDS: [&str; 3] = names!(BoolOp::ALL);
+const NO_MODS: OpMods = takes(&[]);
+const SHF_MODS: OpMods = OpMods {
+    all: &[
+        Mod::Dir(ShiftDir::L),
+        Mod::Dir(ShiftDir::R),
+        Mod::Mode(ClampMode::Wrap),
+        Mod::Mode(ClampMode::Clamp),
+    ],
+    required: &[ModGroup::Dir, ModGroup::Mode],
+    first: Some(ModGroup::Dir),
+};
 /// `prmt`'s modes: every [`PrmtMode`] (none written is the generic form).
-const PRMT_WORDS: [&str; 6] = names!(PrmtMode::ALL);
-const SETP_MODS: &[&[&str]] = &[&CMP_WORDS, &BOOL_WORDS, &["ftz"]];
-const CVT_MODS: &[&[&str]] = &[&["sat"]];
-const SLCT_MODS: &[&[&str]] = &[&["ftz"]];
-const PACK_MODS: &[&[&str]] = &[&["!", "sat"]];
-const CC: &[&[&str]] = &[&["cc"]];
-const HALF: &[&[&str]] = &[&["!", "lo", "hi"]];
-const HALF_CC: &[&[&str]] = &[&["!", "lo", "hi"], &["cc"]];
+const PRMT_WORDS: [Mod; 6] = {
+    let mut w = [Mod::Sat; 6];
+    let mut i = 0;
+    while i < w.len() {
+        w[i] = Mod::Prmt(PrmtMode::ALL[i]);
+        i += 1;
+    }
+    w
+};
+/// `setp`'s and `set`'s modifiers: every comparison ([`Cmp::ALL`]), every Boolean operation
+/// that combines it with a predicate ([`BoolOp::ALL`]), and `.ftz`.
+const SETP_WORDS: [Mod; 22] = {
+    let mut w = [Mod::Ftz; 22];
+    let mut i = 0;
+    while i < Cmp::ALL.len() {
+        w[i] = Mod::Cmp(Cmp::ALL[i]);
+        i += 1;
+    }
+    let mut j = 0;
+    while j < BoolOp::ALL.len() {
+        w[i + j] = Mod::Bool(BoolOp::ALL[j]);
+        j += 1;
+    }
+    assert!(i + j + 1 == w.len());
+    w
+};
+const PRMT_MODS: OpMods = takes(&PRMT_WORDS);
+const SETP_MODS: OpMods = OpMods {
+    required: &[ModGroup::Cmp],
+    ..takes(&SETP_WORDS)
+};
+const CVT_MODS: OpMods = takes(&[Mod::Sat]);
+const SLCT_MODS: OpMods = takes(&[Mod::Ftz]);
+const PACK_MODS: OpMods = OpMods {
+    required: &[ModGroup::Sat],
+    ..takes(&[Mod::Sat])
+};
+const CC: OpMods = takes(&[Mod::Cc]);
+const HALF: OpMods = OpMods {
+    all: &[Mod::Half(HalfMode::Lo), Mod::Half(HalfMode::Hi)],
+    required: &[ModGroup::Half],
+    first: Some(ModGroup::Half),
+};
+const HALF_CC: OpMods = OpMods {
+    all: &[Mod::Half(HalfMode::Lo), Mod::Half(HalfMode::Hi), Mod::Cc],
+    ..HALF
+};
 
 op_rows! {
     Mov "mov" Move "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
@@ -707,8 +650,10 @@ impl POp {
     /// Whether it compares two values under a comparison modifier (`setp`, `set`).
     pub fn compares(self) -> bool {
         self.row()
-            .mod_groups()
-            .any(|(g, _, _)| g == OpModGroup::Compare)
+            .mods
+            .all
+            .iter()
+            .any(|m| ModGroup::of(*m) == ModGroup::Cmp)
     }
     /// Every program opcode, in table order.
     pub fn all() -> impl Iterator<Item = POp> {
@@ -770,7 +715,7 @@ impl POp {
     /// anywhere among the others (`add.cc`'s `cc`, a carry out).
     pub fn name_word(self) -> Option<&'static str> {
         let (_, w) = self.name().split_once('.')?;
-        OpModGroup::of(&[w]).is_none().then_some(w)
+        Mod::from_name(w).is_none().then_some(w)
     }
     /// A link of the carry chain.
     pub fn is_carry(self) -> bool {

@@ -289,7 +289,7 @@ fn one_type_vocabulary() {
     for t in Type::ALL {
         assert_eq!(Type::slot_signed(Some(t)), t.is_signed(), "{t:?}");
         assert_eq!(Type::from_name(t.name()), Some(t));
-        let word = Mod::from_name(t.name());
+        let word = Mod::table_word(t.name());
         assert_eq!(
             word == Some(Mod::Type(t)),
             Type::TABLE.contains(&t),
@@ -335,23 +335,23 @@ fn one_comparison_vocabulary() {
         assert_eq!(cmps, expect, "{}", row.name);
     }
     for op in [POp::Setp, POp::Set] {
-        let words: Vec<&str> = op
+        let words: Vec<Mod> = op
             .row()
             .mod_groups()
-            .find(|g| g.0 == super::OpModGroup::Compare)
+            .find(|g| g.0 == super::ModGroup::Cmp)
             .expect("a comparison group")
             .2;
-        let all: Vec<&str> = Cmp::ALL.iter().map(|c| c.name()).collect();
-        assert_eq!(words, all, "{}", op.name());
+        assert_eq!(words, Cmp::ALL.map(Mod::Cmp).to_vec(), "{}", op.name());
     }
     assert_eq!(Mod::from_name("lo"), Some(Mod::Half(HalfMode::Lo)));
     assert_eq!(Mod::from_name("hi"), Some(Mod::Half(HalfMode::Hi)));
     for c in Cmp::ALL {
         assert_eq!(Cmp::from_name(c.name()), Some(c));
         assert_eq!(
-            Mod::from_name(c.name()) == Some(Mod::Cmp(c)),
+            Mod::table_word(c.name()) == Some(Mod::Cmp(c)),
             Cmp::VIDEO.contains(&c)
         );
+        assert_eq!(c.is_video(), Cmp::VIDEO.contains(&c));
         // An unsigned word is its ordered word on unsigned values; an unordered word is its
         // ordered word on numbers, and true on NaN.
         let ordered = |w: &str| Cmp::from_name(w).unwrap();

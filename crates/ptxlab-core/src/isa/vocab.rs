@@ -306,6 +306,17 @@ impl Cmp {
     ];
     /// The comparisons of `vset*`: the six ordered words.
     pub const VIDEO: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+    /// Whether it is one of [`Cmp::VIDEO`].
+    pub const fn is_video(self) -> bool {
+        let mut i = 0;
+        while i < Cmp::VIDEO.len() {
+            if Cmp::VIDEO[i] as u8 == self as u8 {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
 
     /// The comparison as written, without the dot.
     pub const fn name(self) -> &'static str {
@@ -472,6 +483,28 @@ impl BoolOp {
     }
 }
 
+/// The direction of `shf`'s funnel shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShiftDir {
+    /// `.l`: towards the high bits.
+    L,
+    /// `.r`: towards the low bits.
+    R,
+}
+
+impl ShiftDir {
+    /// Both directions.
+    pub const ALL: [ShiftDir; 2] = [ShiftDir::L, ShiftDir::R];
+    /// The direction as written.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ShiftDir::L => "l",
+            ShiftDir::R => "r",
+        }
+    }
+}
+
 /// The modes of `prmt` (none is the generic form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -604,6 +637,16 @@ pub enum Mod {
     Relu,
     /// `.shiftamt` of `bfind`: the shift amount rather than the bit position.
     Shiftamt,
+    /// `shf`'s direction, `.l` or `.r`.
+    Dir(ShiftDir),
+    /// `prmt`'s mode, `.f4e` ... `.rc16`.
+    Prmt(PrmtMode),
+    /// The Boolean operation that combines a comparison with a predicate `c` (`setp`, `set`).
+    Bool(BoolOp),
+    /// `.ftz`: a subnormal `f32` reads as zero.
+    Ftz,
+    /// `.cc`: the carry out is written (the carry chain).
+    Cc,
 }
 
 impl Mod {
@@ -625,13 +668,19 @@ impl Mod {
             Mod::Half(HalfMode::Wide) => "wide",
             Mod::Relu => "relu",
             Mod::Shiftamt => "shiftamt",
+            Mod::Dir(d) => d.name(),
+            Mod::Prmt(p) => p.name(),
+            Mod::Bool(b) => b.name(),
+            Mod::Ftz => "ftz",
+            Mod::Cc => "cc",
         }
     }
 
-    /// Every modifier the parser knows: the table's type words ([`Type::TABLE`]), `.sat`, the
-    /// secondary operations, `vset*`'s comparisons ([`Cmp::VIDEO`]), the modes, scales, `.po`,
-    /// halves, `.relu` and `.shiftamt`.
-    pub const ALL: [Mod; 31] = {
+    /// The modifiers the table's parser reads as modifiers: the table's type words
+    /// ([`Type::TABLE`]), `.sat`, the secondary operations, `vset*`'s comparisons
+    /// ([`Cmp::VIDEO`]), the modes, scales, `.po`, halves, `.relu` and `.shiftamt`. The first
+    /// entries of [`Mod::ALL`].
+    pub const TABLE: [Mod; 31] = {
         let others = [
             Mod::Sat,
             Mod::SecOp(SecOp::Add),
@@ -676,9 +725,55 @@ impl Mod {
         all
     };
 
-    /// The modifier written `s` (without the dot), if it is one.
+    /// Every modifier of either table: [`Mod::TABLE`] (with the table's eleven type words; a
+    /// program row's other types are not modifiers), then the comparisons only `setp` and `set` take, `shf`'s directions, `prmt`'s modes,
+    /// the Boolean operations, `.ftz` and `.cc`. A word of two modifiers (`.lo`: a half, and
+    /// an unsigned comparison) is the table's first; a program row names which it takes.
+    pub const ALL: [Mod; 56] = {
+        let mut all = [Mod::Sat; 56];
+        let mut n = 0;
+        while n < Mod::TABLE.len() {
+            all[n] = Mod::TABLE[n];
+            n += 1;
+        }
+        let mut i = 0;
+        while i < Cmp::ALL.len() {
+            if !Cmp::ALL[i].is_video() {
+                all[n] = Mod::Cmp(Cmp::ALL[i]);
+                n += 1;
+            }
+            i += 1;
+        }
+        i = 0;
+        while i < ShiftDir::ALL.len() {
+            all[n] = Mod::Dir(ShiftDir::ALL[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        i = 0;
+        while i < PrmtMode::ALL.len() {
+            all[n] = Mod::Prmt(PrmtMode::ALL[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        i = 0;
+        while i < BoolOp::ALL.len() {
+            all[n] = Mod::Bool(BoolOp::ALL[i]);
+            (n, i) = (n + 1, i + 1);
+        }
+        all[n] = Mod::Ftz;
+        all[n + 1] = Mod::Cc;
+        assert!(n + 2 == 56);
+        all
+    };
+
+    /// The modifier written `s` (without the dot), if it is one of either table ([`Mod::ALL`]):
+    /// `.lo` and `.hi` are halves here.
     pub fn from_name(s: &str) -> Option<Mod> {
         Mod::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    /// The modifier written `s`, if the table's parser reads it as one ([`Mod::TABLE`]).
+    pub fn table_word(s: &str) -> Option<Mod> {
+        Mod::TABLE.into_iter().find(|m| m.name() == s)
     }
 }
 
@@ -809,6 +904,16 @@ pub enum ModGroup {
     Relu,
     /// `.shiftamt`.
     Shiftamt,
+    /// `shf`'s direction, `.l` / `.r`.
+    Dir,
+    /// `prmt`'s mode.
+    Prmt,
+    /// The Boolean operation with a predicate `c`, `.and` / `.or` / `.xor`.
+    Bool,
+    /// `.ftz`.
+    Ftz,
+    /// `.cc`: the carry out.
+    Cc,
 }
 
 impl ModGroup {
@@ -825,14 +930,25 @@ impl ModGroup {
             Mod::Half(_) => ModGroup::Half,
             Mod::Relu => ModGroup::Relu,
             Mod::Shiftamt => ModGroup::Shiftamt,
+            Mod::Dir(_) => ModGroup::Dir,
+            Mod::Prmt(_) => ModGroup::Prmt,
+            Mod::Bool(_) => ModGroup::Bool,
+            Mod::Ftz => ModGroup::Ftz,
+            Mod::Cc => ModGroup::Cc,
         }
     }
-    /// Writing the same modifier of this group twice is accepted (and means it once).
+    /// Writing the same modifier of this group twice is accepted (and means it once):
+    /// measured with ptxas 13.5 (`.sat.sat`, `.cc.cc`; `tests/data/ptxas-acceptance.jsonl`
+    /// and `ptxas-programs.jsonl`).
     pub fn repeatable(self) -> bool {
-        matches!(self, ModGroup::Sat | ModGroup::Relu | ModGroup::Shiftamt)
+        matches!(
+            self,
+            ModGroup::Sat | ModGroup::Relu | ModGroup::Shiftamt | ModGroup::Cc
+        )
     }
-    /// Every group, in the order the pickers show their controls.
-    pub const ALL: [ModGroup; 10] = [
+    /// Every group, in the order the table's pickers show their controls (a program row
+    /// lists its own, in its order).
+    pub const ALL: [ModGroup; 15] = [
         ModGroup::Type,
         ModGroup::Sat,
         ModGroup::SecOp,
@@ -843,6 +959,11 @@ impl ModGroup {
         ModGroup::Half,
         ModGroup::Relu,
         ModGroup::Shiftamt,
+        ModGroup::Dir,
+        ModGroup::Prmt,
+        ModGroup::Bool,
+        ModGroup::Ftz,
+        ModGroup::Cc,
     ];
     /// The modifiers of this group, in [`Mod::ALL`] order.
     pub fn members(self) -> impl Iterator<Item = Mod> {
@@ -867,6 +988,11 @@ impl ModGroup {
             ModGroup::Half => "half",
             ModGroup::Relu => "relu",
             ModGroup::Shiftamt => "shiftamt",
+            ModGroup::Dir => "dir",
+            ModGroup::Prmt => "prmt",
+            ModGroup::Bool => "bool",
+            ModGroup::Ftz => "ftz",
+            ModGroup::Cc => "cc",
         }
     }
     /// The label of the group's control.
@@ -882,14 +1008,22 @@ impl ModGroup {
             ModGroup::Half => "Part kept",
             ModGroup::Relu => ".relu",
             ModGroup::Shiftamt => ".shiftamt",
+            ModGroup::Dir => "Direction",
+            ModGroup::Prmt => "Mode",
+            ModGroup::Bool => "Combine with c",
+            ModGroup::Ftz => "Flush subnormals",
+            ModGroup::Cc => "Carry out",
         }
     }
-    /// The label of the group's control on one opcode: `dp2a`'s `.lo`/`.hi` choose bytes of `b`,
-    /// not a part of a product.
-    pub fn label_for(self, op: super::Opcode) -> &'static str {
-        match (self, op) {
-            (ModGroup::Half, super::Opcode::Dp2a) => "Bytes of b",
-            (ModGroup::Half, super::Opcode::Mul24 | super::Opcode::Mad24) => "Product bits kept",
+    /// The label of the group's control on one instruction: `dp2a`'s `.lo`/`.hi` choose bytes
+    /// of `b`, not a part of a product; `shf`'s mode is what it does to the shift amount.
+    pub fn label_for(self, instr: super::Instr) -> &'static str {
+        use super::{Instr, Opcode, POp};
+        match (self, instr) {
+            (ModGroup::Half, Instr::Table(Opcode::Dp2a)) => "Bytes of b",
+            (ModGroup::Half, Instr::Table(Opcode::Mul24 | Opcode::Mad24)) => "Product bits kept",
+            (ModGroup::Half, Instr::Program(_)) => "Half of the product",
+            (ModGroup::Mode, Instr::Program(POp::Shf)) => "Shift amount",
             _ => self.label(),
         }
     }
@@ -906,6 +1040,11 @@ impl ModGroup {
             ModGroup::Half => "result part (.hi/.lo/.wide)",
             ModGroup::Relu => ".relu",
             ModGroup::Shiftamt => ".shiftamt",
+            ModGroup::Dir => "direction (.l or .r)",
+            ModGroup::Prmt => "mode",
+            ModGroup::Bool => "Boolean operation",
+            ModGroup::Ftz => ".ftz",
+            ModGroup::Cc => ".cc",
         }
     }
 }
