@@ -455,14 +455,14 @@ pub fn op_groups(op: &OpInsn) -> Vec<Group> {
         _ => "Type",
     };
     let types = row
-        .types
+        .types(0)
         .iter()
         .map(|&t| op_choice(format!(".{}", t.name()), &op.with_type(t), t == op.ty))
         .collect();
     out.push(select("type0", dlabel, types, Row::Modifiers));
     if let Some(src) = op.src_ty {
         let types = row
-            .src_types
+            .types(1)
             .iter()
             .map(|&t| {
                 let mut c = op.clone();
@@ -520,22 +520,23 @@ fn type_groups(insn: &Instruction, syntax: &Syntax, out: &mut Vec<Group>) {
         .filter(|(_, (m, _))| matches!(m, Mod::Type(_)))
         .map(|(i, _)| i)
         .collect();
-    for (k, &slot) in type_slots.iter().enumerate().take(3) {
-        let Mod::Type(current) = insn.mods[slot].0 else {
+    for (k, &at) in type_slots.iter().enumerate().take(3) {
+        let Mod::Type(current) = insn.mods[at].0 else {
             continue;
         };
-        let offered: &[Type] = syntax.types.get(k).copied().unwrap_or(&Type::TABLE);
+        let slot = syntax.slots.get(k);
+        let offered: &[Type] = slot.map_or(&Type::TABLE, |s| s.types);
         let choices = offered
             .iter()
             .map(|&t| {
                 let mut c = insn.clone();
-                c.mods[slot].0 = Mod::Type(t);
+                c.mods[at].0 = Mod::Type(t);
                 choice(format!(".{}", t.name()), &c, t == current)
             })
             .collect();
         out.push(select(
             &format!("type{k}"),
-            syntax.type_label(k),
+            &slot.map_or("type".into(), |s| s.label()),
             choices,
             Row::Modifiers,
         ));

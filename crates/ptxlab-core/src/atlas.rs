@@ -116,11 +116,11 @@ pub fn table_forms() -> Vec<String> {
         let syn = &row.syntax;
         // Every choice of types.
         let mut typings: Vec<Vec<&str>> = vec![Vec::new()];
-        for slot in syn.types.iter() {
+        for slot in syn.slots {
             typings = typings
                 .into_iter()
                 .flat_map(|t| {
-                    slot.iter().map(move |ty| {
+                    slot.types.iter().map(move |ty| {
                         let mut u = t.clone();
                         u.push(ty.name());
                         u

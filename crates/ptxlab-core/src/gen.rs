@@ -107,7 +107,11 @@ fn selector_for(r: &mut Rng, rule: SelRule, n: usize) -> String {
 pub fn plausible(r: &mut Rng) -> String {
     let row = &OPCODES[r.below(OPCODES.len())];
     let syn = &row.syntax;
-    let mut mods: Vec<Mod> = syn.types.iter().map(|ts| Mod::Type(pick(r, ts))).collect();
+    let mut mods: Vec<Mod> = syn
+        .slots
+        .iter()
+        .map(|s| Mod::Type(pick(r, s.types)))
+        .collect();
     for g in ModGroup::ALL {
         if g == ModGroup::Type {
             continue;

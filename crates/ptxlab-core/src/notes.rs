@@ -825,7 +825,7 @@ pub fn every_note() -> Vec<(String, Note)> {
     let mut out = Vec::new();
     for info in crate::isa::OPCODES {
         let takes = |m: Mod| match m {
-            Mod::Type(t) => info.syntax.types.iter().any(|ts| ts.contains(&t)),
+            Mod::Type(t) => info.syntax.slots.iter().any(|s| s.types.contains(&t)),
             _ => info.syntax.takes(m),
         };
         for m in Mod::ALL.into_iter().filter(|&m| takes(m)) {

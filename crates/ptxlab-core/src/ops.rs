@@ -311,7 +311,7 @@ impl Validator<'_> {
         // The instruction as its words set it; its types are set once they are checked.
         let mut insn = OpInsn {
             op,
-            ty: row.types[0],
+            ty: row.types(0)[0],
             src_ty: None,
             cmp: None,
             bool_op: None,
@@ -412,14 +412,14 @@ impl Validator<'_> {
         }
         // Types: one for every slot of the row, the third only with the first types that
         // take it.
-        let slots: Vec<&[Type]> = [row.types, row.src_types, row.third_types]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect();
-        let has_third = !row.third_types.is_empty();
+        let slots: Vec<&[Type]> = row.slots.iter().map(|s| s.types).collect();
+        let has_third = row.third().is_some();
         let third = types.first().is_some_and(|t| row.reads_third(t.0));
         let want_types = slots.len() - usize::from(has_third && !third);
-        let of = |k: usize| row.type_of.get(k).copied().unwrap_or("d");
+        let of = |k: usize| match row.slots.get(k).map_or("", |s| s.of) {
+            "" => "d",
+            of => of,
+        };
         // Each type written in its slot's choices first (the first decides whether there is
         // a third), then their number.
         for (k, (t, sp)) in types.iter().enumerate().take(want_types) {
@@ -445,7 +445,7 @@ impl Validator<'_> {
                 .get(want_types)
                 .map_or(self.op_span.clone(), |t| t.1.clone());
             let what = if slots.len() == 1 {
-                format!("one type, e.g. {name}.{}", row.types[0].name())
+                format!("one type, e.g. {name}.{}", slots[0][0].name())
             } else {
                 // The row's example, with the first type written in place of its own, and the
                 // example's later types (or each slot's first choice) up to the number wanted.
@@ -484,7 +484,7 @@ impl Validator<'_> {
                     Some(t) if has_third => format!(" for .{}", t.0.name()),
                     _ => String::new(),
                 };
-                let with = listed(row.third_with);
+                let with = listed(row.third().map_or(&[], |s| s.with));
                 let note = match types.first() {
                     Some(_) if has_third && !third => {
                         format!(" (the third, that of {}, comes with {with} only)", of(2))
@@ -508,7 +508,7 @@ impl Validator<'_> {
             ));
         }
         let ty = types[0].0;
-        let src_ty = (!op.row().src_types.is_empty()).then(|| types[1].0);
+        let src_ty = (row.slots.len() > 1).then(|| types[1].0);
         (insn.ty, insn.src_ty) = (ty, src_ty);
         // The type a comparison reads: the second where there is one (set's), else the one
         // (setp's).
@@ -550,10 +550,9 @@ impl Validator<'_> {
                             sp.clone(),
                             format!(
                                 "'.{w}' needs {} to be {} (not .{}): {}",
-                                if row.type_of.is_empty() {
-                                    "the type"
-                                } else {
-                                    of(k)
+                                match row.slots.get(k).map_or("", |s| s.of) {
+                                    "" => "the type",
+                                    of => of,
                                 },
                                 listed(choices),
                                 t.name(),
@@ -769,7 +768,7 @@ impl Validator<'_> {
                     self.name
                 ),
                 _ => {
-                    let (with, third) = (row.third_with, row.third_types);
+                    let (with, third) = row.third().map_or((&[][..], &[][..]), |s| (s.with, s.types));
                     format!(
                         "'{}' takes {} operands ({}), not {}: {last} is read only with {}, which take a third type ({})",
                         self.name,
@@ -1485,7 +1484,11 @@ impl OpInsn {
         }
         // The third type, which the form does not record: there is one choice.
         let row = self.op.row();
-        if let Some(t) = row.third_types.first().filter(|_| row.reads_third(self.ty)) {
+        if let Some(t) = row
+            .third()
+            .and_then(|s| s.types.first())
+            .filter(|_| row.reads_third(self.ty))
+        {
             s.push('.');
             s.push_str(t.name());
         }

@@ -141,7 +141,7 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
 /// Number of types and the set each position takes.
 fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
     let op = insn.opcode.name();
-    let want = syn.types.len();
+    let want = syn.slots.len();
     let written: Vec<(Type, &Span)> = insn
         .mods
         .iter()
@@ -150,7 +150,7 @@ fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
             _ => None,
         })
         .collect();
-    let pattern: String = syn.type_names.iter().map(|n| format!(".{n}")).collect();
+    let pattern: String = syn.slots.iter().map(|s| format!(".{}", s.name)).collect();
     if written.len() > want {
         let (t, span) = written[want];
         return Err(Diagnostic::new(
@@ -164,9 +164,9 @@ fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
         .allowed(vec![format!("{op}{pattern} with {}", describe_sets(syn))]));
     }
     for (i, (t, span)) in written.iter().enumerate() {
-        let set = syn.types[i];
+        let set = syn.slots[i].types;
         if !set.contains(t) {
-            let what = syn.type_names.get(i).copied().unwrap_or("type");
+            let what = syn.slots[i].name;
             return Err(Diagnostic::new(
                 (*span).clone(),
                 format!("'.{}' is not a {what} of '{op}'", t.name()),
@@ -175,7 +175,7 @@ fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
         }
     }
     if written.len() < want {
-        let missing = syn.type_names.get(written.len()).copied().unwrap_or("type");
+        let missing = syn.slots[written.len()].name;
         let msg = if written.is_empty() {
             format!(
                 "'{op}' needs {want} type{} ({pattern})",
@@ -187,18 +187,16 @@ fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                 written.len()
             )
         };
-        return Err(
-            Diagnostic::new(head_span(insn), msg).allowed(type_names(syn.types[written.len()]))
-        );
+        return Err(Diagnostic::new(head_span(insn), msg)
+            .allowed(type_names(syn.slots[written.len()].types)));
     }
     Ok(())
 }
 
 fn describe_sets(syn: &Syntax) -> String {
-    syn.type_names
+    syn.slots
         .iter()
-        .zip(syn.types)
-        .map(|(n, set)| format!("{n} in {{{}}}", type_names(set).join(", ")))
+        .map(|s| format!("{} in {{{}}}", s.name, type_names(s.types).join(", ")))
         .collect::<Vec<_>>()
         .join("; ")
 }

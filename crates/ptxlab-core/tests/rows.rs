@@ -69,7 +69,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
     for row in OP_ROWS {
         let insn = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
         assert_eq!(insn.op, row.op, "{}", row.example);
-        assert!(row.types.contains(&insn.ty), "{}", row.example);
+        assert!(row.types(0).contains(&insn.ty), "{}", row.example);
         assert_eq!(POp::from_name(row.name), Some(row.op));
         assert!(!row.summary.is_empty() && row.measured.is_some());
         let src: Vec<u64> = (0..insn.srcs.len())
@@ -105,7 +105,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
             let text = form(t.name());
             assert_eq!(
                 parse_op(&text).is_ok(),
-                row.types.contains(&t),
+                row.types(0).contains(&t),
                 "{text}: {:?}",
                 parse_op(&text).err()
             );
@@ -121,11 +121,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         if let Some(second) = second {
             for t in Type::ALL {
                 let text = second.replace("{}", t.name());
-                assert_eq!(
-                    parse_op(&text).is_ok(),
-                    row.src_types.contains(&t),
-                    "{text}"
-                );
+                assert_eq!(parse_op(&text).is_ok(), row.types(1).contains(&t), "{text}");
             }
         }
     }
@@ -234,15 +230,15 @@ fn every_program_row_refuses_by_its_own_data() {
         for need in row.needs {
             let (word, types, meets) = match need.of {
                 NeedOf::Type(slot, choices) => {
-                    let slot_types = [row.types, row.src_types][slot];
+                    let slot_types = row.types(slot);
                     let pick = |inside: bool| {
                         *slot_types
                             .iter()
                             .find(|t| choices.contains(t) == inside)
                             .unwrap_or_else(|| panic!("{}: no type for {inside}", row.name))
                     };
-                    let mut ty = [row.types[0], *row.src_types.first().unwrap_or(&Type::B32)];
-                    let n = 1 + usize::from(!row.src_types.is_empty());
+                    let mut ty = [row.types(0)[0], *row.types(1).first().unwrap_or(&Type::B32)];
+                    let n = 1 + usize::from(!row.types(1).is_empty());
                     ty[slot] = pick(false);
                     let outside = ty[..n].to_vec();
                     ty[slot] = pick(true);

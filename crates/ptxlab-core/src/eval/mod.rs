@@ -189,7 +189,7 @@ mod tests {
     /// Every form of `row` the syntax allows, as far as types go (each slot's types, or none).
     fn forms(row: &isa::Row) -> Vec<Form> {
         let mut out = vec![Form::default()];
-        for (slot, types) in row.syntax.types.iter().enumerate().take(3) {
+        for (slot, types) in row.syntax.slots.iter().map(|s| s.types).enumerate().take(3) {
             out = out
                 .into_iter()
                 .flat_map(|f| {

@@ -34,7 +34,7 @@ pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
 pub use vocab::{
     BoolOp, ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, PrmtMode, Scale, SecOp, SelKind,
-    Selector, ShiftDir, Type,
+    Selector, ShiftDir, Type, TypeSlot,
 };
 
 /// Base address of NVIDIA's PTX ISA documentation.
@@ -187,10 +187,8 @@ pub type Row = OpcodeInfo;
 /// The syntax ptxas accepts for one opcode on sm_90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Syntax {
-    /// Names of the type positions, in the order written (`dtype`, `atype`, `btype`, ...).
-    pub type_names: &'static [&'static str],
-    /// The types each position takes.
-    pub types: &'static [&'static [Type]],
+    /// The type slots, in the order written (`dtype`, `atype`, `btype`, ...).
+    pub slots: &'static [TypeSlot],
     /// Modifiers accepted besides the types, in any order (except `mode_first`).
     pub mods: &'static [Mod],
     /// A group of which one modifier must be written.
@@ -212,10 +210,6 @@ impl Syntax {
     /// Whether this modifier may be written (types aside).
     pub fn takes(&self, m: Mod) -> bool {
         self.mods.contains(&m)
-    }
-    /// The label of type slot `k` as the user reads it ("d type").
-    pub fn type_label(&self, k: usize) -> &'static str {
-        vocab::type_slot_label(self.type_names.get(k).copied().unwrap_or(vocab::TYPE))
     }
 }
 

@@ -17,7 +17,7 @@
 //!
 //! let prmt = POp::from_name("prmt").unwrap();
 //! assert_eq!(prmt.family(), Family::Move);
-//! assert_eq!(prmt.row().types, &[Type::B32]);
+//! assert_eq!(prmt.types(), &[Type::B32]);
 //! assert!(prmt.doc_url().ends_with("#data-movement-and-conversion-instructions-prmt"));
 //! assert!(OP_ROWS.iter().all(|r| r.op.row().name == r.name && r.measured.is_some()));
 //! ```
@@ -25,9 +25,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
+use super::vocab::{ATYPE, DTYPE, TYPE};
 use super::{
     BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, PrmtMode, ShiftDir, Type,
-    PTX_DOC_BASE,
+    TypeSlot, PTX_DOC_BASE,
 };
 
 /// One row: everything about one program instruction.
@@ -41,20 +42,14 @@ pub struct OpRow {
     pub family: Family,
     /// Anchor of its section in NVIDIA's PTX documentation.
     pub doc_anchor: &'static str,
-    /// The instruction types ptxas accepts (for `cvt`, the destination type).
-    pub types: &'static [Type],
-    /// The second type's choices: `cvt`'s source type, `cvt.pack`'s `a`/`b` type, `set`'s
-    /// compared type, `slct`'s selector type; empty for the others.
-    pub src_types: &'static [Type],
-    /// A third type's choices, written after the others with the first types of
-    /// [`OpRow::third_with`] only (`cvt.pack`'s `.b32`, the type of `c`, which the packed
-    /// types narrower than 16 bits read); empty for the others.
-    pub third_types: &'static [Type],
-    /// The first types that take the third type.
-    pub third_with: &'static [Type],
-    /// What each type written is the type of, for messages: `["d", "a"]` for `cvt`; empty
-    /// for a row with one type, which is the type of everything it reads and writes.
-    pub type_of: &'static [&'static str],
+    /// The type slots, in the order written, as the table's rows have them
+    /// ([`super::Syntax::slots`]): the instruction type (for `cvt`, the destination type);
+    /// a second (`cvt`'s source type, `cvt.pack`'s `a`/`b` type, `set`'s compared type,
+    /// `slct`'s selector type); and a third that comes with some first types only
+    /// (`cvt.pack`'s `.b32`, the type of `c`, which the packed types narrower than 16 bits
+    /// read). Each says what it is the type of, for messages (`cvt`: `d`, then `a`); the one
+    /// slot of most rows is the type of everything the instruction reads and writes.
+    pub slots: &'static [TypeSlot],
     /// A form refused with a reason of its own (see [`Beyond`]).
     pub beyond: Option<Beyond>,
     /// What a modifier needs of the types written with it (`slct`'s `.ftz`, an `.f32` c).
@@ -138,7 +133,16 @@ impl OpRow {
     /// Whether a form whose first type is `ty` takes the third type (and the source it types:
     /// `cvt.pack.sat.u8.s32.b32` reads a `c`).
     pub fn reads_third(&self, ty: Type) -> bool {
-        !self.third_types.is_empty() && self.third_with.contains(&ty)
+        self.third().is_some_and(|s| s.written_with(ty))
+    }
+    /// The third type slot, which comes with some first types only (`cvt.pack`'s `c` type).
+    pub fn third(&self) -> Option<&'static TypeSlot> {
+        self.slots.get(2).filter(|s| !s.with.is_empty())
+    }
+    /// The types slot `k` takes (none past the last slot): 0, the instruction type; 1, the
+    /// second type.
+    pub fn types(&self, k: usize) -> &'static [Type] {
+        self.slots.get(k).map_or(&[], |s| s.types)
     }
     /// Its modifier groups in the row's order: (the group, whether one of it must be
     /// written, its modifiers).
@@ -164,7 +168,7 @@ impl OpRow {
     /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
     /// `b`, `slct`'s `c`); empty without a second type.
     pub fn second_type_sources(&self) -> Vec<usize> {
-        if self.src_types.is_empty() {
+        if self.slots.len() < 2 {
             return Vec::new();
         }
         (0..self.operands.srcs.len())
@@ -375,10 +379,8 @@ const O_MAD_CC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, Carr
 const O_MADC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Reads);
 
 macro_rules! op_rows {
-    ($($var:ident $name:literal $fam:ident $anchor:literal, $types:expr, $src:expr, $mods:expr,
-       $form:literal $ops:ident
-       $(types_of $of:ident)? $(third $third:ident with $with:ident)? $(beyond $beyond:ident)?
-       $(needs $needs:ident)?,
+    ($($var:ident $name:literal $fam:ident $anchor:literal, $slots:expr, $mods:expr,
+       $form:literal $ops:ident $(beyond $beyond:ident)? $(needs $needs:ident)?,
        $example:literal,
        $summary:literal;)*) => {
         /// The program instructions: logic, shift, data movement, comparison and conversion.
@@ -398,11 +400,7 @@ macro_rules! op_rows {
                 name: $name,
                 family: Family::$fam,
                 doc_anchor: $anchor,
-                types: $types,
-                src_types: $src,
-                third_types: op_rows!(@list $($third)?),
-                third_with: op_rows!(@list $($with)?),
-                type_of: op_rows!(@list $($of)?),
+                slots: $slots,
                 beyond: op_rows!(@opt $($beyond)?),
                 needs: op_rows!(@list $($needs)?),
                 mods: $mods,
@@ -429,7 +427,6 @@ const SHR_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64];
 const CMP_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
 const MOV_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, Pred, F32, F64];
 const CVT_TYPES: &[Type] = &[U8, U16, U32, U64, S8, S16, S32, S64];
-const NONE: &[Type] = &[];
 const SET_TYPES: &[Type] = &[U32, S32, F32];
 const SLCT_TYPES: &[Type] = &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64];
 const SLCT_SELECTOR: &[Type] = &[S32, F32];
@@ -485,12 +482,36 @@ const SAT_NARROWS: &[Need] = &[Need {
     why: "there is nothing to saturate",
 }];
 
-// What each type is the type of, for messages.
-const SETP_OF: &[&str] = &["a and b"];
-const SET_OF: &[&str] = &["d", "a and b"];
-const CVT_OF: &[&str] = &["d", "a"];
-const PACK_OF: &[&str] = &["the parts of d", "a and b", "c"];
-const SLCT_OF: &[&str] = &["d, a and b", "c"];
+/// The one slot `type` of a row, the type of everything it reads and writes.
+const fn one(types: &'static [Type]) -> [TypeSlot; 1] {
+    [TypeSlot::new(TYPE, types)]
+}
+const T_LOGIC: &[TypeSlot] = &one(LOGIC_TYPES);
+const T_BITS3: &[TypeSlot] = &one(BITS3);
+const T_B32: &[TypeSlot] = &one(B32_ONLY);
+const T_SHR: &[TypeSlot] = &one(SHR_TYPES);
+const T_MOV: &[TypeSlot] = &one(MOV_TYPES);
+const T_SELP: &[TypeSlot] = &one(CMP_TYPES);
+const T_CARRY: &[TypeSlot] = &one(CARRY_TYPES);
+const T_CARRY_IN: &[TypeSlot] = &one(CARRY_IN_TYPES);
+const T_SETP: &[TypeSlot] = &[TypeSlot::new(TYPE, CMP_TYPES).of("a and b")];
+const T_SET: &[TypeSlot] = &[
+    TypeSlot::new(DTYPE, SET_TYPES).of("d"),
+    TypeSlot::new("stype", CMP_TYPES).of("a and b"),
+];
+const T_CVT: &[TypeSlot] = &[
+    TypeSlot::new(DTYPE, CVT_TYPES).of("d"),
+    TypeSlot::new(ATYPE, CVT_TYPES).of("a"),
+];
+const T_PACK: &[TypeSlot] = &[
+    TypeSlot::new("convertType", PACK_TYPES).of("the parts of d"),
+    TypeSlot::new("abType", S32_ONLY).of("a and b"),
+    TypeSlot::new("cType", B32_ONLY).of("c").with(PACK_NARROW),
+];
+const T_SLCT: &[TypeSlot] = &[
+    TypeSlot::new(DTYPE, SLCT_TYPES).of("d, a and b"),
+    TypeSlot::new("ctype", SLCT_SELECTOR).of("c"),
+];
 
 /// A row's modifiers: every one it takes, none required, none first.
 const fn takes(all: &'static [Mod]) -> OpMods {
@@ -561,77 +582,70 @@ const HALF_CC: OpMods = OpMods {
 };
 
 op_rows! {
-    Mov "mov" Move "data-movement-and-conversion-instructions-mov", MOV_TYPES, NONE, NO_MODS,
+    Mov "mov" Move "data-movement-and-conversion-instructions-mov", T_MOV, NO_MODS,
         "d, a  |  d, {a0, a1, ...}  |  {d0, d1, ...}, a" O_MOV,
         "mov.b32 d, {a, b};",
         "Copies a register or a value; with braces, packs parts into one register or splits one into parts.";
-    And "and" Logic "logic-and-shift-instructions-and", LOGIC_TYPES, NONE, NO_MODS,
+    And "and" Logic "logic-and-shift-instructions-and", T_LOGIC, NO_MODS,
         "d, a, b" O_LOGIC2, "and.b32 d, a, b;",
         "Bitwise and (logical and for predicates).";
-    Or "or" Logic "logic-and-shift-instructions-or", LOGIC_TYPES, NONE, NO_MODS,
+    Or "or" Logic "logic-and-shift-instructions-or", T_LOGIC, NO_MODS,
         "d, a, b" O_LOGIC2, "or.b32 d, a, b;",
         "Bitwise or (logical or for predicates).";
-    Xor "xor" Logic "logic-and-shift-instructions-xor", LOGIC_TYPES, NONE, NO_MODS,
+    Xor "xor" Logic "logic-and-shift-instructions-xor", T_LOGIC, NO_MODS,
         "d, a, b" O_LOGIC2, "xor.b32 d, a, b;",
         "Bitwise exclusive or (for predicates: true when exactly one is).";
-    Not "not" Logic "logic-and-shift-instructions-not", LOGIC_TYPES, NONE, NO_MODS,
+    Not "not" Logic "logic-and-shift-instructions-not", T_LOGIC, NO_MODS,
         "d, a" O_LOGIC1, "not.b32 d, a;",
         "Flips every bit (negates a predicate).";
-    Cnot "cnot" Logic "logic-and-shift-instructions-cnot", BITS3, NONE, NO_MODS,
+    Cnot "cnot" Logic "logic-and-shift-instructions-cnot", T_BITS3, NO_MODS,
         "d, a" O_LOGIC1, "cnot.b32 d, a;",
         "1 when a is zero, else 0, like C's !a.";
-    Lop3 "lop3" Logic "logic-and-shift-instructions-lop3", B32_ONLY, NONE, NO_MODS,
+    Lop3 "lop3" Logic "logic-and-shift-instructions-lop3", T_B32, NO_MODS,
         "d, a, b, c, immLut" O_LOP3 beyond LOP3_BOOL, "lop3.b32 d, a, b, c, 0xb2;",
         "Any function of three inputs, bit by bit: each bit's (a, b, c) picks a row of the 8-entry truth table immLut.";
-    Shf "shf" Logic "logic-and-shift-instructions-shf", B32_ONLY, NONE, SHF_MODS,
+    Shf "shf" Logic "logic-and-shift-instructions-shf", T_B32, SHF_MODS,
         "d, a, b, c" O_SHF, "shf.l.wrap.b32 d, a, b, c;",
         "Funnel shift: shifts the 64-bit b:a left or right and keeps 32 bits; rotates when a and b are the same.";
-    Shl "shl" Logic "logic-and-shift-instructions-shl", BITS3, NONE, NO_MODS,
+    Shl "shl" Logic "logic-and-shift-instructions-shl", T_BITS3, NO_MODS,
         "d, a, b" O_SHL, "shl.b32 d, a, b;",
         "Shift left; amounts of the width or more give 0.";
-    Shr "shr" Logic "logic-and-shift-instructions-shr", SHR_TYPES, NONE, NO_MODS,
+    Shr "shr" Logic "logic-and-shift-instructions-shr", T_SHR, NO_MODS,
         "d, a, b" O_SHR, "shr.s32 d, a, b;",
         "Shift right, filling with the sign for .s types and zeros otherwise.";
-    Prmt "prmt" Move "data-movement-and-conversion-instructions-prmt", B32_ONLY, NONE,
+    Prmt "prmt" Move "data-movement-and-conversion-instructions-prmt", T_B32,
         PRMT_MODS, "d, a, b, c" O_PRMT, "prmt.b32 d, a, b, c;",
         "Builds a word from bytes of b:a: without a mode, each of four selector nibbles of c picks one of the eight bytes (and may replicate its sign); with a mode (.f4e ... .rc16), the low two bits of c pick one of the mode's fixed patterns.";
-    Setp "setp" Compare "comparison-and-selection-instructions-setp", CMP_TYPES, NONE,
-        SETP_MODS, "p[|q], a, b[, c]" O_SETP types_of SETP_OF needs FTZ_F32, "setp.lt.s32 p|q, a, b;",
+    Setp "setp" Compare "comparison-and-selection-instructions-setp", T_SETP,
+        SETP_MODS, "p[|q], a, b[, c]" O_SETP needs FTZ_F32, "setp.lt.s32 p|q, a, b;",
         "Compares a with b and writes the result to p and its negation to q; with .and/.or/.xor each is first combined with the predicate c, so p and q need not be opposites.";
-    Set "set" Compare "comparison-and-selection-instructions-set", SET_TYPES, CMP_TYPES,
-        SETP_MODS, "d, a, b[, c]" O_SET types_of SET_OF beyond SET_HALF needs SET_FTZ, "set.lt.u32.s32 d, a, b;",
+    Set "set" Compare "comparison-and-selection-instructions-set", T_SET,
+        SETP_MODS, "d, a, b[, c]" O_SET beyond SET_HALF needs SET_FTZ, "set.lt.u32.s32 d, a, b;",
         "Compares a with b, like setp, and writes the answer as a number: all ones (or 1.0 for an .f32 d) when true, 0 when false; with .and/.or/.xor the answer is first combined with the predicate c.";
-    Selp "selp" Compare "comparison-and-selection-instructions-selp", CMP_TYPES, NONE,
+    Selp "selp" Compare "comparison-and-selection-instructions-selp", T_SELP,
         NO_MODS, "d, a, b, c" O_SELP, "selp.b32 d, a, b, c;",
         "a when the predicate c is true, else b.";
-    Cvt "cvt" Convert "data-movement-and-conversion-instructions-cvt", CVT_TYPES, CVT_TYPES,
-        CVT_MODS, "d, a" O_CVT types_of CVT_OF beyond CVT_ROUNDING
+    Cvt "cvt" Convert "data-movement-and-conversion-instructions-cvt", T_CVT,
+        CVT_MODS, "d, a" O_CVT beyond CVT_ROUNDING
         needs SAT_NARROWS, "cvt.sat.s8.s32 d, a;",
         "Converts between integer types: truncates or extends, and with .sat clamps to the destination's range.";
-    CvtPack "cvt.pack" Convert "data-movement-and-conversion-instructions-cvt-pack", PACK_TYPES,
-        S32_ONLY, PACK_MODS, "d, a, b[, c]" O_PACK types_of PACK_OF
-        third B32_ONLY with PACK_NARROW, "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
+    CvtPack "cvt.pack" Convert "data-movement-and-conversion-instructions-cvt-pack", T_PACK,
+        PACK_MODS, "d, a, b[, c]" O_PACK, "cvt.pack.sat.u8.s32.b32 d, a, b, c;",
         "Clamps a and b to a narrow type and packs them side by side, b in the lowest bits and a just above; the 16-bit types fill d, the narrower ones take the rest of d from the low bits of c.";
-    Slct "slct" Compare "comparison-and-selection-instructions-slct", SLCT_TYPES,
-        SLCT_SELECTOR, SLCT_MODS, "d, a, b, c" O_SLCT types_of SLCT_OF needs SLCT_FTZ, "slct.s32.s32 d, a, b, c;",
+    Slct "slct" Compare "comparison-and-selection-instructions-slct", T_SLCT,
+        SLCT_MODS, "d, a, b, c" O_SLCT needs SLCT_FTZ, "slct.s32.s32 d, a, b, c;",
         "a when c is zero or positive, b when c is negative; c is a signed 32-bit integer or an f32.";
-    AddCc "add.cc" Carry "extended-precision-arithmetic-instructions-add-cc", CARRY_TYPES,
-        NONE, NO_MODS, "d, a, b" O_ADD_CC, "add.cc.u32 d, a, b;",
+    AddCc "add.cc" Carry "extended-precision-arithmetic-instructions-add-cc", T_CARRY, NO_MODS, "d, a, b" O_ADD_CC, "add.cc.u32 d, a, b;",
         "a + b, and the carry out of the top bit written to the carry flag CC.CF: the first link of a multi-word addition.";
-    Addc "addc" Carry "extended-precision-arithmetic-instructions-addc", CARRY_IN_TYPES,
-        NONE, CC, "d, a, b" O_ADDC needs CARRY_OUT, "addc.cc.u32 d, a, b;",
+    Addc "addc" Carry "extended-precision-arithmetic-instructions-addc", T_CARRY_IN, CC, "d, a, b" O_ADDC needs CARRY_OUT, "addc.cc.u32 d, a, b;",
         "a + b + CC.CF; with .cc it writes its own carry out, so the chain goes on.";
-    SubCc "sub.cc" Carry "extended-precision-arithmetic-instructions-sub-cc", CARRY_TYPES,
-        NONE, NO_MODS, "d, a, b" O_ADD_CC, "sub.cc.u32 d, a, b;",
+    SubCc "sub.cc" Carry "extended-precision-arithmetic-instructions-sub-cc", T_CARRY, NO_MODS, "d, a, b" O_ADD_CC, "sub.cc.u32 d, a, b;",
         "a - b, computed as a + ~b + 1, with the carry out (1 when nothing was borrowed) written to CC.CF.";
-    Subc "subc" Carry "extended-precision-arithmetic-instructions-subc", CARRY_IN_TYPES,
-        NONE, CC, "d, a, b" O_ADDC needs CARRY_OUT, "subc.cc.u32 d, a, b;",
+    Subc "subc" Carry "extended-precision-arithmetic-instructions-subc", T_CARRY_IN, CC, "d, a, b" O_ADDC needs CARRY_OUT, "subc.cc.u32 d, a, b;",
         "a + ~b + CC.CF: a - b less one when the previous link borrowed; with .cc it writes its own carry.";
-    MadCc "mad.cc" Carry "extended-precision-arithmetic-instructions-mad-cc", CARRY_TYPES,
-        NONE, HALF, "d, a, b, c" O_MAD_CC, "mad.lo.cc.u32 d, a, b, c;",
+    MadCc "mad.cc" Carry "extended-precision-arithmetic-instructions-mad-cc", T_CARRY, HALF, "d, a, b, c" O_MAD_CC, "mad.lo.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c, with the carry out of the addition written to CC.CF.";
-    Madc "madc" Carry "extended-precision-arithmetic-instructions-madc", CARRY_IN_TYPES,
-        NONE, HALF_CC, "d, a, b, c" O_MADC needs CARRY_OUT, "madc.hi.cc.u32 d, a, b, c;",
+    Madc "madc" Carry "extended-precision-arithmetic-instructions-madc", T_CARRY_IN, HALF_CC, "d, a, b, c" O_MADC needs CARRY_OUT, "madc.hi.cc.u32 d, a, b, c;",
         "The low or high half of a * b, plus c and CC.CF; with .cc it writes its own carry.";
 }
 
@@ -644,8 +658,10 @@ impl POp {
     /// Whether any of its types is a float type (`mov`, `setp`, `set`, `selp`, `slct`): its
     /// parser, not the program's, decides what a float type means for it.
     pub fn takes_float(self) -> bool {
-        let r = self.row();
-        r.types.iter().chain(r.src_types).any(|t| t.is_float())
+        self.row()
+            .slots
+            .iter()
+            .any(|s| s.types.iter().any(|t| t.is_float()))
     }
     /// Whether it compares two values under a comparison modifier (`setp`, `set`).
     pub fn compares(self) -> bool {
@@ -689,7 +705,7 @@ impl POp {
     }
     /// The types it takes (for `cvt`, the destination type).
     pub fn types(self) -> &'static [Type] {
-        self.row().types
+        self.row().types(0)
     }
 }
 

@@ -16,7 +16,8 @@
 use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 use super::operation::{IntOp, Operation, ScalarOp, SimdOp};
 use super::vocab::{
-    ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, ATYPE, BTYPE, DTYPE, TYPE,
+    ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, TypeSlot, ATYPE, BTYPE, DTYPE,
+    TYPE,
 };
 use super::{Gpu, OpcodeInfo, Syntax};
 
@@ -126,17 +127,31 @@ const WIDE: Mod = Mod::Half(HalfMode::Wide);
 
 const NO_PAIRS: &[(Mod, Mod)] = &[];
 const NO_NARROW: &[(Mod, &[Type])] = &[];
-const VID_NAMES: &[&str] = &[DTYPE, ATYPE, BTYPE];
-const AB_NAMES: &[&str] = &[ATYPE, BTYPE];
-const ONE_NAME: &[&str] = &[TYPE];
-const VID_TYPES: &[&[Type]] = &[types::VIDEO, types::VIDEO, types::VIDEO];
-const SHIFT_TYPES: &[&[Type]] = &[types::VIDEO, types::VIDEO, types::SHIFT_AMOUNT];
-const AB_TYPES: &[&[Type]] = &[types::VIDEO, types::VIDEO];
+/// The slots `dtype`, `atype` and `btype`, the types of `d`, `a` and `b`.
+const fn dtype(types: &'static [Type]) -> TypeSlot {
+    TypeSlot::new(DTYPE, types).of("d")
+}
+const fn atype(types: &'static [Type]) -> TypeSlot {
+    TypeSlot::new(ATYPE, types).of("a")
+}
+const fn btype(types: &'static [Type]) -> TypeSlot {
+    TypeSlot::new(BTYPE, types).of("b")
+}
+const VID_TYPES: &[TypeSlot] = &[
+    dtype(types::VIDEO),
+    atype(types::VIDEO),
+    btype(types::VIDEO),
+];
+const SHIFT_TYPES: &[TypeSlot] = &[
+    dtype(types::VIDEO),
+    atype(types::VIDEO),
+    btype(types::SHIFT_AMOUNT),
+];
+const AB_TYPES: &[TypeSlot] = &[atype(types::VIDEO), btype(types::VIDEO)];
 
 const fn video(mods: &'static [Mod]) -> Syntax {
     Syntax {
-        type_names: VID_NAMES,
-        types: VID_TYPES,
+        slots: VID_TYPES,
         mods,
         required: None,
         mode_first: false,
@@ -147,10 +162,9 @@ const fn video(mods: &'static [Mod]) -> Syntax {
     }
 }
 
-const fn integer(types: &'static [&'static [Type]], mods: &'static [Mod]) -> Syntax {
+const fn integer(slots: &'static [TypeSlot], mods: &'static [Mod]) -> Syntax {
     Syntax {
-        type_names: ONE_NAME,
-        types,
+        slots,
         mods,
         required: None,
         mode_first: false,
@@ -172,7 +186,7 @@ const SIMD_EXCLUDES: &[(Mod, Mod)] = &[(SAT, ADD)];
 const SCALAR: Syntax = video(SCALAR_MODS);
 const SHIFT: Syntax = {
     let mut s = video(SHIFT_MODS);
-    s.types = SHIFT_TYPES;
+    s.slots = SHIFT_TYPES;
     s.required = Some(ModGroup::Mode);
     s
 };
@@ -188,8 +202,7 @@ const SIMD: Syntax = {
 };
 const fn vset(mods: &'static [Mod]) -> Syntax {
     let mut s = video(mods);
-    s.type_names = AB_NAMES;
-    s.types = AB_TYPES;
+    s.slots = AB_TYPES;
     s.required = Some(ModGroup::Cmp);
     s
 }
@@ -207,13 +220,17 @@ const fn with_mode_required(mut s: Syntax) -> Syntax {
     s
 }
 
-const T_INT: &[&[Type]] = &[types::INT];
-const T_INT_X2: &[&[Type]] = &[types::INT_X2];
-const T_SIGNED: &[&[Type]] = &[types::SIGNED];
-const T_BITS: &[&[Type]] = &[types::BITS];
-const T_B32: &[&[Type]] = &[types::B32_ONLY];
-const T_WORDS: &[&[Type]] = &[types::WORDS];
-const T_US32: &[&[Type]] = &[types::VIDEO];
+/// The one slot `type` of an integer instruction, the type of everything it reads and writes.
+const fn one(types: &'static [Type]) -> [TypeSlot; 1] {
+    [TypeSlot::new(TYPE, types)]
+}
+const T_INT: &[TypeSlot] = &one(types::INT);
+const T_INT_X2: &[TypeSlot] = &one(types::INT_X2);
+const T_SIGNED: &[TypeSlot] = &one(types::SIGNED);
+const T_BITS: &[TypeSlot] = &one(types::BITS);
+const T_B32: &[TypeSlot] = &one(types::B32_ONLY);
+const T_WORDS: &[TypeSlot] = &one(types::WORDS);
+const T_US32: &[TypeSlot] = &one(types::VIDEO);
 // `add.cc`, `sub.cc` and `mad.cc` are rows of their own among the program instructions
 // (`OP_ROWS`: they write the carry flag), not a modifier of these rows.
 const ADD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
@@ -226,7 +243,7 @@ const RELU_NARROW: &[(Mod, &[Type])] = &[(Mod::Relu, types::RELU)];
 const ADD_SUB: Syntax = with_narrow(integer(T_INT_X2, &[SAT]), ADD_NARROW);
 const SUB: Syntax = {
     let mut s = ADD_SUB;
-    s.types = T_INT;
+    s.slots = T_INT;
     s
 };
 const MUL: Syntax = with_narrow(with_mode_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
@@ -247,16 +264,8 @@ const MAD24: Syntax = {
     s
 };
 const MINMAX: Syntax = with_narrow(integer(T_INT_X2, &[Mod::Relu]), RELU_NARROW);
-const DP4A: Syntax = {
-    let mut s = integer(AB_TYPES, &[]);
-    s.type_names = AB_NAMES;
-    s
-};
-const DP2A: Syntax = {
-    let mut s = with_mode_first(integer(AB_TYPES, &[HI, LO]));
-    s.type_names = AB_NAMES;
-    s
-};
+const DP4A: Syntax = integer(AB_TYPES, &[]);
+const DP2A: Syntax = with_mode_first(integer(AB_TYPES, &[HI, LO]));
 
 // ---------------------------------------------------------------------------------------------
 // Operand builders.

@@ -18,7 +18,7 @@ fn rows_are_indexed_by_discriminant_and_named_uniquely() {
 #[test]
 fn every_program_operand_reads_what_its_row_has() {
     for row in OP_ROWS {
-        let slots = [row.types, row.src_types];
+        let slots = [row.types(0), row.types(1)];
         for o in row.operands.dsts.iter().chain(row.operands.srcs) {
             let mut read: Vec<(u8, Option<Type>)> = match o.sign {
                 SignRule::Slot(i) => vec![(i, None)],
@@ -78,8 +78,14 @@ fn every_row_is_consistent() {
     for row in OPCODES {
         let op = row.opcode;
         let syn = &row.syntax;
-        // One named slot per type position.
-        assert_eq!(syn.type_names.len(), syn.types.len(), "{}", row.name);
+        // Every type slot is named and always written.
+        for slot in syn.slots {
+            assert!(
+                !slot.name.is_empty() && slot.with.is_empty(),
+                "{}",
+                row.name
+            );
+        }
         // Operands: d, then at least the usual sources, each named in order.
         let (lo, hi) = source_counts(op);
         assert!(
@@ -99,7 +105,7 @@ fn every_row_is_consistent() {
             };
             for &i in &slots {
                 assert!(
-                    (i as usize) < syn.types.len(),
+                    (i as usize) < syn.slots.len(),
                     "{}: {} slot {i}",
                     row.name,
                     o.name
@@ -111,7 +117,7 @@ fn every_row_is_consistent() {
                 assert_ne!(o.sign, SignRule::Signed, "{}: {}", row.name, o.name);
                 for &i in &slots {
                     assert!(
-                        syn.types[i as usize].iter().all(|t| !t.is_signed()),
+                        syn.slots[i as usize].types.iter().all(|t| !t.is_signed()),
                         "{}: {} may be signed",
                         row.name,
                         o.name
@@ -137,18 +143,18 @@ fn every_row_is_consistent() {
         assert_eq!(words.next(), Some(row.name));
         let mut k = 0;
         for w in words {
-            let m = vocab::Mod::from_name(w).unwrap_or_else(|| panic!("{}: .{w}", row.name));
+            let m = vocab::Mod::table_word(w).unwrap_or_else(|| panic!("{}: .{w}", row.name));
             match m {
                 Mod::Type(t) => {
-                    assert!(syn.types[k].contains(&t), "{}: .{w}", row.name);
+                    assert!(syn.slots[k].types.contains(&t), "{}: .{w}", row.name);
                     k += 1;
                 }
                 m => assert!(syn.takes(m), "{}: .{w}", row.name),
             }
         }
-        assert_eq!(k, syn.types.len(), "{}: example types", row.name);
+        assert_eq!(k, syn.slots.len(), "{}: example types", row.name);
         // Widths for every type the syntax offers follow the rules: at most 64 bits.
-        for &t in syn.types[0] {
+        for &t in syn.slots[0].types {
             let mut form = Form::default();
             form.types[0] = Some(t);
             for half in [None, Some(HalfMode::Wide)] {
@@ -177,15 +183,42 @@ fn wide_products_are_twice_as_wide_up_to_64_bits() {
     }
 }
 
+/// Each type slot says what it is the type of: the table's `dtype`, `atype` and `btype` of
+/// `d`, `a` and `b` ("d type"), its `type` of everything ("type"); a program row with more
+/// than one slot names each one's operands, and only its third slot comes with some first
+/// types only.
 #[test]
 fn type_slot_labels_name_their_operand() {
     for row in OPCODES {
-        for (k, name) in row.syntax.type_names.iter().enumerate() {
-            let label = row.syntax.type_label(k);
-            match vocab::type_slot_operand(name) {
-                Some(o) => assert!(label.starts_with(o), "{}: {label}", row.name),
-                None => assert_eq!(label, "type"),
-            }
+        for slot in row.syntax.slots {
+            let of = match slot.name {
+                vocab::DTYPE => "d",
+                vocab::ATYPE => "a",
+                vocab::BTYPE => "b",
+                _ => "",
+            };
+            assert_eq!(slot.of, of, "{}: {}", row.name, slot.name);
+            let label = slot.label();
+            assert_eq!(
+                label,
+                if of.is_empty() {
+                    "type".to_string()
+                } else {
+                    format!("{of} type")
+                }
+            );
+        }
+    }
+    for row in OP_ROWS {
+        for (k, slot) in row.slots.iter().enumerate() {
+            assert!(!slot.name.is_empty(), "{}", row.name);
+            assert!(
+                row.slots.len() == 1 || !slot.of.is_empty(),
+                "{}: {}",
+                row.name,
+                slot.name
+            );
+            assert_eq!(slot.with.is_empty(), k < 2, "{}: {}", row.name, slot.name);
         }
     }
 }
@@ -298,7 +331,7 @@ fn one_type_vocabulary() {
     }
     let mut used = Vec::new();
     for row in OPCODES {
-        for &t in row.syntax.types.iter().flat_map(|slot| slot.iter()) {
+        for &t in row.syntax.slots.iter().flat_map(|slot| slot.types) {
             assert!(Type::TABLE.contains(&t), "{}: {t:?}", row.name);
             used.push(t);
         }

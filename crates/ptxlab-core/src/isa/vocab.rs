@@ -1058,22 +1058,52 @@ pub const BTYPE: &str = "btype";
 /// The name of the single type slot of integer instructions.
 pub const TYPE: &str = "type";
 
-/// A type slot's name as the user reads it: `dtype` is "d type".
-pub fn type_slot_label(name: &str) -> &'static str {
-    match name {
-        DTYPE => "d type",
-        ATYPE => "a type",
-        BTYPE => "b type",
-        _ => "type",
-    }
+/// One type slot of an instruction's syntax, for both tables: its name, what the type written
+/// in it is the type of, the types it takes, and with which first types it is written at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TypeSlot {
+    /// Its name in the ISA's syntax: `dtype`, `atype`, `btype`, `type`, `stype` ...
+    pub name: &'static str,
+    /// What the type written in it is the type of, for labels and messages: `"d"`,
+    /// `"a and b"`; empty where it is the type of everything the instruction reads and
+    /// writes (`add.u32`, `prmt.b32`).
+    pub of: &'static str,
+    /// The types it takes.
+    pub types: &'static [Type],
+    /// The first slot's types with which it is written (`cvt.pack`'s third slot, the type of
+    /// `c`, comes with the packed types narrower than 16 bits only); empty: with every one.
+    pub with: &'static [Type],
 }
 
-/// The operand a type slot describes (`dtype` describes `d`), if the slot names one.
-pub fn type_slot_operand(name: &str) -> Option<&'static str> {
-    match name {
-        DTYPE => Some("d"),
-        ATYPE => Some("a"),
-        BTYPE => Some("b"),
-        _ => None,
+impl TypeSlot {
+    /// A slot named `name` taking `types`, the type of everything, written with every first
+    /// type.
+    pub const fn new(name: &'static str, types: &'static [Type]) -> TypeSlot {
+        TypeSlot {
+            name,
+            of: "",
+            types,
+            with: &[],
+        }
+    }
+    /// The slot, as the type of `of`.
+    pub const fn of(self, of: &'static str) -> TypeSlot {
+        TypeSlot { of, ..self }
+    }
+    /// The slot, written with these first types only.
+    pub const fn with(self, with: &'static [Type]) -> TypeSlot {
+        TypeSlot { with, ..self }
+    }
+    /// Whether it is written with the first type `first`.
+    pub fn written_with(&self, first: Type) -> bool {
+        self.with.is_empty() || self.with.contains(&first)
+    }
+    /// Its label as the user reads it: "d type", "a and b type", or "type".
+    pub fn label(&self) -> String {
+        if self.of.is_empty() {
+            "type".into()
+        } else {
+            format!("{} type", self.of)
+        }
     }
 }
