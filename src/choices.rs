@@ -380,7 +380,7 @@ pub fn groups(insn: &Instruction) -> Vec<Group> {
                 out.push(switch(insn, g, m, on));
             }
             _ => {
-                let required = syntax.required == Some(g);
+                let required = syntax.mods.required.contains(&g);
                 out.push(alternatives(insn, g, &offered, required));
             }
         }

@@ -130,7 +130,7 @@ pub fn table_forms() -> Vec<String> {
         }
         // Every choice of at most one modifier per group.
         let mut groups: Vec<(ModGroup, Vec<isa::vocab::Mod>)> = Vec::new();
-        for &m in syn.mods {
+        for &m in syn.mods.all {
             let g = ModGroup::of(m);
             match groups.iter_mut().find(|(h, _)| *h == g) {
                 Some((_, v)) => v.push(m),
@@ -160,7 +160,7 @@ pub fn table_forms() -> Vec<String> {
                 let mut head = row.name.to_string();
                 let (first, rest): (Vec<_>, Vec<_>) = mods
                     .iter()
-                    .partition(|m| syn.mode_first && ModGroup::of(**m) == ModGroup::Half);
+                    .partition(|m| syn.mods.first == Some(ModGroup::of(**m)));
                 for m in first {
                     head.push_str(&mod_text(m));
                 }

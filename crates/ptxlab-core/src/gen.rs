@@ -120,7 +120,7 @@ pub fn plausible(r: &mut Rng) -> String {
         if offered.is_empty() {
             continue;
         }
-        if syn.required == Some(g) || r.chance(1, 3) {
+        if syn.mods.required.contains(&g) || r.chance(1, 3) {
             mods.push(pick(r, &offered));
         }
     }

@@ -18,7 +18,7 @@ use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
-pub use crate::isa::op_rows::{OpMods, OpRow, POp, OP_ROWS};
+pub use crate::isa::op_rows::{OpRow, POp, OP_ROWS};
 use crate::isa::{
     BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, PositionKind, PrmtMode,
     Role, ShiftDir, SignRule, Type, WidthRule,

@@ -68,7 +68,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
             Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
         })?;
         let syntax = opcode.syntax();
-        if k == 0 && w.spaced && syntax.mode_first && syntax.mods.contains(&md) {
+        if k == 0 && w.spaced && syntax.mods.first.is_some() && syntax.takes(md) {
             return Err(crate::scan::written_apart(m, span, name));
         }
         mods.push((md, span));

@@ -53,7 +53,7 @@ fn head_span(insn: &Instruction) -> Span {
 }
 
 fn non_type_mods(syn: &Syntax) -> Vec<String> {
-    names(syn.mods)
+    names(syn.mods.all)
 }
 
 /// Modifiers the opcode does not take, the `.hi/.lo/.wide` position, and repeats.
@@ -64,9 +64,9 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
         if group == ModGroup::Type {
             continue;
         }
-        if !syn.mods.contains(m) {
+        if !syn.takes(*m) {
             let msg = match group {
-                ModGroup::Half if syn.mode_first => format!(
+                ModGroup::Half if syn.mods.first == Some(group) => format!(
                     "'{}' is not a result part of '{op}'",
                     dotted(*m)
                 ),
@@ -87,14 +87,14 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                 }
                 _ => format!("'{}' does not apply to '{op}'", dotted(*m)),
             };
-            let allowed = if syn.mods.is_empty() {
+            let allowed = if syn.mods.all.is_empty() {
                 vec!["no modifier besides the type".to_string()]
             } else {
                 non_type_mods(syn)
             };
             return Err(Diagnostic::new(span.clone(), msg).allowed(allowed));
         }
-        if group == ModGroup::Half && syn.mode_first && i != 0 {
+        if syn.mods.first == Some(group) && i != 0 {
             return Err(Diagnostic::new(
                 span.clone(),
                 format!(
@@ -104,9 +104,7 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                 ),
             )
             .allowed(names(
-                syn.mods
-                    .iter()
-                    .filter(|x| ModGroup::of(**x) == ModGroup::Half),
+                syn.mods.all.iter().filter(|x| ModGroup::of(**x) == group),
             )));
         }
         if group.repeatable() {
@@ -131,7 +129,7 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                 )
             };
             return Err(Diagnostic::new(span.clone(), msg).allowed(names(
-                syn.mods.iter().filter(|x| ModGroup::of(**x) == group),
+                syn.mods.all.iter().filter(|x| ModGroup::of(**x) == group),
             )));
         }
     }
@@ -284,27 +282,27 @@ fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic
 }
 
 fn check_required(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
-    let Some(group) = syn.required else {
-        return Ok(());
-    };
-    if insn.mods.iter().any(|(m, _)| ModGroup::of(*m) == group) {
-        return Ok(());
+    for &group in syn.mods.required {
+        if insn.mods.iter().any(|(m, _)| ModGroup::of(*m) == group) {
+            continue;
+        }
+        let op = insn.opcode.name();
+        let choices = names(syn.mods.all.iter().filter(|m| ModGroup::of(**m) == group));
+        let msg = if syn.mods.first == Some(group) {
+            format!(
+                "'{op}' needs its result part right after the opcode ({})",
+                choices
+                    .iter()
+                    .map(|c| format!("{op}{c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            format!("'{op}' needs a {}", group.describe())
+        };
+        return Err(Diagnostic::new(head_span(insn), msg).allowed(choices));
     }
-    let op = insn.opcode.name();
-    let choices = names(syn.mods.iter().filter(|m| ModGroup::of(**m) == group));
-    let msg = if syn.mode_first {
-        format!(
-            "'{op}' needs its result part right after the opcode ({})",
-            choices
-                .iter()
-                .map(|c| format!("{op}{c}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    } else {
-        format!("'{op}' needs a {}", group.describe())
-    };
-    Err(Diagnostic::new(head_span(insn), msg).allowed(choices))
+    Ok(())
 }
 
 fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {

@@ -26,7 +26,7 @@ pub mod rows;
 pub mod vocab;
 
 pub use instr::Instr;
-pub use op_rows::{OpMods, OpRow, POp, OP_ROWS};
+pub use op_rows::{OpRow, POp, OP_ROWS};
 pub use operand::{
     FloatRule, ImmRule, OperandSpec, PositionKind, Role, SelRule, SignRule, WidthRule,
 };
@@ -189,12 +189,10 @@ pub type Row = OpcodeInfo;
 pub struct Syntax {
     /// The type slots, in the order written (`dtype`, `atype`, `btype`, ...).
     pub slots: &'static [TypeSlot],
-    /// Modifiers accepted besides the types, in any order (except `mode_first`).
-    pub mods: &'static [Mod],
-    /// A group of which one modifier must be written.
-    pub required: Option<ModGroup>,
-    /// The `.hi`/`.lo`/`.wide` part belongs to the opcode name: it must come right after it.
-    pub mode_first: bool,
+    /// Modifiers accepted besides the types, in any order but the group that comes `first`
+    /// (the `.hi`/`.lo`/`.wide` part that belongs to the opcode name), with the group of
+    /// which one must be written.
+    pub mods: Mods,
     /// With this modifier, the (first) type must be one of these.
     pub narrow: &'static [(Mod, &'static [Type])],
     /// With the first modifier, the second must be written too.
@@ -206,10 +204,42 @@ pub struct Syntax {
     pub negation: bool,
 }
 
+/// The modifiers an instruction takes besides its types, for both tables ([`Syntax::mods`],
+/// [`OpRow::mods`]): at most one of each group is written (but the [`ModGroup::repeatable`]
+/// ones, which may be written twice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Mods {
+    /// Every modifier it takes, group by group in the order the program rows' pickers show
+    /// them (`shf`: direction, then mode; `setp`: comparison, Boolean operation, `.ftz`). No
+    /// two have the same name (`setp`'s `.lo` is a comparison; `mul`'s, a half).
+    pub all: &'static [Mod],
+    /// The groups of which one must be written (`shf`'s direction and mode, `setp`'s and
+    /// `vset`'s comparison, `mul`'s half).
+    pub required: &'static [ModGroup],
+    /// The group that comes first and once, right after the opcode (`mul.lo`, `shf.l`,
+    /// `mad.lo.cc`), as ptxas reads it.
+    pub first: Option<ModGroup>,
+}
+
+impl Mods {
+    /// These modifiers, none required, none first.
+    pub const fn new(all: &'static [Mod]) -> Mods {
+        Mods {
+            all,
+            required: &[],
+            first: None,
+        }
+    }
+    /// The modifier named `word` (without the dot), if one of these is.
+    pub fn named(&self, word: &str) -> Option<Mod> {
+        self.all.iter().copied().find(|m| m.name() == word)
+    }
+}
+
 impl Syntax {
     /// Whether this modifier may be written (types aside).
     pub fn takes(&self, m: Mod) -> bool {
-        self.mods.contains(&m)
+        self.mods.all.contains(&m)
     }
 }
 

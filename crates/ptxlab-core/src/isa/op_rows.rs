@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
 use super::vocab::{ATYPE, DTYPE, TYPE};
 use super::{
-    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, PrmtMode, ShiftDir, Type,
+    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, PrmtMode, ShiftDir, Type,
     TypeSlot, PTX_DOC_BASE,
 };
 
@@ -55,7 +55,7 @@ pub struct OpRow {
     /// What a modifier needs of the types written with it (`slct`'s `.ftz`, an `.f32` c).
     pub needs: &'static [Need],
     /// The modifiers besides the types, in the one vocabulary of both tables ([`Mod`]).
-    pub mods: OpMods,
+    pub mods: Mods,
     /// The operand form, as the ISA writes it.
     pub form: &'static str,
     /// Each operand position's kind, role, width, sign and float rules (the shift amounts
@@ -103,30 +103,6 @@ pub enum NeedOf {
     /// The first type too narrow for some values of the second, so that a clamp can change
     /// one (`cvt.sat`).
     Narrower,
-}
-
-/// The modifiers a program row takes besides its types: the same [`Mod`]s and [`ModGroup`]s
-/// as the table's rows ([`super::Syntax`]), of which at most one of each group is written
-/// (`.sat` and `.cc` may be written twice, [`ModGroup::repeatable`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct OpMods {
-    /// Every modifier it takes, group by group in the order the pickers show them (`shf`:
-    /// direction, then mode; `setp`: comparison, Boolean operation, `.ftz`). No two have the
-    /// same name (`setp`'s `.lo` is a comparison; `mad.cc`'s, a half).
-    pub all: &'static [Mod],
-    /// The groups of which one must be written (`shf`'s direction and mode, `setp`'s
-    /// comparison).
-    pub required: &'static [ModGroup],
-    /// The group that comes first and once, right after the opcode (`shf.l`, `mad.lo`), as
-    /// ptxas reads it.
-    pub first: Option<ModGroup>,
-}
-
-impl OpMods {
-    /// The modifier of this row named `word` (without the dot), if it takes one.
-    pub fn named(&self, word: &str) -> Option<Mod> {
-        self.all.iter().copied().find(|m| m.name() == word)
-    }
 }
 
 impl OpRow {
@@ -513,16 +489,11 @@ const T_SLCT: &[TypeSlot] = &[
     TypeSlot::new("ctype", SLCT_SELECTOR).of("c"),
 ];
 
-/// A row's modifiers: every one it takes, none required, none first.
-const fn takes(all: &'static [Mod]) -> OpMods {
-    OpMods {
-        all,
-        required: &[],
-        first: None,
-    }
+const fn takes(all: &'static [Mod]) -> Mods {
+    Mods::new(all)
 }
-const NO_MODS: OpMods = takes(&[]);
-const SHF_MODS: OpMods = OpMods {
+const NO_MODS: Mods = takes(&[]);
+const SHF_MODS: Mods = Mods {
     all: &[
         Mod::Dir(ShiftDir::L),
         Mod::Dir(ShiftDir::R),
@@ -559,24 +530,24 @@ const SETP_WORDS: [Mod; 22] = {
     assert!(i + j + 1 == w.len());
     w
 };
-const PRMT_MODS: OpMods = takes(&PRMT_WORDS);
-const SETP_MODS: OpMods = OpMods {
+const PRMT_MODS: Mods = takes(&PRMT_WORDS);
+const SETP_MODS: Mods = Mods {
     required: &[ModGroup::Cmp],
     ..takes(&SETP_WORDS)
 };
-const CVT_MODS: OpMods = takes(&[Mod::Sat]);
-const SLCT_MODS: OpMods = takes(&[Mod::Ftz]);
-const PACK_MODS: OpMods = OpMods {
+const CVT_MODS: Mods = takes(&[Mod::Sat]);
+const SLCT_MODS: Mods = takes(&[Mod::Ftz]);
+const PACK_MODS: Mods = Mods {
     required: &[ModGroup::Sat],
     ..takes(&[Mod::Sat])
 };
-const CC: OpMods = takes(&[Mod::Cc]);
-const HALF: OpMods = OpMods {
+const CC: Mods = takes(&[Mod::Cc]);
+const HALF: Mods = Mods {
     all: &[Mod::Half(HalfMode::Lo), Mod::Half(HalfMode::Hi)],
     required: &[ModGroup::Half],
     first: Some(ModGroup::Half),
 };
-const HALF_CC: OpMods = OpMods {
+const HALF_CC: Mods = Mods {
     all: &[Mod::Half(HalfMode::Lo), Mod::Half(HalfMode::Hi), Mod::Cc],
     ..HALF
 };

@@ -19,7 +19,7 @@ use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, TypeSlot, ATYPE, BTYPE, DTYPE,
     TYPE,
 };
-use super::{Gpu, OpcodeInfo, Syntax};
+use super::{Gpu, Mods, OpcodeInfo, Syntax};
 
 macro_rules! opcodes {
     ($($var:ident $name:literal $kind:ident $(($op:path))? $srcs:literal $anchor:expr,
@@ -152,9 +152,7 @@ const AB_TYPES: &[TypeSlot] = &[atype(types::VIDEO), btype(types::VIDEO)];
 const fn video(mods: &'static [Mod]) -> Syntax {
     Syntax {
         slots: VID_TYPES,
-        mods,
-        required: None,
-        mode_first: false,
+        mods: Mods::new(mods),
         narrow: NO_NARROW,
         requires: NO_PAIRS,
         excludes: NO_PAIRS,
@@ -165,9 +163,7 @@ const fn video(mods: &'static [Mod]) -> Syntax {
 const fn integer(slots: &'static [TypeSlot], mods: &'static [Mod]) -> Syntax {
     Syntax {
         slots,
-        mods,
-        required: None,
-        mode_first: false,
+        mods: Mods::new(mods),
         narrow: NO_NARROW,
         requires: NO_PAIRS,
         excludes: NO_PAIRS,
@@ -187,7 +183,7 @@ const SCALAR: Syntax = video(SCALAR_MODS);
 const SHIFT: Syntax = {
     let mut s = video(SHIFT_MODS);
     s.slots = SHIFT_TYPES;
-    s.required = Some(ModGroup::Mode);
+    s.mods.required = &[ModGroup::Mode];
     s
 };
 const VMAD: Syntax = {
@@ -203,12 +199,12 @@ const SIMD: Syntax = {
 const fn vset(mods: &'static [Mod]) -> Syntax {
     let mut s = video(mods);
     s.slots = AB_TYPES;
-    s.required = Some(ModGroup::Cmp);
+    s.mods.required = &[ModGroup::Cmp];
     s
 }
 const fn with_mode_first(mut s: Syntax) -> Syntax {
-    s.required = Some(ModGroup::Half);
-    s.mode_first = true;
+    s.mods.required = &[ModGroup::Half];
+    s.mods.first = Some(ModGroup::Half);
     s
 }
 const fn with_narrow(mut s: Syntax, narrow: &'static [(Mod, &'static [Type])]) -> Syntax {
@@ -216,7 +212,7 @@ const fn with_narrow(mut s: Syntax, narrow: &'static [(Mod, &'static [Type])]) -
     s
 }
 const fn with_mode_required(mut s: Syntax) -> Syntax {
-    s.required = Some(ModGroup::Mode);
+    s.mods.required = &[ModGroup::Mode];
     s
 }
 

@@ -354,6 +354,7 @@ fn one_comparison_vocabulary() {
         let cmps: Vec<Cmp> = row
             .syntax
             .mods
+            .all
             .iter()
             .filter_map(|m| match m {
                 Mod::Cmp(c) => Some(*c),
