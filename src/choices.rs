@@ -673,6 +673,20 @@ mod tests {
         let g = op_groups(&op);
         assert_eq!(find(&g, "dir").choices.len(), 2, "a direction is required");
         assert_eq!(find(&g, "mode").selected().unwrap().label, ".clamp");
+        // One group, one key and label for both kinds; `shf`'s mode says what it does.
+        assert_eq!(find(&g, "mode").label, "Shift amount");
+        let Insn::Table(vshl) = check("vshl.u32.u32.u32.clamp d, a, b;").unwrap() else {
+            panic!()
+        };
+        assert_eq!(find(&groups(&vshl), "mode").label, "Mode");
+        let Insn::Op { op, .. } = check("cvt.sat.s8.s32 d, a;").unwrap() else {
+            panic!()
+        };
+        let Insn::Table(add) = check("add.sat.s32 d, a, b;").unwrap() else {
+            panic!()
+        };
+        assert_eq!(find(&op_groups(&op), "sat").label, ".sat");
+        assert_eq!(find(&groups(&add), "sat").label, ".sat");
     }
 
     #[test]
@@ -688,6 +702,7 @@ mod tests {
             .collect();
         assert_eq!(ops, ["add.cc", "addc", "sub.cc", "subc", "mad.cc", "madc"]);
         let half = find(&g, "half");
+        assert_eq!(half.label, "Half of the product");
         assert_eq!(half.selected().unwrap().label, ".hi");
         let lo = half.choices.iter().find(|c| c.label == ".lo").unwrap();
         assert_eq!(lo.text, "madc.lo.cc.u32 d, a, b, c;");

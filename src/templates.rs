@@ -23,7 +23,7 @@ mod tests {
     #[test]
     fn every_modifier_has_a_note() {
         for info in OPCODES {
-            for m in Mod::TABLE {
+            for m in Mod::ALL {
                 assert!(!notes::modifier(info.opcode, m).text.is_empty());
             }
         }

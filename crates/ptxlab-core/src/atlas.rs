@@ -129,16 +129,14 @@ pub fn table_forms() -> Vec<String> {
                 .collect();
         }
         // Every choice of at most one modifier per group.
-        let mut groups: Vec<(ModGroup, Vec<isa::vocab::Mod>)> = Vec::new();
-        for &m in syn.mods.all {
-            let g = ModGroup::of(m);
-            match groups.iter_mut().find(|(h, _)| *h == g) {
-                Some((_, v)) => v.push(m),
-                None => groups.push((g, vec![m])),
-            }
-        }
+        let groups: Vec<Vec<isa::vocab::Mod>> = syn
+            .mods
+            .groups()
+            .into_iter()
+            .map(|g| syn.mods.of_group(g).collect())
+            .collect();
         let mut mod_sets: Vec<Vec<isa::vocab::Mod>> = vec![Vec::new()];
-        for (_, members) in &groups {
+        for members in &groups {
             mod_sets = mod_sets
                 .into_iter()
                 .flat_map(|s| {

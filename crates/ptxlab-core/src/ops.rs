@@ -33,7 +33,8 @@ use crate::trace::{
 /// `add.cc`'s `.cc`, `cvt.pack`'s `.pack`) or refuses with a reason of its own (its `beyond`:
 /// a rounding mode on `cvt`), or `.relu`, a word of the table's (`max.relu`), which is refused
 /// here as not applying. Which words an instruction takes, and what
-/// each sets, is its row's ([`OpInsn::set_modifier`]); any other word is unknown.
+/// each sets, is its row's ([`crate::isa::Mods::named`], then `OpInsn::set_mod`); any other
+/// word is unknown.
 fn known_word(s: &str) -> bool {
     Type::from_name(s).is_some()
         || s == "relu"
@@ -359,13 +360,7 @@ impl Validator<'_> {
                 });
             };
             let kind = ModGroup::of(m);
-            let words = || {
-                row.mods
-                    .all
-                    .iter()
-                    .filter(move |x| ModGroup::of(**x) == kind)
-                    .map(|x| x.name())
-            };
+            let words = || row.mods.of_group(kind).map(|x| x.name());
             let first = row.mods.first == Some(kind);
             if first && k == 0 && self.first_spaced {
                 return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
@@ -416,10 +411,7 @@ impl Validator<'_> {
         let has_third = row.third().is_some();
         let third = types.first().is_some_and(|t| row.reads_third(t.0));
         let want_types = slots.len() - usize::from(has_third && !third);
-        let of = |k: usize| match row.slots.get(k).map_or("", |s| s.of) {
-            "" => "d",
-            of => of,
-        };
+        let of = |k: usize| row.type_of(k).unwrap_or("d");
         // Each type written in its slot's choices first (the first decides whether there is
         // a third), then their number.
         for (k, (t, sp)) in types.iter().enumerate().take(want_types) {
@@ -550,10 +542,7 @@ impl Validator<'_> {
                             sp.clone(),
                             format!(
                                 "'.{w}' needs {} to be {} (not .{}): {}",
-                                match row.slots.get(k).map_or("", |s| s.of) {
-                                    "" => "the type",
-                                    of => of,
-                                },
+                                row.type_of(k).unwrap_or("the type"),
                                 listed(choices),
                                 t.name(),
                                 need.why

@@ -35,8 +35,8 @@ fn dotted(m: Mod) -> String {
     format!(".{}", m.name())
 }
 
-fn names<'a>(mods: impl IntoIterator<Item = &'a Mod>) -> Vec<String> {
-    mods.into_iter().map(|m| dotted(*m)).collect()
+fn names(mods: impl IntoIterator<Item = Mod>) -> Vec<String> {
+    mods.into_iter().map(dotted).collect()
 }
 
 fn type_names(ts: &[Type]) -> Vec<String> {
@@ -53,7 +53,7 @@ fn head_span(insn: &Instruction) -> Span {
 }
 
 fn non_type_mods(syn: &Syntax) -> Vec<String> {
-    names(syn.mods.all)
+    names(syn.mods.all.iter().copied())
 }
 
 /// Modifiers the opcode does not take, the `.hi/.lo/.wide` position, and repeats.
@@ -103,9 +103,7 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                     dotted(*m)
                 ),
             )
-            .allowed(names(
-                syn.mods.all.iter().filter(|x| ModGroup::of(**x) == group),
-            )));
+            .allowed(names(syn.mods.of_group(group))));
         }
         if group.repeatable() {
             continue;
@@ -128,9 +126,7 @@ fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                     group.describe()
                 )
             };
-            return Err(Diagnostic::new(span.clone(), msg).allowed(names(
-                syn.mods.all.iter().filter(|x| ModGroup::of(**x) == group),
-            )));
+            return Err(Diagnostic::new(span.clone(), msg).allowed(names(syn.mods.of_group(group))));
         }
     }
     Ok(())
@@ -287,7 +283,7 @@ fn check_required(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
             continue;
         }
         let op = insn.opcode.name();
-        let choices = names(syn.mods.all.iter().filter(|m| ModGroup::of(**m) == group));
+        let choices = names(syn.mods.of_group(group));
         let msg = if syn.mods.first == Some(group) {
             format!(
                 "'{op}' needs its result part right after the opcode ({})",

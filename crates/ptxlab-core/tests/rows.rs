@@ -144,7 +144,6 @@ fn every_program_modifier_is_of_the_one_vocabulary() {
             assert!(groups.contains(g), "{}: {g:?}", row.name);
         }
         for (i, m) in row.mods.all.iter().enumerate() {
-            assert_eq!(row.mods.named(m.name()), Some(*m), "{}", row.name);
             assert!(
                 row.mods.all[..i].iter().all(|x| x.name() != m.name()),
                 "{}: .{} twice",
@@ -165,7 +164,6 @@ fn every_program_modifier_is_of_the_one_vocabulary() {
         }
         for (g, _required, mods) in row.mod_groups() {
             for m in mods {
-                assert_eq!(ModGroup::of(m), g);
                 let with = ex.with_modifier(g, Some(m));
                 let text = with.canonical();
                 if let Ok(back) = parse_op(&text) {

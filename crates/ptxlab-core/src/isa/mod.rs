@@ -217,7 +217,9 @@ pub struct Mods {
     /// `vset`'s comparison, `mul`'s half).
     pub required: &'static [ModGroup],
     /// The group that comes first and once, right after the opcode (`mul.lo`, `shf.l`,
-    /// `mad.lo.cc`), as ptxas reads it.
+    /// `mad.lo.cc`), as ptxas reads it. Written apart from such an opcode (`mul .lo`), the
+    /// first word is refused: by the table's parser whatever modifier it is, by the program
+    /// rows' validator when it is of this group.
     pub first: Option<ModGroup>,
 }
 
@@ -233,6 +235,23 @@ impl Mods {
     /// The modifier named `word` (without the dot), if one of these is.
     pub fn named(&self, word: &str) -> Option<Mod> {
         self.all.iter().copied().find(|m| m.name() == word)
+    }
+    /// The groups of these modifiers, in the order their first modifier is listed.
+    pub fn groups(&self) -> Vec<ModGroup> {
+        let mut groups: Vec<ModGroup> = Vec::new();
+        for &m in self.all {
+            if !groups.contains(&ModGroup::of(m)) {
+                groups.push(ModGroup::of(m));
+            }
+        }
+        groups
+    }
+    /// The modifiers of group `g`, in the order listed.
+    pub fn of_group(&self, g: ModGroup) -> impl Iterator<Item = Mod> + '_ {
+        self.all
+            .iter()
+            .copied()
+            .filter(move |m| ModGroup::of(*m) == g)
     }
 }
 

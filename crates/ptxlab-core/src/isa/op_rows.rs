@@ -123,23 +123,18 @@ impl OpRow {
     /// Its modifier groups in the row's order: (the group, whether one of it must be
     /// written, its modifiers).
     pub fn mod_groups(&self) -> impl Iterator<Item = (ModGroup, bool, Vec<Mod>)> + '_ {
-        let mut groups: Vec<ModGroup> = Vec::new();
-        for m in self.mods.all {
-            let g = ModGroup::of(*m);
-            if !groups.contains(&g) {
-                groups.push(g);
-            }
-        }
-        groups.into_iter().map(|g| {
-            let mods = self
-                .mods
-                .all
-                .iter()
-                .copied()
-                .filter(|m| ModGroup::of(*m) == g)
-                .collect();
-            (g, self.mods.required.contains(&g), mods)
+        self.mods.groups().into_iter().map(|g| {
+            (
+                g,
+                self.mods.required.contains(&g),
+                self.mods.of_group(g).collect(),
+            )
         })
+    }
+    /// What the type written in slot `k` is the type of, where the row says (`cvt`'s `d`,
+    /// then `a`); `None` for a slot that is the type of everything, or past the last.
+    pub fn type_of(&self, k: usize) -> Option<&'static str> {
+        self.slots.get(k).map(|s| s.of).filter(|of| !of.is_empty())
     }
     /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
     /// `b`, `slct`'s `c`); empty without a second type.
@@ -458,18 +453,15 @@ const SAT_NARROWS: &[Need] = &[Need {
     why: "there is nothing to saturate",
 }];
 
-/// The one slot `type` of a row, the type of everything it reads and writes.
-const fn one(types: &'static [Type]) -> [TypeSlot; 1] {
-    [TypeSlot::new(TYPE, types)]
-}
-const T_LOGIC: &[TypeSlot] = &one(LOGIC_TYPES);
-const T_BITS3: &[TypeSlot] = &one(BITS3);
-const T_B32: &[TypeSlot] = &one(B32_ONLY);
-const T_SHR: &[TypeSlot] = &one(SHR_TYPES);
-const T_MOV: &[TypeSlot] = &one(MOV_TYPES);
-const T_SELP: &[TypeSlot] = &one(CMP_TYPES);
-const T_CARRY: &[TypeSlot] = &one(CARRY_TYPES);
-const T_CARRY_IN: &[TypeSlot] = &one(CARRY_IN_TYPES);
+use TypeSlot as S;
+const T_LOGIC: &[TypeSlot] = &S::only(LOGIC_TYPES);
+const T_BITS3: &[TypeSlot] = &S::only(BITS3);
+const T_B32: &[TypeSlot] = &S::only(B32_ONLY);
+const T_SHR: &[TypeSlot] = &S::only(SHR_TYPES);
+const T_MOV: &[TypeSlot] = &S::only(MOV_TYPES);
+const T_SELP: &[TypeSlot] = &S::only(CMP_TYPES);
+const T_CARRY: &[TypeSlot] = &S::only(CARRY_TYPES);
+const T_CARRY_IN: &[TypeSlot] = &S::only(CARRY_IN_TYPES);
 const T_SETP: &[TypeSlot] = &[TypeSlot::new(TYPE, CMP_TYPES).of("a and b")];
 const T_SET: &[TypeSlot] = &[
     TypeSlot::new(DTYPE, SET_TYPES).of("d"),

@@ -99,7 +99,7 @@ pub enum SignRule {
     /// Always signed.
     Signed,
     /// The type written in slot `i`: for a table instruction an index into [`Form::types`],
-    /// named by the syntax's `type_names`; for a program instruction 0 is its type and 1 its
+    /// slot `i` of the syntax's [`super::Syntax::slots`]; for a program instruction 0 is its type and 1 its
     /// second type (`cvt`'s source type, `set`'s compared type).
     Slot(u8),
     /// Signed when either of the two type slots is (the `c` of `dp4a`/`dp2a`).

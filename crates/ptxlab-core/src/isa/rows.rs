@@ -17,7 +17,6 @@ use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
 use super::operation::{IntOp, Operation, ScalarOp, SimdOp};
 use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, TypeSlot, ATYPE, BTYPE, DTYPE,
-    TYPE,
 };
 use super::{Gpu, Mods, OpcodeInfo, Syntax};
 
@@ -202,7 +201,7 @@ const fn vset(mods: &'static [Mod]) -> Syntax {
     s.mods.required = &[ModGroup::Cmp];
     s
 }
-const fn with_mode_first(mut s: Syntax) -> Syntax {
+const fn with_half_first(mut s: Syntax) -> Syntax {
     s.mods.required = &[ModGroup::Half];
     s.mods.first = Some(ModGroup::Half);
     s
@@ -216,17 +215,13 @@ const fn with_mode_required(mut s: Syntax) -> Syntax {
     s
 }
 
-/// The one slot `type` of an integer instruction, the type of everything it reads and writes.
-const fn one(types: &'static [Type]) -> [TypeSlot; 1] {
-    [TypeSlot::new(TYPE, types)]
-}
-const T_INT: &[TypeSlot] = &one(types::INT);
-const T_INT_X2: &[TypeSlot] = &one(types::INT_X2);
-const T_SIGNED: &[TypeSlot] = &one(types::SIGNED);
-const T_BITS: &[TypeSlot] = &one(types::BITS);
-const T_B32: &[TypeSlot] = &one(types::B32_ONLY);
-const T_WORDS: &[TypeSlot] = &one(types::WORDS);
-const T_US32: &[TypeSlot] = &one(types::VIDEO);
+const T_INT: &[TypeSlot] = &TypeSlot::only(types::INT);
+const T_INT_X2: &[TypeSlot] = &TypeSlot::only(types::INT_X2);
+const T_SIGNED: &[TypeSlot] = &TypeSlot::only(types::SIGNED);
+const T_BITS: &[TypeSlot] = &TypeSlot::only(types::BITS);
+const T_B32: &[TypeSlot] = &TypeSlot::only(types::B32_ONLY);
+const T_WORDS: &[TypeSlot] = &TypeSlot::only(types::WORDS);
+const T_US32: &[TypeSlot] = &TypeSlot::only(types::VIDEO);
 // `add.cc`, `sub.cc` and `mad.cc` are rows of their own among the program instructions
 // (`OP_ROWS`: they write the carry flag), not a modifier of these rows.
 const ADD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
@@ -242,10 +237,10 @@ const SUB: Syntax = {
     s.slots = T_INT;
     s
 };
-const MUL: Syntax = with_narrow(with_mode_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
+const MUL: Syntax = with_narrow(with_half_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
 const MAD: Syntax = {
     let mut s = with_narrow(
-        with_mode_first(integer(T_INT, &[HI, LO, WIDE, SAT])),
+        with_half_first(integer(T_INT, &[HI, LO, WIDE, SAT])),
         MAD_NARROW,
     );
     s.requires = MAD_REQUIRES;
@@ -253,7 +248,7 @@ const MAD: Syntax = {
 };
 const MAD24: Syntax = {
     let mut s = with_narrow(
-        with_mode_first(integer(T_US32, &[HI, LO, SAT])),
+        with_half_first(integer(T_US32, &[HI, LO, SAT])),
         MAD24_NARROW,
     );
     s.requires = MAD_REQUIRES;
@@ -261,7 +256,7 @@ const MAD24: Syntax = {
 };
 const MINMAX: Syntax = with_narrow(integer(T_INT_X2, &[Mod::Relu]), RELU_NARROW);
 const DP4A: Syntax = integer(AB_TYPES, &[]);
-const DP2A: Syntax = with_mode_first(integer(AB_TYPES, &[HI, LO]));
+const DP2A: Syntax = with_half_first(integer(AB_TYPES, &[HI, LO]));
 
 // ---------------------------------------------------------------------------------------------
 // Operand builders.
@@ -447,7 +442,7 @@ opcodes! {
         "mad.lo.s32 d, a, b, c;",
         "Product (low, high or wide) plus c.";
     Mul24 "mul24" Int(IntOp::Mul24) 2 "integer-arithmetic-instructions-mul24",
-        with_mode_first(integer(T_US32, &[HI, LO])), W32_2,
+        with_half_first(integer(T_US32, &[HI, LO])), W32_2,
         "mul24.lo.s32 d, a, b;",
         "Product of the low 24 bits of a and b (read signed for .s32); keeps bits 0-31 or 16-47 of the 48-bit product.";
     Mad24 "mad24" Int(IntOp::Mad24) 3 "integer-arithmetic-instructions-mad24", MAD24, W32_3,

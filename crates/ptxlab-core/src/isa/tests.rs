@@ -343,6 +343,36 @@ fn one_type_vocabulary() {
     }
 }
 
+/// One modifier vocabulary: every modifier of either table is one `Mod` of `Mod::ALL`, named
+/// once (but `.lo` and `.hi`, a half and an unsigned comparison); the table's rows take only
+/// the words its parser reads (`Mod::TABLE`), and their required and first groups are groups
+/// they take.
+#[test]
+fn one_modifier_vocabulary() {
+    use super::{Cmp, Mod, ModGroup};
+    for (i, m) in Mod::ALL.iter().enumerate() {
+        assert!(!Mod::ALL[..i].contains(m), "{m:?} twice");
+        let twin = matches!(m, Mod::Cmp(Cmp::Lo | Cmp::Hi));
+        assert_eq!(Mod::from_name(m.name()) == Some(*m), !twin, "{m:?}");
+        assert_eq!(
+            Mod::table_word(m.name()) == Some(*m),
+            Mod::TABLE.contains(m),
+            "{m:?}"
+        );
+    }
+    assert_eq!(&Mod::ALL[..Mod::TABLE.len()], &Mod::TABLE[..]);
+    for row in OPCODES {
+        let mods = &row.syntax.mods;
+        for m in mods.all {
+            assert!(Mod::TABLE.contains(m), "{}: {m:?}", row.name);
+        }
+        let groups: Vec<ModGroup> = mods.groups();
+        for g in mods.required.iter().chain(&mods.first) {
+            assert!(groups.contains(g), "{}: {g:?}", row.name);
+        }
+    }
+}
+
 /// One comparison vocabulary: `vset*` takes the six ordered words, `setp` and `set` every
 /// word, all of them `Cmp`s; the parser never reads `.lo`/`.hi` as a comparison of the table
 /// (they are `mul`'s halves there).

@@ -613,7 +613,8 @@ pub enum HalfMode {
     Wide,
 }
 
-/// One modifier token after the opcode, as recognised by the parser.
+/// A modifier written after the opcode, of either table: the table's parser reads those of
+/// [`Mod::TABLE`]; a program row lists the ones it takes ([`super::Mods`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Mod {
     /// A type suffix (`.u32`).
@@ -622,8 +623,8 @@ pub enum Mod {
     Sat,
     /// A secondary operation (`.add .min .max`).
     SecOp(SecOp),
-    /// A comparison of `vset*` (the parser reads only [`Cmp::VIDEO`]'s words as one: `.lo`
-    /// and `.hi` are [`Mod::Half`]).
+    /// A comparison: `vset*`'s six ([`Cmp::VIDEO`]; the table's parser reads only those as
+    /// one, `.lo` and `.hi` are [`Mod::Half`] there) and all 18 of `setp` and `set`.
     Cmp(Cmp),
     /// `.clamp` or `.wrap`.
     Mode(ClampMode),
@@ -1093,6 +1094,10 @@ impl TypeSlot {
     /// The slot, written with these first types only.
     pub const fn with(self, with: &'static [Type]) -> TypeSlot {
         TypeSlot { with, ..self }
+    }
+    /// The one slot `type`, the type of everything the instruction reads and writes.
+    pub const fn only(types: &'static [Type]) -> [TypeSlot; 1] {
+        [TypeSlot::new(TYPE, types)]
     }
     /// Whether it is written with the first type `first`.
     pub fn written_with(&self, first: Type) -> bool {
