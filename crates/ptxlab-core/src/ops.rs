@@ -17,11 +17,11 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
-use crate::isa::op_rows::{CarryUse, LastSource, NeedOf};
+use crate::isa::op_rows::{CarryUse, LastSource};
 pub use crate::isa::op_rows::{OpRow, POp, OP_ROWS};
 use crate::isa::{
-    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, PositionKind, PrmtMode,
-    Role, ShiftDir, SignRule, Type, WidthRule,
+    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, NeedOf, PositionKind,
+    PrmtMode, Role, ShiftDir, SignRule, Type, WidthRule,
 };
 use crate::scan::{Arg, Atom};
 use crate::trace::{
@@ -527,11 +527,11 @@ impl Validator<'_> {
         // What a modifier written needs of the types.
         let written = [Some(ty), src_ty];
         for need in row.needs {
-            let Some((sp, w)) = self.mods.iter().find(|x| {
-                row.mods
-                    .named(x.1)
-                    .is_some_and(|m| ModGroup::of(m) == need.group)
-            }) else {
+            let Some((sp, w)) = self
+                .mods
+                .iter()
+                .find(|x| row.mods.named(x.1) == Some(need.modifier))
+            else {
                 continue;
             };
             match need.of {

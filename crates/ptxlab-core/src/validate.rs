@@ -17,7 +17,7 @@
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
 use crate::isa::{
-    immediate_rule, selector_rules, source_counts, Family, ModGroup, SelRule, Syntax,
+    immediate_rule, selector_rules, source_counts, Family, ModGroup, NeedOf, SelRule, Syntax,
 };
 
 /// Check a parsed instruction the way ptxas does for sm_90.
@@ -243,17 +243,20 @@ fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic
             }
         }
     }
-    let ty = insn.form.types[0];
-    for (m, set) in syn.narrow {
-        if let (Some(sm), Some(t)) = (find_mod(insn, *m), ty) {
+    for need in syn.needs {
+        // No row of the table needs a narrower type (`NeedOf::Narrower`, `isa::tests`).
+        let NeedOf::Type(0, set) = need.of else {
+            continue;
+        };
+        if let (Some(_), Some(t)) = (find_mod(insn, need.modifier), insn.form.types[0]) {
             if !set.contains(&t) {
-                let _ = sm;
                 return Err(Diagnostic::new(
                     first_type_span(insn),
                     format!(
-                        "'{}' on '{op}' does not work with '.{}'",
-                        dotted(*m),
-                        t.name()
+                        "'{}' on '{op}' does not work with '.{}': {}",
+                        dotted(need.modifier),
+                        t.name(),
+                        need.why
                     ),
                 )
                 .allowed(type_names(set)));
@@ -683,6 +686,17 @@ mod tests {
         }
         assert_eq!(rejected_at("add.sat.s64 d, a, b;"), ".s64");
         assert_eq!(allowed("min.relu.s16 d, a, b;"), vec![".s32", ".s16x2"]);
+        // Each says why, from the row's need: the same data as the program rows' needs.
+        for (t, why) in [
+            ("add.sat.u32 d, a, b;", "signed 32-bit range"),
+            ("mad.hi.sat.u32 d, a, b, c;", "signed 32-bit range"),
+            ("mad24.hi.sat.u32 d, a, b, c;", "signed 32-bit range"),
+            ("mul.wide.u64 d, a, b;", "twice the type's width"),
+            ("min.relu.u32 d, a, b;", "two signed types"),
+        ] {
+            let e = check(t).expect_err(t);
+            assert!(e.message.contains(why), "{t}: {e}");
+        }
     }
 
     #[test]

@@ -183,9 +183,9 @@ fn every_program_modifier_is_of_the_one_vocabulary() {
 /// row's reason, pointing at what makes it.
 #[test]
 fn every_program_row_refuses_by_its_own_data() {
-    use ptxlab_core::isa::op_rows::NeedOf;
+    use ptxlab_core::isa::NeedOf;
     use ptxlab_core::isa::PositionKind;
-    use ptxlab_core::isa::{Type, OP_ROWS};
+    use ptxlab_core::isa::{ModGroup, Type, OP_ROWS};
     use ptxlab_core::ops::parse_op;
     let refused = |text: &str| {
         parse_op(text)
@@ -226,7 +226,7 @@ fn every_program_row_refuses_by_its_own_data() {
         // A need of a modifier: the example with the modifier and a type outside the need is
         // refused, and with a type inside it accepted.
         for need in row.needs {
-            let (word, types, meets) = match need.of {
+            let (types, meets) = match need.of {
                 NeedOf::Type(slot, choices) => {
                     let slot_types = row.types(slot);
                     let pick = |inside: bool| {
@@ -240,17 +240,13 @@ fn every_program_row_refuses_by_its_own_data() {
                     ty[slot] = pick(false);
                     let outside = ty[..n].to_vec();
                     ty[slot] = pick(true);
-                    (need.group, outside, ty[..n].to_vec())
+                    (outside, ty[..n].to_vec())
                 }
                 // A conversion that widens, where every value fits; then one that narrows.
-                NeedOf::Narrower => (
-                    need.group,
-                    vec![Type::S32, Type::S8],
-                    vec![Type::S8, Type::S32],
-                ),
+                NeedOf::Narrower => (vec![Type::S32, Type::S8], vec![Type::S8, Type::S32]),
             };
-            let (_, _, words) = row.mod_groups().find(|g| g.0 == word).unwrap();
-            let words: Vec<&str> = words.iter().map(|m| m.name()).collect();
+            let word = ModGroup::of(need.modifier);
+            let words = [need.modifier.name()];
             let mods: String = row
                 .mod_groups()
                 .filter(|g| g.1 && g.0 != word)

@@ -193,8 +193,8 @@ pub struct Syntax {
     /// (the `.hi`/`.lo`/`.wide` part that belongs to the opcode name), with the group of
     /// which one must be written.
     pub mods: Mods,
-    /// With this modifier, the (first) type must be one of these.
-    pub narrow: &'static [(Mod, &'static [Type])],
+    /// What a modifier needs of the types written with it (`.sat` on `add`: `.s32`).
+    pub needs: &'static [Need],
     /// With the first modifier, the second must be written too.
     pub requires: &'static [(Mod, Mod)],
     /// Pairs of modifiers that cannot be combined.
@@ -253,6 +253,28 @@ impl Mods {
             .copied()
             .filter(move |m| ModGroup::of(*m) == g)
     }
+}
+
+/// What a modifier needs of the types written with it, for both tables ([`Syntax::needs`],
+/// [`OpRow::needs`]); ptxas refuses the form without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Need {
+    /// The modifier that needs it.
+    pub modifier: Mod,
+    /// What it needs.
+    pub of: NeedOf,
+    /// Why, in words: the second half of the message.
+    pub why: &'static str,
+}
+
+/// What a modifier needs of the types written with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum NeedOf {
+    /// The type written in this slot (0: the first, 1: the second) to be one of these.
+    Type(usize, &'static [Type]),
+    /// The first type too narrow for some values of the second, so that a clamp can change
+    /// one (`cvt.sat`; no row of [`OPCODES`] needs it).
+    Narrower,
 }
 
 impl Syntax {

@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
 use super::vocab::{ATYPE, DTYPE, TYPE};
 use super::{
-    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, PrmtMode, ShiftDir, Type,
-    TypeSlot, PTX_DOC_BASE,
+    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, Need, NeedOf, PrmtMode,
+    ShiftDir, Type, TypeSlot, PTX_DOC_BASE,
 };
 
 /// One row: everything about one program instruction.
@@ -81,28 +81,6 @@ pub struct Beyond {
     pub operands: Option<usize>,
     /// Why it is refused, in a sentence.
     pub why: &'static str,
-}
-
-/// What a modifier of a program row needs of the types written with it; ptxas refuses the
-/// form without it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Need {
-    /// The modifier group whose word needs it.
-    pub group: ModGroup,
-    /// What it needs.
-    pub of: NeedOf,
-    /// Why, in words: the second half of the message.
-    pub why: &'static str,
-}
-
-/// What a modifier needs of the types written with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum NeedOf {
-    /// The type written in this slot (0: the first, 1: the second) to be one of these.
-    Type(usize, &'static [Type]),
-    /// The first type too narrow for some values of the second, so that a clamp can change
-    /// one (`cvt.sat`).
-    Narrower,
 }
 
 impl OpRow {
@@ -428,27 +406,27 @@ const SET_HALF: Beyond = Beyond {
 };
 
 const FTZ_F32: &[Need] = &[Need {
-    group: ModGroup::Ftz,
+    modifier: Mod::Ftz,
     of: NeedOf::Type(0, &[F32]),
     why: "it reads a subnormal f32 as zero",
 }];
 const SET_FTZ: &[Need] = &[Need {
-    group: ModGroup::Ftz,
+    modifier: Mod::Ftz,
     of: NeedOf::Type(1, &[F32]),
     why: "it reads a subnormal f32 as zero",
 }];
 const SLCT_FTZ: &[Need] = &[Need {
-    group: ModGroup::Ftz,
+    modifier: Mod::Ftz,
     of: NeedOf::Type(1, &[F32]),
     why: "it reads a subnormal f32 c as zero",
 }];
 const CARRY_OUT: &[Need] = &[Need {
-    group: ModGroup::Cc,
+    modifier: Mod::Cc,
     of: NeedOf::Type(0, CARRY_TYPES),
     why: "the 16-bit forms read the carry but write none",
 }];
 const SAT_NARROWS: &[Need] = &[Need {
-    group: ModGroup::Sat,
+    modifier: Mod::Sat,
     of: NeedOf::Narrower,
     why: "there is nothing to saturate",
 }];

@@ -18,7 +18,7 @@ use super::operation::{IntOp, Operation, ScalarOp, SimdOp};
 use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, TypeSlot, ATYPE, BTYPE, DTYPE,
 };
-use super::{Gpu, Mods, OpcodeInfo, Syntax};
+use super::{Gpu, Mods, Need, NeedOf, OpcodeInfo, Syntax};
 
 macro_rules! opcodes {
     ($($var:ident $name:literal $kind:ident $(($op:path))? $srcs:literal $anchor:expr,
@@ -125,7 +125,6 @@ const WIDE: Mod = Mod::Half(HalfMode::Wide);
 // Syntax builders.
 
 const NO_PAIRS: &[(Mod, Mod)] = &[];
-const NO_NARROW: &[(Mod, &[Type])] = &[];
 /// The slots `dtype`, `atype` and `btype`, the types of `d`, `a` and `b`.
 const fn dtype(types: &'static [Type]) -> TypeSlot {
     TypeSlot::new(DTYPE, types).of("d")
@@ -152,7 +151,7 @@ const fn video(mods: &'static [Mod]) -> Syntax {
     Syntax {
         slots: VID_TYPES,
         mods: Mods::new(mods),
-        narrow: NO_NARROW,
+        needs: &[],
         requires: NO_PAIRS,
         excludes: NO_PAIRS,
         negation: false,
@@ -163,7 +162,7 @@ const fn integer(slots: &'static [TypeSlot], mods: &'static [Mod]) -> Syntax {
     Syntax {
         slots,
         mods: Mods::new(mods),
-        narrow: NO_NARROW,
+        needs: &[],
         requires: NO_PAIRS,
         excludes: NO_PAIRS,
         negation: false,
@@ -206,8 +205,8 @@ const fn with_half_first(mut s: Syntax) -> Syntax {
     s.mods.first = Some(ModGroup::Half);
     s
 }
-const fn with_narrow(mut s: Syntax, narrow: &'static [(Mod, &'static [Type])]) -> Syntax {
-    s.narrow = narrow;
+const fn with_needs(mut s: Syntax, needs: &'static [Need]) -> Syntax {
+    s.needs = needs;
     s
 }
 const fn with_mode_required(mut s: Syntax) -> Syntax {
@@ -224,22 +223,38 @@ const T_WORDS: &[TypeSlot] = &TypeSlot::only(types::WORDS);
 const T_US32: &[TypeSlot] = &TypeSlot::only(types::VIDEO);
 // `add.cc`, `sub.cc` and `mad.cc` are rows of their own among the program instructions
 // (`OP_ROWS`: they write the carry flag), not a modifier of these rows.
-const ADD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
-const MAD_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY), (WIDE, types::WIDE)];
+/// `.sat` of `add`, `sub`, `mad` and `mad24`: `.s32` only.
+const SAT_S32: Need = Need {
+    modifier: SAT,
+    of: NeedOf::Type(0, types::S32_ONLY),
+    why: "it clamps to the signed 32-bit range",
+};
+/// `.wide` of `mul` and `mad`: 16- and 32-bit types.
+const WIDE_TYPES: Need = Need {
+    modifier: WIDE,
+    of: NeedOf::Type(0, types::WIDE),
+    why: "it writes a product twice the type's width, and no type is wider than 64 bits",
+};
+const ADD_NARROW: &[Need] = &[SAT_S32];
+const MAD_NARROW: &[Need] = &[SAT_S32, WIDE_TYPES];
 const MAD_REQUIRES: &[(Mod, Mod)] = &[(SAT, HI)];
-const MUL_NARROW: &[(Mod, &[Type])] = &[(WIDE, types::WIDE)];
-const MAD24_NARROW: &[(Mod, &[Type])] = &[(SAT, types::S32_ONLY)];
-const RELU_NARROW: &[(Mod, &[Type])] = &[(Mod::Relu, types::RELU)];
+const MUL_NARROW: &[Need] = &[WIDE_TYPES];
+const MAD24_NARROW: &[Need] = &[SAT_S32];
+const RELU_NARROW: &[Need] = &[Need {
+    modifier: Mod::Relu,
+    of: NeedOf::Type(0, types::RELU),
+    why: "ptxas takes it on these two signed types only",
+}];
 
-const ADD_SUB: Syntax = with_narrow(integer(T_INT_X2, &[SAT]), ADD_NARROW);
+const ADD_SUB: Syntax = with_needs(integer(T_INT_X2, &[SAT]), ADD_NARROW);
 const SUB: Syntax = {
     let mut s = ADD_SUB;
     s.slots = T_INT;
     s
 };
-const MUL: Syntax = with_narrow(with_half_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
+const MUL: Syntax = with_needs(with_half_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
 const MAD: Syntax = {
-    let mut s = with_narrow(
+    let mut s = with_needs(
         with_half_first(integer(T_INT, &[HI, LO, WIDE, SAT])),
         MAD_NARROW,
     );
@@ -247,14 +262,14 @@ const MAD: Syntax = {
     s
 };
 const MAD24: Syntax = {
-    let mut s = with_narrow(
+    let mut s = with_needs(
         with_half_first(integer(T_US32, &[HI, LO, SAT])),
         MAD24_NARROW,
     );
     s.requires = MAD_REQUIRES;
     s
 };
-const MINMAX: Syntax = with_narrow(integer(T_INT_X2, &[Mod::Relu]), RELU_NARROW);
+const MINMAX: Syntax = with_needs(integer(T_INT_X2, &[Mod::Relu]), RELU_NARROW);
 const DP4A: Syntax = integer(AB_TYPES, &[]);
 const DP2A: Syntax = with_half_first(integer(AB_TYPES, &[HI, LO]));
 

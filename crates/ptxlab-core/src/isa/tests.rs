@@ -366,6 +366,12 @@ fn one_modifier_vocabulary() {
         for m in mods.all {
             assert!(Mod::TABLE.contains(m), "{}: {m:?}", row.name);
         }
+        // The table's validator reads a need of the first type, of a modifier the row takes.
+        for need in row.syntax.needs {
+            assert!(matches!(need.of, super::NeedOf::Type(0, _)), "{}", row.name);
+            assert!(row.syntax.takes(need.modifier), "{}", row.name);
+            assert!(!need.why.is_empty(), "{}", row.name);
+        }
         let groups: Vec<ModGroup> = mods.groups();
         for g in mods.required.iter().chain(&mods.first) {
             assert!(groups.contains(g), "{}: {g:?}", row.name);
