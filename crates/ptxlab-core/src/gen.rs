@@ -125,9 +125,11 @@ pub fn plausible(r: &mut Rng) -> String {
         }
     }
     // Exclusive pairs: keep the first of each.
-    for &(x, y) in syn.excludes {
-        if mods.contains(&x) && mods.contains(&y) {
-            mods.retain(|m| *m != y);
+    for need in syn.needs {
+        if let isa::NeedOf::Without(y) = need.of {
+            if mods.contains(&need.modifier) && mods.contains(&y) {
+                mods.retain(|m| *m != y);
+            }
         }
     }
     let mut s = String::from(row.name);

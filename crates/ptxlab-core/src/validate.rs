@@ -206,38 +206,42 @@ fn first_type_span(insn: &Instruction) -> Span {
         .map_or(head_span(insn), |(_, s)| s.clone())
 }
 
-/// Modifiers that exclude each other, need each other, or narrow the types.
+/// Modifiers that exclude each other, need each other, or narrow the types: the row's needs,
+/// those that exclude first, then those that need a modifier, then those that need a type.
 fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
     let op = insn.opcode.name();
-    for (a, b) in syn.excludes {
-        if let (Some(sa), Some(sb)) = (find_mod(insn, *a), find_mod(insn, *b)) {
+    for need in syn.needs {
+        let NeedOf::Without(b) = need.of else {
+            continue;
+        };
+        if let (Some(sa), Some(sb)) = (find_mod(insn, need.modifier), find_mod(insn, b)) {
             let later = if sa.start > sb.start { sa } else { sb };
-            let why = if insn.opcode.is_video() {
-                " (saturation applies to the lanes, which .add sums into c)"
-            } else {
-                ""
-            };
             return Err(Diagnostic::new(
                 later.clone(),
                 format!(
-                    "'{}' and '{}' cannot be combined on '{op}'{why}",
-                    dotted(*a),
-                    dotted(*b)
+                    "'{}' and '{}' cannot be combined on '{op}' ({})",
+                    dotted(need.modifier),
+                    dotted(b),
+                    need.why
                 ),
             ));
         }
     }
-    for (a, b) in syn.requires {
-        if let Some(sa) = find_mod(insn, *a) {
-            if find_mod(insn, *b).is_none() {
+    for need in syn.needs {
+        let NeedOf::Mod(b) = need.of else {
+            continue;
+        };
+        if let Some(sa) = find_mod(insn, need.modifier) {
+            if find_mod(insn, b).is_none() {
                 return Err(Diagnostic::new(
                     sa.clone(),
                     format!(
-                        "'{}' on '{op}' needs '{}' (it applies only to {op}{}{})",
-                        dotted(*a),
-                        dotted(*b),
-                        dotted(*b),
-                        dotted(*a)
+                        "'{}' on '{op}' needs '{}': {} ({op}{}{})",
+                        dotted(need.modifier),
+                        dotted(b),
+                        need.why,
+                        dotted(b),
+                        dotted(need.modifier)
                     ),
                 ));
             }

@@ -193,12 +193,9 @@ pub struct Syntax {
     /// (the `.hi`/`.lo`/`.wide` part that belongs to the opcode name), with the group of
     /// which one must be written.
     pub mods: Mods,
-    /// What a modifier needs of the types written with it (`.sat` on `add`: `.s32`).
+    /// What a modifier needs of the types or the other modifiers written with it (`.sat` on
+    /// `add`: `.s32`; on `mad`: `.hi`; on `vadd4`: no `.add`).
     pub needs: &'static [Need],
-    /// With the first modifier, the second must be written too.
-    pub requires: &'static [(Mod, Mod)],
-    /// Pairs of modifiers that cannot be combined.
-    pub excludes: &'static [(Mod, Mod)],
     /// Whether sources may be negated at all (`vmad` only, and even there with limits); a
     /// negation of both `a` and `b` cancels and is accepted on 32-bit registers everywhere.
     pub negation: bool,
@@ -255,8 +252,8 @@ impl Mods {
     }
 }
 
-/// What a modifier needs of the types written with it, for both tables ([`Syntax::needs`],
-/// [`OpRow::needs`]); ptxas refuses the form without it.
+/// What a modifier needs of the types or the other modifiers written with it, for both tables
+/// ([`Syntax::needs`], [`OpRow::needs`]); ptxas refuses the form without it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Need {
     /// The modifier that needs it.
@@ -267,9 +264,13 @@ pub struct Need {
     pub why: &'static str,
 }
 
-/// What a modifier needs of the types written with it.
+/// What a modifier needs of the types or the other modifiers written with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum NeedOf {
+    /// This modifier written too (`mad`'s `.sat` needs `.hi`).
+    Mod(Mod),
+    /// This modifier not written (the SIMD `.sat` and `.add`).
+    Without(Mod),
     /// The type written in this slot (0: the first, 1: the second) to be one of these.
     Type(usize, &'static [Type]),
     /// The first type too narrow for some values of the second, so that a clamp can change

@@ -124,7 +124,6 @@ const WIDE: Mod = Mod::Half(HalfMode::Wide);
 // ---------------------------------------------------------------------------------------------
 // Syntax builders.
 
-const NO_PAIRS: &[(Mod, Mod)] = &[];
 /// The slots `dtype`, `atype` and `btype`, the types of `d`, `a` and `b`.
 const fn dtype(types: &'static [Type]) -> TypeSlot {
     TypeSlot::new(DTYPE, types).of("d")
@@ -152,8 +151,6 @@ const fn video(mods: &'static [Mod]) -> Syntax {
         slots: VID_TYPES,
         mods: Mods::new(mods),
         needs: &[],
-        requires: NO_PAIRS,
-        excludes: NO_PAIRS,
         negation: false,
     }
 }
@@ -163,8 +160,6 @@ const fn integer(slots: &'static [TypeSlot], mods: &'static [Mod]) -> Syntax {
         slots,
         mods: Mods::new(mods),
         needs: &[],
-        requires: NO_PAIRS,
-        excludes: NO_PAIRS,
         negation: false,
     }
 }
@@ -175,7 +170,12 @@ const VMAD_MODS: &[Mod] = &[SAT, SHR7, SHR15, Mod::Po];
 const VSET_MODS: &[Mod] = &[ADD, MIN, MAX, EQ, NE, LT, LE, GT, GE];
 const SIMD_MODS: &[Mod] = &[SAT, ADD];
 const VSETN_MODS: &[Mod] = &[ADD, EQ, NE, LT, LE, GT, GE];
-const SIMD_EXCLUDES: &[(Mod, Mod)] = &[(SAT, ADD)];
+/// The SIMD `.sat` and `.add` exclude each other.
+const SIMD_EXCLUDES: &[Need] = &[Need {
+    modifier: SAT,
+    of: NeedOf::Without(ADD),
+    why: "saturation applies to the lanes, which .add sums into c",
+}];
 
 const SCALAR: Syntax = video(SCALAR_MODS);
 const SHIFT: Syntax = {
@@ -191,7 +191,7 @@ const VMAD: Syntax = {
 };
 const SIMD: Syntax = {
     let mut s = video(SIMD_MODS);
-    s.excludes = SIMD_EXCLUDES;
+    s.needs = SIMD_EXCLUDES;
     s
 };
 const fn vset(mods: &'static [Mod]) -> Syntax {
@@ -235,41 +235,38 @@ const WIDE_TYPES: Need = Need {
     of: NeedOf::Type(0, types::WIDE),
     why: "it writes a product twice the type's width, and no type is wider than 64 bits",
 };
-const ADD_NARROW: &[Need] = &[SAT_S32];
-const MAD_NARROW: &[Need] = &[SAT_S32, WIDE_TYPES];
-const MAD_REQUIRES: &[(Mod, Mod)] = &[(SAT, HI)];
-const MUL_NARROW: &[Need] = &[WIDE_TYPES];
-const MAD24_NARROW: &[Need] = &[SAT_S32];
-const RELU_NARROW: &[Need] = &[Need {
+const ADD_NEEDS: &[Need] = &[SAT_S32];
+const MAD_NEEDS: &[Need] = &[SAT_HI, SAT_S32, WIDE_TYPES];
+/// `.sat` of `mad` and `mad24` with `.hi` only.
+const SAT_HI: Need = Need {
+    modifier: SAT,
+    of: NeedOf::Mod(HI),
+    why: "saturation is defined for the .hi form only",
+};
+const MUL_NEEDS: &[Need] = &[WIDE_TYPES];
+const MAD24_NEEDS: &[Need] = &[SAT_HI, SAT_S32];
+const RELU_NEEDS: &[Need] = &[Need {
     modifier: Mod::Relu,
     of: NeedOf::Type(0, types::RELU),
     why: "ptxas takes it on these two signed types only",
 }];
 
-const ADD_SUB: Syntax = with_needs(integer(T_INT_X2, &[SAT]), ADD_NARROW);
+const ADD_SUB: Syntax = with_needs(integer(T_INT_X2, &[SAT]), ADD_NEEDS);
 const SUB: Syntax = {
     let mut s = ADD_SUB;
     s.slots = T_INT;
     s
 };
-const MUL: Syntax = with_needs(with_half_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NARROW);
-const MAD: Syntax = {
-    let mut s = with_needs(
-        with_half_first(integer(T_INT, &[HI, LO, WIDE, SAT])),
-        MAD_NARROW,
-    );
-    s.requires = MAD_REQUIRES;
-    s
-};
-const MAD24: Syntax = {
-    let mut s = with_needs(
-        with_half_first(integer(T_US32, &[HI, LO, SAT])),
-        MAD24_NARROW,
-    );
-    s.requires = MAD_REQUIRES;
-    s
-};
-const MINMAX: Syntax = with_needs(integer(T_INT_X2, &[Mod::Relu]), RELU_NARROW);
+const MUL: Syntax = with_needs(with_half_first(integer(T_INT, &[HI, LO, WIDE])), MUL_NEEDS);
+const MAD: Syntax = with_needs(
+    with_half_first(integer(T_INT, &[HI, LO, WIDE, SAT])),
+    MAD_NEEDS,
+);
+const MAD24: Syntax = with_needs(
+    with_half_first(integer(T_US32, &[HI, LO, SAT])),
+    MAD24_NEEDS,
+);
+const MINMAX: Syntax = with_needs(integer(T_INT_X2, &[Mod::Relu]), RELU_NEEDS);
 const DP4A: Syntax = integer(AB_TYPES, &[]);
 const DP2A: Syntax = with_half_first(integer(AB_TYPES, &[HI, LO]));
 

@@ -349,6 +349,15 @@ fn one_type_vocabulary() {
 /// they take.
 #[test]
 fn one_modifier_vocabulary() {
+    for row in super::OP_ROWS {
+        for need in row.needs {
+            assert!(
+                matches!(need.of, super::NeedOf::Type(..) | super::NeedOf::Narrower),
+                "{}: the program rows' validator reads type needs only",
+                row.name
+            );
+        }
+    }
     use super::{Cmp, Mod, ModGroup};
     for (i, m) in Mod::ALL.iter().enumerate() {
         assert!(!Mod::ALL[..i].contains(m), "{m:?} twice");
@@ -366,9 +375,16 @@ fn one_modifier_vocabulary() {
         for m in mods.all {
             assert!(Mod::TABLE.contains(m), "{}: {m:?}", row.name);
         }
-        // The table's validator reads a need of the first type, of a modifier the row takes.
+        // The table's validator reads a need of the first type or of another modifier the
+        // row takes, of a modifier the row takes.
         for need in row.syntax.needs {
-            assert!(matches!(need.of, super::NeedOf::Type(0, _)), "{}", row.name);
+            match need.of {
+                super::NeedOf::Type(0, _) => {}
+                super::NeedOf::Mod(m) | super::NeedOf::Without(m) => {
+                    assert!(row.syntax.takes(m), "{}", row.name)
+                }
+                other => panic!("{}: {other:?}", row.name),
+            }
             assert!(row.syntax.takes(need.modifier), "{}", row.name);
             assert!(!need.why.is_empty(), "{}", row.name);
         }
