@@ -39,8 +39,8 @@ fn known_word(s: &str) -> bool {
     Type::from_name(s).is_some()
         || s == "relu"
         || OP_ROWS.iter().any(|r| {
-            r.mods.named(s).is_some()
-                || r.beyond.is_some_and(|b| b.words.contains(&s))
+            r.syntax.mods.named(s).is_some()
+                || r.syntax.beyond.is_some_and(|b| b.words.contains(&s))
                 || r.name.split('.').skip(1).any(|w| w == s)
         })
 }
@@ -347,21 +347,21 @@ impl Validator<'_> {
                 continue;
             }
             // The row's modifier of that name, and its group, decide what it sets.
-            let Some(m) = row.mods.named(w) else {
+            let Some(m) = row.syntax.mods.named(w) else {
                 if *w == "cc" && named(w) {
                     // The .cc of add.cc, sub.cc and mad.cc: ptxas reads it written again as
                     // once, anywhere after the opcode.
                     insn.cc = true;
                     continue;
                 }
-                return Err(match row.beyond.filter(|b| b.words.contains(w)) {
+                return Err(match row.syntax.beyond.filter(|b| b.words.contains(w)) {
                     Some(b) => refuse(&format!(": {}", b.why)),
                     None => refuse(""),
                 });
             };
             let kind = ModGroup::of(m);
-            let words = || row.mods.of_group(kind).map(|x| x.name());
-            let first = row.mods.first == Some(kind);
+            let words = || row.syntax.mods.of_group(kind).map(|x| x.name());
+            let first = row.syntax.mods.first == Some(kind);
             if first && k == 0 && self.first_spaced {
                 return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
             }
@@ -407,7 +407,7 @@ impl Validator<'_> {
         }
         // Types: one for every slot of the row, the third only with the first types that
         // take it.
-        let slots: Vec<&[Type]> = row.slots.iter().map(|s| s.types).collect();
+        let slots: Vec<&[Type]> = row.syntax.slots.iter().map(|s| s.types).collect();
         let has_third = row.third().is_some();
         let third = types.first().is_some_and(|t| row.reads_third(t.0));
         let want_types = slots.len() - usize::from(has_third && !third);
@@ -422,7 +422,7 @@ impl Validator<'_> {
                 } else {
                     format!(" as the type of {}", of(k))
                 };
-                if let Some(b) = row.beyond.filter(|b| b.words.contains(&t.name())) {
+                if let Some(b) = row.syntax.beyond.filter(|b| b.words.contains(&t.name())) {
                     why = format!("{why}: {}", b.why);
                 }
                 return Err(err(
@@ -500,7 +500,7 @@ impl Validator<'_> {
             ));
         }
         let ty = types[0].0;
-        let src_ty = (row.slots.len() > 1).then(|| types[1].0);
+        let src_ty = (row.syntax.slots.len() > 1).then(|| types[1].0);
         (insn.ty, insn.src_ty) = (ty, src_ty);
         // The type a comparison reads: the second where there is one (set's), else the one
         // (setp's).
@@ -526,11 +526,11 @@ impl Validator<'_> {
         }
         // What a modifier written needs of the types.
         let written = [Some(ty), src_ty];
-        for need in row.needs {
+        for need in row.syntax.needs {
             let Some((sp, w)) = self
                 .mods
                 .iter()
-                .find(|x| row.mods.named(x.1) == Some(need.modifier))
+                .find(|x| row.syntax.mods.named(x.1) == Some(need.modifier))
             else {
                 continue;
             };
@@ -774,7 +774,7 @@ impl Validator<'_> {
             };
             return Err(err(extra.span.clone(), msg));
         }
-        if let Some(b) = row.beyond.filter(|b| b.operands == Some(ops.len())) {
+        if let Some(b) = row.syntax.beyond.filter(|b| b.operands == Some(ops.len())) {
             return Err(err(ops[ops.len() - 1].span.clone(), b.why));
         }
         self.count(nd + ns, &form(has_last))?;

@@ -130,26 +130,17 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
 /// Every modifier of every program row is a [`Mod`] of the one vocabulary, so the pickers
 /// label its group and set it without naming the opcode: each one, set on the row's example,
 /// reads back as itself (or, where the instruction cannot carry it, is refused as ptxas
-/// would); no two of a row have one name; the required and first groups are groups the row
-/// takes; and a word the table's parser reads as a modifier means the same there, but
+/// would); and a word the table's parser reads as a modifier means the same there, but
 /// `setp`'s `.lo` and `.hi`.
 #[test]
 fn every_program_modifier_is_of_the_one_vocabulary() {
-    use ptxlab_core::isa::{Mod, ModGroup, OP_ROWS};
+    use ptxlab_core::isa::{Mod, OP_ROWS};
     use ptxlab_core::ops::parse_op;
     for row in OP_ROWS {
         let ex = parse_op(row.example).unwrap_or_else(|d| panic!("{}: {d}", row.example));
-        let groups: Vec<ModGroup> = row.mod_groups().map(|g| g.0).collect();
-        for g in row.mods.required.iter().chain(&row.mods.first) {
-            assert!(groups.contains(g), "{}: {g:?}", row.name);
-        }
-        for (i, m) in row.mods.all.iter().enumerate() {
-            assert!(
-                row.mods.all[..i].iter().all(|x| x.name() != m.name()),
-                "{}: .{} twice",
-                row.name,
-                m.name()
-            );
+        // (Its required and first groups, and its modifiers' names, are checked with the
+        // table's in `isa::tests::one_modifier_vocabulary`.)
+        for m in row.syntax.mods.all {
             assert!(Mod::ALL.contains(m), "{}: {m:?}", row.name);
             // A word the table reads otherwise is `.lo`/`.hi`: a half there, and `setp`'s
             // unsigned comparison here.
@@ -225,7 +216,7 @@ fn every_program_row_refuses_by_its_own_data() {
         );
         // A need of a modifier: the example with the modifier and a type outside the need is
         // refused, and with a type inside it accepted.
-        for need in row.needs {
+        for need in row.syntax.needs {
             let (types, meets) = match need.of {
                 NeedOf::Type(slot, choices) => {
                     let slot_types = row.types(slot);
@@ -272,7 +263,7 @@ fn every_program_row_refuses_by_its_own_data() {
             );
         }
         // A form beyond ptxlab's scope: each word right after the opcode, and the operand count.
-        if let Some(b) = row.beyond {
+        if let Some(b) = row.syntax.beyond {
             for w in b.words {
                 let (op, rest) = row.example.split_at(row.name.len());
                 let text = format!("{op}.{w}{rest}");

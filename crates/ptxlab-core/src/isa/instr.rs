@@ -14,7 +14,7 @@
 //! assert!(Instr::all().count() > 60);
 //! ```
 
-use super::{Family, Gpu, Opcode, POp, OPCODES, OP_ROWS};
+use super::{Family, Gpu, Opcode, POp, Syntax, OPCODES, OP_ROWS};
 
 /// Any instruction: a row of either table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +75,14 @@ impl Instr {
         match self {
             Instr::Table(o) => o.example(),
             Instr::Program(p) => p.example(),
+        }
+    }
+    /// What ptxas accepts of it: its type slots, its modifiers and what they need, one
+    /// [`Syntax`] for a row of either table.
+    pub fn syntax(self) -> &'static Syntax {
+        match self {
+            Instr::Table(o) => o.syntax(),
+            Instr::Program(p) => &p.row().syntax,
         }
     }
     /// Link to its section of NVIDIA's PTX documentation.

@@ -196,13 +196,15 @@ pub struct Syntax {
     /// What a modifier needs of the types or the other modifiers written with it (`.sat` on
     /// `add`: `.s32`; on `mad`: `.hi`; on `vadd4`: no `.add`).
     pub needs: &'static [Need],
+    /// A form refused with a reason of its own ([`Beyond`]; program rows only, so far).
+    pub beyond: Option<Beyond>,
     /// Whether sources may be negated at all (`vmad` only, and even there with limits); a
     /// negation of both `a` and `b` cancels and is accepted on 32-bit registers everywhere.
     pub negation: bool,
 }
 
 /// The modifiers an instruction takes besides its types, for both tables ([`Syntax::mods`],
-/// [`OpRow::mods`]): at most one of each group is written (but the [`ModGroup::repeatable`]
+/// [`OpRow::syntax`]): at most one of each group is written (but the [`ModGroup::repeatable`]
 /// ones, which may be written twice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Mods {
@@ -252,8 +254,22 @@ impl Mods {
     }
 }
 
+/// A form that ptxlab refuses with a reason of its own (the program rows have some): one read only by a
+/// later PTX ISA than ptxlab follows (8.0, sm_90: `lop3` with `.and`/`.or`), one of a form of
+/// the instruction outside ptxlab's integer scope (a half-precision `set`), or one ptxas
+/// refuses for a reason worth saying (a rounding modifier on an integer `cvt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Beyond {
+    /// The modifier or type words that make the form (written without the dot).
+    pub words: &'static [&'static str],
+    /// The number of operands that makes it, if a count does.
+    pub operands: Option<usize>,
+    /// Why it is refused, in a sentence.
+    pub why: &'static str,
+}
+
 /// What a modifier needs of the types or the other modifiers written with it, for both tables
-/// ([`Syntax::needs`], [`OpRow::needs`]); ptxas refuses the form without it.
+/// ([`Syntax::needs`], for a row of either table); ptxas refuses the form without it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Need {
     /// The modifier that needs it.

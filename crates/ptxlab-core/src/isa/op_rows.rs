@@ -26,9 +26,10 @@ use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
 use super::vocab::{ATYPE, DTYPE, TYPE};
+pub use super::Beyond;
 use super::{
     BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, Need, NeedOf, PrmtMode,
-    ShiftDir, Type, TypeSlot, PTX_DOC_BASE,
+    ShiftDir, Syntax, Type, TypeSlot, PTX_DOC_BASE,
 };
 
 /// One row: everything about one program instruction.
@@ -42,20 +43,14 @@ pub struct OpRow {
     pub family: Family,
     /// Anchor of its section in NVIDIA's PTX documentation.
     pub doc_anchor: &'static str,
-    /// The type slots, in the order written, as the table's rows have them
-    /// ([`super::Syntax::slots`]): the instruction type (for `cvt`, the destination type);
-    /// a second (`cvt`'s source type, `cvt.pack`'s `a`/`b` type, `set`'s compared type,
-    /// `slct`'s selector type); and a third that comes with some first types only
-    /// (`cvt.pack`'s `.b32`, the type of `c`, which the packed types narrower than 16 bits
-    /// read). Each says what it is the type of, for messages (`cvt`: `d`, then `a`); the one
-    /// slot of most rows is the type of everything the instruction reads and writes.
-    pub slots: &'static [TypeSlot],
-    /// A form refused with a reason of its own (see [`Beyond`]).
-    pub beyond: Option<Beyond>,
-    /// What a modifier needs of the types written with it (`slct`'s `.ftz`, an `.f32` c).
-    pub needs: &'static [Need],
-    /// The modifiers besides the types, in the one vocabulary of both tables ([`Mod`]).
-    pub mods: Mods,
+    /// What ptxas accepts, in the table's terms ([`Syntax`]): the type slots, in the order
+    /// written (the instruction type, for `cvt` the destination type; a second, `cvt`'s
+    /// source type, `cvt.pack`'s `a`/`b` type, `set`'s compared type, `slct`'s selector type;
+    /// and a third that comes with some first types only, `cvt.pack`'s `.b32`, the type of
+    /// `c`), each saying what it is the type of (`cvt`: `d`, then `a`); the modifiers; what
+    /// a modifier needs (`slct`'s `.ftz`, an `.f32` c); and the forms refused with a reason
+    /// of their own ([`Beyond`]). No program row takes negations.
+    pub syntax: Syntax,
     /// The operand form, as the ISA writes it.
     pub form: &'static str,
     /// Each operand position's kind, role, width, sign and float rules (the shift amounts
@@ -69,20 +64,6 @@ pub struct OpRow {
     pub measured: Option<Gpu>,
 }
 
-/// A form of a program row that ptxlab refuses with a reason of its own: one read only by a
-/// later PTX ISA than ptxlab follows (8.0, sm_90: `lop3` with `.and`/`.or`), one of a form of
-/// the instruction outside ptxlab's integer scope (a half-precision `set`), or one ptxas
-/// refuses for a reason worth saying (a rounding modifier on an integer `cvt`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Beyond {
-    /// The modifier or type words that make the form (written without the dot).
-    pub words: &'static [&'static str],
-    /// The number of operands that makes it, if a count does.
-    pub operands: Option<usize>,
-    /// Why it is refused, in a sentence.
-    pub why: &'static str,
-}
-
 impl OpRow {
     /// Whether a form whose first type is `ty` takes the third type (and the source it types:
     /// `cvt.pack.sat.u8.s32.b32` reads a `c`).
@@ -91,33 +72,37 @@ impl OpRow {
     }
     /// The third type slot, which comes with some first types only (`cvt.pack`'s `c` type).
     pub fn third(&self) -> Option<&'static TypeSlot> {
-        self.slots.get(2).filter(|s| !s.with.is_empty())
+        self.syntax.slots.get(2).filter(|s| !s.with.is_empty())
     }
     /// The types slot `k` takes (none past the last slot): 0, the instruction type; 1, the
     /// second type.
     pub fn types(&self, k: usize) -> &'static [Type] {
-        self.slots.get(k).map_or(&[], |s| s.types)
+        self.syntax.slots.get(k).map_or(&[], |s| s.types)
     }
     /// Its modifier groups in the row's order: (the group, whether one of it must be
     /// written, its modifiers).
     pub fn mod_groups(&self) -> impl Iterator<Item = (ModGroup, bool, Vec<Mod>)> + '_ {
-        self.mods.groups().into_iter().map(|g| {
+        self.syntax.mods.groups().into_iter().map(|g| {
             (
                 g,
-                self.mods.required.contains(&g),
-                self.mods.of_group(g).collect(),
+                self.syntax.mods.required.contains(&g),
+                self.syntax.mods.of_group(g).collect(),
             )
         })
     }
     /// What the type written in slot `k` is the type of, where the row says (`cvt`'s `d`,
     /// then `a`); `None` for a slot that is the type of everything, or past the last.
     pub fn type_of(&self, k: usize) -> Option<&'static str> {
-        self.slots.get(k).map(|s| s.of).filter(|of| !of.is_empty())
+        self.syntax
+            .slots
+            .get(k)
+            .map(|s| s.of)
+            .filter(|of| !of.is_empty())
     }
     /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
     /// `b`, `slct`'s `c`); empty without a second type.
     pub fn second_type_sources(&self) -> Vec<usize> {
-        if self.slots.len() < 2 {
+        if self.syntax.slots.len() < 2 {
             return Vec::new();
         }
         (0..self.operands.srcs.len())
@@ -349,10 +334,13 @@ macro_rules! op_rows {
                 name: $name,
                 family: Family::$fam,
                 doc_anchor: $anchor,
-                slots: $slots,
-                beyond: op_rows!(@opt $($beyond)?),
-                needs: op_rows!(@list $($needs)?),
-                mods: $mods,
+                syntax: Syntax {
+                    slots: $slots,
+                    mods: $mods,
+                    needs: op_rows!(@list $($needs)?),
+                    beyond: op_rows!(@opt $($beyond)?),
+                    negation: false,
+                },
                 form: $form,
                 operands: $ops,
                 example: $example,
@@ -600,17 +588,14 @@ impl POp {
     /// parser, not the program's, decides what a float type means for it.
     pub fn takes_float(self) -> bool {
         self.row()
+            .syntax
             .slots
             .iter()
             .any(|s| s.types.iter().any(|t| t.is_float()))
     }
     /// Whether it compares two values under a comparison modifier (`setp`, `set`).
     pub fn compares(self) -> bool {
-        self.row()
-            .mods
-            .all
-            .iter()
-            .any(|m| ModGroup::of(*m) == ModGroup::Cmp)
+        self.row().syntax.mods.groups().contains(&ModGroup::Cmp)
     }
     /// Every program opcode, in table order.
     pub fn all() -> impl Iterator<Item = POp> {

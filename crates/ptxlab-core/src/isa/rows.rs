@@ -151,6 +151,7 @@ const fn video(mods: &'static [Mod]) -> Syntax {
         slots: VID_TYPES,
         mods: Mods::new(mods),
         needs: &[],
+        beyond: None,
         negation: false,
     }
 }
@@ -160,6 +161,7 @@ const fn integer(slots: &'static [TypeSlot], mods: &'static [Mod]) -> Syntax {
         slots,
         mods: Mods::new(mods),
         needs: &[],
+        beyond: None,
         negation: false,
     }
 }

@@ -210,10 +210,10 @@ fn type_slot_labels_name_their_operand() {
         }
     }
     for row in OP_ROWS {
-        for (k, slot) in row.slots.iter().enumerate() {
+        for (k, slot) in row.syntax.slots.iter().enumerate() {
             assert!(!slot.name.is_empty(), "{}", row.name);
             assert!(
-                row.slots.len() == 1 || !slot.of.is_empty(),
+                row.syntax.slots.len() == 1 || !slot.of.is_empty(),
                 "{}: {}",
                 row.name,
                 slot.name
@@ -350,7 +350,7 @@ fn one_type_vocabulary() {
 #[test]
 fn one_modifier_vocabulary() {
     for row in super::OP_ROWS {
-        for need in row.needs {
+        for need in row.syntax.needs {
             assert!(
                 matches!(need.of, super::NeedOf::Type(..) | super::NeedOf::Narrower),
                 "{}: the program rows' validator reads type needs only",
@@ -370,6 +370,23 @@ fn one_modifier_vocabulary() {
         );
     }
     assert_eq!(&Mod::ALL[..Mod::TABLE.len()], &Mod::TABLE[..]);
+    // Every instruction's syntax: its required and first groups are groups it takes, and no
+    // two of its modifiers have one name.
+    for i in super::Instr::all() {
+        let mods = &i.syntax().mods;
+        let groups: Vec<ModGroup> = mods.groups();
+        for g in mods.required.iter().chain(&mods.first) {
+            assert!(groups.contains(g), "{}: {g:?}", i.name());
+        }
+        for (k, m) in mods.all.iter().enumerate() {
+            assert!(
+                mods.all[..k].iter().all(|x| x.name() != m.name()),
+                "{}: .{} twice",
+                i.name(),
+                m.name()
+            );
+        }
+    }
     for row in OPCODES {
         let mods = &row.syntax.mods;
         for m in mods.all {
@@ -388,10 +405,7 @@ fn one_modifier_vocabulary() {
             assert!(row.syntax.takes(need.modifier), "{}", row.name);
             assert!(!need.why.is_empty(), "{}", row.name);
         }
-        let groups: Vec<ModGroup> = mods.groups();
-        for g in mods.required.iter().chain(&mods.first) {
-            assert!(groups.contains(g), "{}: {g:?}", row.name);
-        }
+        assert!(row.syntax.beyond.is_none(), "{}", row.name);
     }
 }
 
