@@ -124,7 +124,7 @@ pub fn plausible(r: &mut Rng) -> String {
             mods.push(pick(r, &offered));
         }
     }
-    // Exclusive pairs: keep the first of each.
+    // Exclusive pairs: drop the excluded modifier.
     for need in syn.needs {
         if let isa::NeedOf::Without(y) = need.of {
             if mods.contains(&need.modifier) && mods.contains(&y) {

@@ -248,7 +248,8 @@ fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic
         }
     }
     for need in syn.needs {
-        // No row of the table needs a narrower type (`NeedOf::Narrower`, `isa::tests`).
+        // Skips `NeedOf::Narrower` and a need of a later slot's type: no table row has them
+        // (`isa::tests::one_modifier_vocabulary`).
         let NeedOf::Type(0, set) = need.of else {
             continue;
         };
@@ -690,12 +691,12 @@ mod tests {
         }
         assert_eq!(rejected_at("add.sat.s64 d, a, b;"), ".s64");
         assert_eq!(allowed("min.relu.s16 d, a, b;"), vec![".s32", ".s16x2"]);
-        // Each says why, from the row's need: the same data as the program rows' needs.
+        // Each says why, from the row's need: the same type as the program rows' needs.
         for (t, why) in [
-            ("add.sat.u32 d, a, b;", "signed 32-bit range"),
-            ("mad.hi.sat.u32 d, a, b, c;", "signed 32-bit range"),
-            ("mad24.hi.sat.u32 d, a, b, c;", "signed 32-bit range"),
-            ("mul.wide.u64 d, a, b;", "twice the type's width"),
+            ("add.sat.u32 d, a, b;", "on .s32 only for sm_90"),
+            ("mad.hi.sat.u32 d, a, b, c;", "signed 32-bit sum"),
+            ("mad24.hi.sat.u32 d, a, b, c;", "signed 32-bit sum"),
+            ("mul.wide.u64 d, a, b;", "16- and 32-bit types only"),
             ("min.relu.u32 d, a, b;", "two signed types"),
         ] {
             let e = check(t).expect_err(t);

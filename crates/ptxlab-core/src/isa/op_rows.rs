@@ -26,10 +26,10 @@ use serde::{Deserialize, Serialize};
 
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
 use super::vocab::{ATYPE, DTYPE, TYPE};
-pub use super::Beyond;
+pub use super::{Beyond, Need, NeedOf};
 use super::{
-    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, Need, NeedOf, PrmtMode,
-    ShiftDir, Syntax, Type, TypeSlot, PTX_DOC_BASE,
+    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, PrmtMode, ShiftDir, Syntax,
+    Type, TypeSlot, PTX_DOC_BASE,
 };
 
 /// One row: everything about one program instruction.

@@ -225,20 +225,27 @@ const T_WORDS: &[TypeSlot] = &TypeSlot::only(types::WORDS);
 const T_US32: &[TypeSlot] = &TypeSlot::only(types::VIDEO);
 // `add.cc`, `sub.cc` and `mad.cc` are rows of their own among the program instructions
 // (`OP_ROWS`: they write the carry flag), not a modifier of these rows.
-/// `.sat` of `add`, `sub`, `mad` and `mad24`: `.s32` only.
+/// `.sat` of `add` and `sub`: `.s32` only, on sm_90 (newer PTX takes others, not for sm_90:
+/// `docs/hardware-vs-spec.md`).
 const SAT_S32: Need = Need {
     modifier: SAT,
     of: NeedOf::Type(0, types::S32_ONLY),
-    why: "it clamps to the signed 32-bit range",
+    why: "PTX defines it on .s32 only for sm_90",
+};
+/// `.sat` of `mad.hi` and `mad24.hi`: `.s32` only, a 32-bit signed addition.
+const SAT_S32_HI: Need = Need {
+    modifier: SAT,
+    of: NeedOf::Type(0, types::S32_ONLY),
+    why: "it clamps a signed 32-bit sum",
 };
 /// `.wide` of `mul` and `mad`: 16- and 32-bit types.
 const WIDE_TYPES: Need = Need {
     modifier: WIDE,
     of: NeedOf::Type(0, types::WIDE),
-    why: "it writes a product twice the type's width, and no type is wider than 64 bits",
+    why: "it writes a product twice the type's width, which PTX defines for 16- and 32-bit types only",
 };
 const ADD_NEEDS: &[Need] = &[SAT_S32];
-const MAD_NEEDS: &[Need] = &[SAT_HI, SAT_S32, WIDE_TYPES];
+const MAD_NEEDS: &[Need] = &[SAT_HI, SAT_S32_HI, WIDE_TYPES];
 /// `.sat` of `mad` and `mad24` with `.hi` only.
 const SAT_HI: Need = Need {
     modifier: SAT,
@@ -246,7 +253,7 @@ const SAT_HI: Need = Need {
     why: "saturation is defined for the .hi form only",
 };
 const MUL_NEEDS: &[Need] = &[WIDE_TYPES];
-const MAD24_NEEDS: &[Need] = &[SAT_HI, SAT_S32];
+const MAD24_NEEDS: &[Need] = &[SAT_HI, SAT_S32_HI];
 const RELU_NEEDS: &[Need] = &[Need {
     modifier: Mod::Relu,
     of: NeedOf::Type(0, types::RELU),
