@@ -254,10 +254,10 @@ impl Mods {
     }
 }
 
-/// A form that ptxlab refuses with a reason of its own (the program rows have some): one read only by a
-/// later PTX ISA than ptxlab follows (8.0, sm_90: `lop3` with `.and`/`.or`), one of a form of
-/// the instruction outside ptxlab's integer scope (a half-precision `set`), or one ptxas
-/// refuses for a reason worth saying (a rounding modifier on an integer `cvt`).
+/// A form that ptxlab refuses with a reason of its own (the program rows have some): one read
+/// only by a later PTX ISA than ptxlab follows (8.0, sm_90: `lop3` with `.and`/`.or`), one of
+/// a form of the instruction outside ptxlab's integer scope (a half-precision `set`), or one
+/// ptxas refuses for a reason worth saying (a rounding modifier on an integer `cvt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Beyond {
     /// The modifier or type words that make the form (written without the dot).

@@ -447,10 +447,7 @@ const T_SLCT: &[TypeSlot] = &[
     TypeSlot::new("ctype", SLCT_SELECTOR).of("c"),
 ];
 
-const fn takes(all: &'static [Mod]) -> Mods {
-    Mods::new(all)
-}
-const NO_MODS: Mods = takes(&[]);
+const NO_MODS: Mods = Mods::new(&[]);
 const SHF_MODS: Mods = Mods {
     all: &[
         Mod::Dir(ShiftDir::L),
@@ -488,18 +485,18 @@ const SETP_WORDS: [Mod; 22] = {
     assert!(i + j + 1 == w.len());
     w
 };
-const PRMT_MODS: Mods = takes(&PRMT_WORDS);
+const PRMT_MODS: Mods = Mods::new(&PRMT_WORDS);
 const SETP_MODS: Mods = Mods {
     required: &[ModGroup::Cmp],
-    ..takes(&SETP_WORDS)
+    ..Mods::new(&SETP_WORDS)
 };
-const CVT_MODS: Mods = takes(&[Mod::Sat]);
-const SLCT_MODS: Mods = takes(&[Mod::Ftz]);
+const CVT_MODS: Mods = Mods::new(&[Mod::Sat]);
+const SLCT_MODS: Mods = Mods::new(&[Mod::Ftz]);
 const PACK_MODS: Mods = Mods {
     required: &[ModGroup::Sat],
-    ..takes(&[Mod::Sat])
+    ..Mods::new(&[Mod::Sat])
 };
-const CC: Mods = takes(&[Mod::Cc]);
+const CC: Mods = Mods::new(&[Mod::Cc]);
 const HALF: Mods = Mods {
     all: &[Mod::Half(HalfMode::Lo), Mod::Half(HalfMode::Hi)],
     required: &[ModGroup::Half],
@@ -595,7 +592,12 @@ impl POp {
     }
     /// Whether it compares two values under a comparison modifier (`setp`, `set`).
     pub fn compares(self) -> bool {
-        self.row().syntax.mods.groups().contains(&ModGroup::Cmp)
+        self.row()
+            .syntax
+            .mods
+            .of_group(ModGroup::Cmp)
+            .next()
+            .is_some()
     }
     /// Every program opcode, in table order.
     pub fn all() -> impl Iterator<Item = POp> {

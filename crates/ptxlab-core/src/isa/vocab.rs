@@ -727,9 +727,10 @@ impl Mod {
     };
 
     /// Every modifier of either table: [`Mod::TABLE`] (with the table's eleven type words; a
-    /// program row's other types are not modifiers), then the comparisons only `setp` and `set` take, `shf`'s directions, `prmt`'s modes,
-    /// the Boolean operations, `.ftz` and `.cc`. A word of two modifiers (`.lo`: a half, and
-    /// an unsigned comparison) is the table's first; a program row names which it takes.
+    /// program row's other types are not modifiers), then the comparisons only `setp` and
+    /// `set` take, `shf`'s directions, `prmt`'s modes, the Boolean operations, `.ftz` and
+    /// `.cc`. A word of two modifiers (`.lo`: a half, and an unsigned comparison) is the
+    /// table's first; a program row names which it takes.
     pub const ALL: [Mod; 56] = {
         let mut all = [Mod::Sat; 56];
         let mut n = 0;
