@@ -188,7 +188,7 @@ fn errors_are_specific() {
     let (rc, _, err) = ptxlab(&["eval", "setp.lt.b32 p, a, b;"]);
     assert_eq!(rc, 2);
     assert!(
-        err.contains("bit types compare only for equality (allowed: eq, ne)"),
+        err.contains("bit types compare only for equality (allowed: .eq, .ne)"),
         "{err}"
     );
     let (_, _, err) = ptxlab(&["eval", "prm.b32 d, a;"]);

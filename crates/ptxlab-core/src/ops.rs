@@ -28,23 +28,6 @@ use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
 
-/// Whether a program instruction's text may carry the word `s` as a modifier: a type, or a
-/// word some row reads (a word of one of its modifier groups or of its name after the first,
-/// `add.cc`'s `.cc`, `cvt.pack`'s `.pack`) or refuses with a reason of its own (its `beyond`:
-/// a rounding mode on `cvt`), or `.relu`, a word of the table's (`max.relu`), which is refused
-/// here as not applying. Which words an instruction takes, and what
-/// each sets, is its row's ([`crate::isa::Mods::named`], then `OpInsn::set_mod`); any other
-/// word is unknown.
-fn known_word(s: &str) -> bool {
-    Type::from_name(s).is_some()
-        || s == "relu"
-        || OP_ROWS.iter().any(|r| {
-            r.syntax.mods.named(s).is_some()
-                || r.syntax.beyond.is_some_and(|b| b.words.contains(&s))
-                || r.name.split('.').skip(1).any(|w| w == s)
-        })
-}
-
 pub use crate::value::FloatLit;
 
 /// A destination of a validated instruction.
@@ -163,7 +146,7 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> 
     let skip = usize::from(op.name_word().is_some());
     let mut mods: Vec<(Span, &str)> = Vec::new();
     for w in head.words.iter().skip(skip) {
-        if !known_word(w.text) {
+        if !crate::validate::known_word(w.text) {
             return Err(err(
                 w.span.clone(),
                 format!("unknown modifier '.{}' on '{name}'", w.text),
@@ -249,12 +232,7 @@ struct Validator<'a> {
 
 /// Types as a reader lists them: ".u8", ".u8 or .s8", ".u8, .s8 or .u4".
 fn listed(types: &[Type]) -> String {
-    let w: Vec<String> = types.iter().map(|t| format!(".{}", t.name())).collect();
-    match w.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
+    crate::validate::listed(types.iter().map(|t| format!(".{}", t.name())))
 }
 
 /// The range of integer type `t` as (min, max).
@@ -264,34 +242,6 @@ fn range(t: Type) -> (i128, i128) {
         (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
     } else {
         (0, (1i128 << b) - 1)
-    }
-}
-
-/// A modifier group in the program validator's messages: "mode (.wrap or .clamp)" where the
-/// table's words ([`ModGroup::describe`]) name more than a program row takes.
-fn phrase(g: ModGroup) -> &'static str {
-    match g {
-        ModGroup::Mode => "mode (.wrap or .clamp)",
-        ModGroup::Half => "half (.lo or .hi)",
-        _ => g.describe(),
-    }
-}
-
-/// The message when a row that must have one of a group's modifiers has none: `word` is the
-/// opcode as written first (`mad` of `mad.cc`), `name` the row's name, `example` its opcode
-/// with modifiers (`shf.l.wrap.b32`).
-fn missing(g: ModGroup, word: &str, name: &str, example: &str) -> String {
-    match g {
-        ModGroup::Dir => format!("{name} needs a direction, .l or .r, and a mode: e.g. {example}"),
-        ModGroup::Mode => format!(
-            "{name} needs a mode: .wrap (amount mod 32) or .clamp (amount at most 32), e.g. {example}"
-        ),
-        ModGroup::Half => format!(
-            "{word} needs the half of the product it adds: {word}.lo or {word}.hi, e.g. {example}"
-        ),
-        ModGroup::Sat => format!("{name} always saturates and says so: {name}.sat"),
-        ModGroup::Cmp => format!("{name} needs a comparison, e.g. {example}"),
-        _ => format!("{name} needs its {}, e.g. {example}", phrase(g)),
     }
 }
 
@@ -328,83 +278,29 @@ impl Validator<'_> {
             hi: false,
             cc: op.is_carry() && !op.carry_in(),
         };
-        // Modifiers: each kind at most once, and only the kinds the opcode takes.
-        let mut types: Vec<(Type, Span)> = Vec::new();
         // The row's example opcode with its modifiers (`shf.l.wrap.b32`), for the messages.
         let example = row.example.split_whitespace().next().unwrap_or(name);
-        let mut seen: Vec<ModGroup> = Vec::new();
-        // The words of the row's own name after the first (`add.cc`'s `.cc`).
-        let named = |w: &str| row.name.split('.').skip(1).any(|x| x == w);
-        for (k, (sp, w)) in self.mods.iter().enumerate() {
-            let refuse = |why: &str| {
-                err(
-                    sp.clone(),
-                    format!("'.{w}' does not apply to '{name}'{why}"),
-                )
-            };
-            if let Some(t) = Type::from_name(w) {
-                types.push((t, sp.clone()));
-                continue;
-            }
-            // The row's modifier of that name, and its group, decide what it sets.
-            let Some(m) = row.syntax.mods.named(w) else {
-                if *w == "cc" && named(w) {
-                    // The .cc of add.cc, sub.cc and mad.cc: ptxas reads it written again as
-                    // once, anywhere after the opcode.
-                    insn.cc = true;
-                    continue;
-                }
-                return Err(match row.syntax.beyond.filter(|b| b.words.contains(w)) {
-                    Some(b) => refuse(&format!(": {}", b.why)),
-                    None => refuse(""),
-                });
-            };
-            let kind = ModGroup::of(m);
-            let words = || row.syntax.mods.of_group(kind).map(|x| x.name());
-            let first = row.syntax.mods.first == Some(kind);
-            if first && k == 0 && self.first_spaced {
+        // White space before the first word, where that word is of the group that comes first
+        // (`shf .l`): ptxas reads it as a word apart.
+        if let Some((sp, w)) = self.mods.first().filter(|_| self.first_spaced) {
+            let kind = row.syntax.mods.named(w).map(ModGroup::of);
+            if kind.is_some() && kind == row.syntax.mods.first {
                 return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
             }
-            if first && (k != 0 || seen.contains(&kind)) {
-                return Err(err(
-                    sp.clone(),
-                    format!(
-                        "{}'s {} comes first and once: {}, then the rest, e.g. {}",
-                        op.word(),
-                        phrase(kind),
-                        words()
-                            .map(|x| format!("{}.{x}", op.word()))
-                            .collect::<Vec<_>>()
-                            .join(" or "),
-                        example
-                    ),
-                ));
-            }
-            if seen.contains(&kind) && !kind.repeatable() {
-                return Err(err(
-                    sp.clone(),
-                    format!(
-                        "'{name}' takes one {}; '.{w}' is a second one",
-                        phrase(kind)
-                    ),
-                )
-                .allowed(words()));
-            }
-            seen.push(kind);
+        }
+        // Modifiers: the one checker of both tables, then each sets its field.
+        let instr = crate::isa::Instr::Program(op);
+        let words = self.mods.iter().map(|(sp, w)| (*w, sp));
+        for (m, sp) in crate::validate::check_mods(instr, words, &self.op_span)? {
             if !insn.set_mod(m) {
-                return Err(refuse(""));
+                return Err(crate::validate::not_taken(instr, m.name(), sp));
             }
         }
-        // A group the row marks as required, missing.
-        for (kind, required, mods) in row.mod_groups() {
-            if required && !seen.contains(&kind) {
-                return Err(err(
-                    self.op_span.clone(),
-                    missing(kind, op.word(), name, example),
-                )
-                .allowed(mods.iter().map(|m| m.name())));
-            }
-        }
+        let types: Vec<(Type, Span)> = self
+            .mods
+            .iter()
+            .filter_map(|(sp, w)| Type::from_name(w).map(|t| (t, sp.clone())))
+            .collect();
         // Types: one for every slot of the row, the third only with the first types that
         // take it.
         let slots: Vec<&[Type]> = row.syntax.slots.iter().map(|s| s.types).collect();
@@ -429,7 +325,7 @@ impl Validator<'_> {
                     sp.clone(),
                     format!("'{name}' does not take .{}{why}", t.name()),
                 )
-                .allowed(choices.iter().map(|t| t.name())));
+                .allowed(choices.iter().map(|t| format!(".{}", t.name()))));
             }
         }
         if types.len() != want_types {
@@ -496,7 +392,7 @@ impl Validator<'_> {
                     0
                 }]
                 .iter()
-                .map(|t| t.name()),
+                .map(|t| format!(".{}", t.name())),
             ));
         }
         let ty = types[0].0;
@@ -520,7 +416,7 @@ impl Validator<'_> {
                 };
                 return Err(
                     err(sp, format!("{name}.{}.{}: {kinds}", c.name(), ty.name()))
-                        .allowed(Cmp::for_type(ty).iter().map(|c| c.name())),
+                        .allowed(Cmp::for_type(ty).iter().map(|c| format!(".{}", c.name()))),
                 );
             }
         }
@@ -548,7 +444,7 @@ impl Validator<'_> {
                                 need.why
                             ),
                         )
-                        .allowed(choices.iter().map(|t| t.name())));
+                        .allowed(choices.iter().map(|t| format!(".{}", t.name()))));
                     }
                 }
                 // No program row needs another modifier or excludes one (`isa::tests`
@@ -878,7 +774,7 @@ impl Validator<'_> {
                     ty.name()
                 ),
             )
-            .allowed(["b16", "b32", "b64"]));
+            .allowed([".b16", ".b32", ".b64"]));
         }
         let n = elems.len() as u32;
         if !matches!(n, 1 | 2 | 4) || ty.bits() / n < 8 {

@@ -52,21 +52,50 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
     for (k, w) in head.words.iter().enumerate() {
         let m = w.text;
         let span = w.span.clone();
-        let md = Mod::table_word(m).ok_or_else(|| {
-            if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
-                // `add.cc`, `cvt.pack`: a program instruction's row, read by
-                // `crate::ops::parse_op` (through `crate::insn::check`), not here.
-                return Diagnostic::new(
-                    span.clone(),
-                    format!(
-                        "'{}' is a program instruction of its own (family: {}); only the video and integer arithmetic opcodes are read here",
-                        p.name(),
-                        p.family().describe()
-                    ),
-                );
+        if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
+            // `add.cc`, `cvt.pack`: a program instruction's row, read by
+            // `crate::ops::parse_op` (through `crate::insn::check`), not here.
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "'{}' is a program instruction of its own (family: {}); only the video and integer arithmetic opcodes are read here",
+                    p.name(),
+                    p.family().describe()
+                ),
+            ));
+        }
+        if !crate::validate::known_word(m) {
+            return Err(Diagnostic::new(
+                span,
+                format!("unknown modifier '.{m}' on '{name}'"),
+            ));
+        }
+        // A type no table row takes (`.s8`, `.b128`), and a word of the program rows that
+        // names no modifier (`.rn`, `.pack`): refused here, as the table's rows take no such
+        // word.
+        if let Some(t) =
+            crate::isa::Type::from_name(m).filter(|t| !Mod::TABLE.contains(&Mod::Type(*t)))
+        {
+            let syntax = opcode.syntax();
+            let mut takes: Vec<String> = Vec::new();
+            for t in syntax.slots.iter().flat_map(|s| s.types) {
+                if !takes.contains(&format!(".{}", t.name())) {
+                    takes.push(format!(".{}", t.name()));
+                }
             }
-            Diagnostic::new(span.clone(), format!("unknown modifier '.{m}' on '{name}'"))
-        })?;
+            return Err(Diagnostic::new(
+                span,
+                format!("'.{}' is not a type of '{name}'", t.name()),
+            )
+            .allowed(takes));
+        }
+        let Some(md) = Mod::from_name(m) else {
+            return Err(crate::validate::not_taken(
+                crate::isa::Instr::Table(opcode),
+                m,
+                span,
+            ));
+        };
         let syntax = opcode.syntax();
         if k == 0 && w.spaced && syntax.mods.first.is_some() && syntax.takes(md) {
             return Err(crate::scan::written_apart(m, span, name));
@@ -265,7 +294,7 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
             }
             Mod::Relu => f.relu = true,
             Mod::Shiftamt => f.shiftamt = true,
-            // The program rows' words: the table's parser reads only `Mod::TABLE`.
+            // The program rows' words: the validator refuses them on a table row.
             Mod::Dir(_) | Mod::Prmt(_) | Mod::Bool(_) | Mod::Ftz | Mod::Cc => {}
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! The rules themselves are data in [`crate::isa`] ([`Syntax`], [`SelRule`], operand widths
 //! and immediate ranges); this module walks an instruction through them in the order a reader
-//! would fix things: modifiers, types, combinations, operand count, then each operand.
+//! would fix things: modifiers (the one checker of both tables, `check_mods`, which the
+//! program rows' validator calls too), types, combinations, operand count, then each operand.
 //!
 //! ```
 //! use ptxlab_core::{parse, validate};
@@ -17,16 +18,16 @@
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
 use crate::isa::{
-    immediate_rule, selector_rules, source_counts, Family, ModGroup, NeedOf, SelRule, Syntax,
+    immediate_rule, selector_rules, source_counts, Family, Instr, ModGroup, NeedOf, SelRule, Syntax,
 };
 
 /// Check a parsed instruction the way ptxas does for sm_90.
 pub fn validate(insn: &Instruction) -> Result<(), Diagnostic> {
     let syn = insn.opcode.syntax();
-    check_modifiers(insn, syn)?;
+    let words: Vec<(&str, &Span)> = insn.mods.iter().map(|(m, s)| (m.name(), s)).collect();
+    check_mods(Instr::Table(insn.opcode), words, &head_span(insn))?;
     check_types(insn, syn)?;
     check_combinations(insn, syn)?;
-    check_required(insn, syn)?;
     check_operand_count(insn)?;
     check_operands(insn, syn)
 }
@@ -52,84 +53,163 @@ fn head_span(insn: &Instruction) -> Span {
     insn.opcode_span.start..end
 }
 
-fn non_type_mods(syn: &Syntax) -> Vec<String> {
-    names(syn.mods.all.iter().copied())
+/// Words as a reader lists them: ".u8", ".u8 or .s8", ".u8, .s8 or .u4".
+pub(crate) fn listed(words: impl IntoIterator<Item = String>) -> String {
+    let w: Vec<String> = words.into_iter().collect();
+    match w.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
-/// Modifiers the opcode does not take, the `.hi/.lo/.wide` position, and repeats.
-fn check_modifiers(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
-    let op = insn.opcode.name();
-    for (i, (m, span)) in insn.mods.iter().enumerate() {
-        let group = ModGroup::of(*m);
-        if group == ModGroup::Type {
+/// Whether an instruction's text may carry the word `s` as a modifier, for both tables: a
+/// type, a modifier of either table ([`Mod::ALL`]), or a word some program row refuses with a
+/// reason of its own (its `beyond`: a rounding mode on `cvt`) or has in its name after the
+/// first (`add.cc`'s `.cc`, `cvt.pack`'s `.pack`). Which of them an instruction takes is its
+/// row's ([`check_mods`]); any other word is unknown.
+pub(crate) fn known_word(s: &str) -> bool {
+    Type::from_name(s).is_some()
+        || Mod::from_name(s).is_some()
+        || crate::isa::OP_ROWS.iter().any(|r| {
+            r.syntax.beyond.is_some_and(|b| b.words.contains(&s))
+                || r.name.split('.').skip(1).any(|w| w == s)
+        })
+}
+
+/// A modifier group as the messages name it on `instr`, with the words its row takes:
+/// "result part (.hi, .lo or .wide)", "comparison" where the row takes more than four.
+fn group_phrase(instr: Instr, g: ModGroup) -> String {
+    let words: Vec<Mod> = instr.syntax().mods.of_group(g).collect();
+    if words.len() > 4 {
+        g.describe_for(instr).to_string()
+    } else {
+        format!("{} ({})", g.describe_for(instr), listed(names(words)))
+    }
+}
+
+/// The message for a modifier word that `instr` does not take, for both tables: the reason
+/// the row gives for it (its `beyond`), else what the row takes of the word's group, else why
+/// the word is not read at all.
+pub(crate) fn not_taken(instr: Instr, word: &str, span: Span) -> Diagnostic {
+    let syn = instr.syntax();
+    let name = instr.name();
+    let group = Mod::from_name(word).map(ModGroup::of);
+    let why = if let Some(b) = syn.beyond.filter(|b| b.words.contains(&word)) {
+        b.why.to_string()
+    } else if let Some(g) = group.filter(|g| syn.mods.of_group(*g).next().is_some()) {
+        format!(
+            "'{name}' takes {} as its {}",
+            listed(names(syn.mods.of_group(g))),
+            g.describe_for(instr)
+        )
+    } else if word == "wide" {
+        "only mul and mad write a product twice the type's width (mul.wide, mad.wide)".to_string()
+    } else if group == Some(ModGroup::Half) {
+        format!("ptxas would read it as an unsigned comparison, which '{name}' has none of")
+    } else {
+        String::new()
+    };
+    let why = if why.is_empty() {
+        why
+    } else {
+        format!(": {why}")
+    };
+    let allowed = if syn.mods.all.is_empty() {
+        vec!["no modifier besides the type".to_string()]
+    } else {
+        names(syn.mods.all.iter().copied())
+    };
+    Diagnostic::new(span, format!("'.{word}' does not apply to '{name}'{why}")).allowed(allowed)
+}
+
+/// The modifier words written on an instruction of either table, in text order with their
+/// spans, checked against its row: each word taken, the group that comes first written first,
+/// one word of a group (but of the repeatable ones), and every required group written. Types
+/// are skipped (their slots are checked apart), and so is a word of the row's own name written
+/// again (`add.cc.cc`: ptxas reads it as once). Returns the row's modifier for each other
+/// word, with its span; `head` is where a missing group is reported.
+pub(crate) fn check_mods<'a>(
+    instr: Instr,
+    words: impl IntoIterator<Item = (&'a str, &'a Span)>,
+    head: &Span,
+) -> Result<Vec<(Mod, Span)>, Diagnostic> {
+    let syn = instr.syntax();
+    let name = instr.name();
+    // The opcode as written first: `mad` of `mad.cc`.
+    let word = name.split('.').next().unwrap_or(name);
+    let example = instr.example().split_whitespace().next().unwrap_or(name);
+    let mut taken: Vec<(Mod, Span)> = Vec::new();
+    for (i, (w, span)) in words.into_iter().enumerate() {
+        if Type::from_name(w).is_some() {
             continue;
         }
-        if !syn.takes(*m) {
-            let msg = match group {
-                ModGroup::Half if syn.mods.first == Some(group) => format!(
-                    "'{}' is not a result part of '{op}'",
-                    dotted(*m)
-                ),
-                ModGroup::Half if *m == Mod::Half(crate::ast::HalfMode::Wide) => format!(
-                    "'.wide' belongs to mul and mad only; '{op}' does not take it"
-                ),
-                ModGroup::Half => format!(
-                    "'{}' is not accepted by '{op}' (ptxas would read it as an unsigned comparison, which '{op}' has none of)",
-                    dotted(*m)
-                ),
-                ModGroup::SecOp if insn.opcode.family() == Family::Simd2
-                    || insn.opcode.family() == Family::Simd4 =>
-                {
+        let Some(m) = syn.mods.named(w) else {
+            // A repeatable modifier of the row's own name written again (`add.cc.cc`).
+            let again = Mod::from_name(w).is_some_and(|m| ModGroup::of(m).repeatable());
+            if again && name.split('.').skip(1).any(|x| x == w) {
+                continue;
+            }
+            return Err(not_taken(instr, w, span.clone()));
+        };
+        let group = ModGroup::of(m);
+        let choices = || names(syn.mods.of_group(group));
+        if !group.repeatable() {
+            if let Some((first, _)) = taken.iter().find(|(p, _)| ModGroup::of(*p) == group) {
+                let msg = if choices().len() == 1 {
+                    format!("'.{w}' is written twice: '{name}' takes it once")
+                } else if *first == m {
                     format!(
-                        "'{}' is not a secondary operation of '{op}': SIMD video instructions only accumulate with '.add'",
-                        dotted(*m)
+                        "'.{w}' is written twice: '{name}' takes one {}",
+                        group_phrase(instr, group)
                     )
-                }
-                _ => format!("'{}' does not apply to '{op}'", dotted(*m)),
-            };
-            let allowed = if syn.mods.all.is_empty() {
-                vec!["no modifier besides the type".to_string()]
-            } else {
-                non_type_mods(syn)
-            };
-            return Err(Diagnostic::new(span.clone(), msg).allowed(allowed));
+                } else {
+                    format!(
+                        "'.{w}' conflicts with '{}' written before it: '{name}' takes one {}",
+                        dotted(*first),
+                        group_phrase(instr, group)
+                    )
+                };
+                return Err(Diagnostic::new(span.clone(), msg).allowed(choices()));
+            }
         }
         if syn.mods.first == Some(group) && i != 0 {
             return Err(Diagnostic::new(
                 span.clone(),
                 format!(
-                    "'{}' must come right after '{op}' (write {op}{}...)",
-                    dotted(*m),
-                    dotted(*m)
+                    "'.{w}' must come right after '{word}': {}, then the rest, e.g. {example}",
+                    listed(choices().iter().map(|c| format!("{word}{c}")))
                 ),
             )
-            .allowed(names(syn.mods.of_group(group))));
+            .allowed(choices()));
         }
-        if group.repeatable() {
+        taken.push((m, span.clone()));
+    }
+    for &group in syn.mods.required {
+        if taken.iter().any(|(m, _)| ModGroup::of(*m) == group) {
             continue;
         }
-        if let Some((first, _)) = insn.mods[..i]
-            .iter()
-            .find(|(p, _)| ModGroup::of(*p) == group)
-        {
-            let msg = if first == m {
-                format!(
-                    "'{}' is written twice; '{op}' takes one {}",
-                    dotted(*m),
-                    group.describe()
-                )
-            } else {
-                format!(
-                    "'{}' conflicts with '{}' written before it: '{op}' takes one {}",
-                    dotted(*m),
-                    dotted(*first),
-                    group.describe()
-                )
-            };
-            return Err(Diagnostic::new(span.clone(), msg).allowed(names(syn.mods.of_group(group))));
-        }
+        let choices = names(syn.mods.of_group(group));
+        let msg = if let [only] = &choices[..] {
+            format!(
+                "'{name}' is always written with '{only}' ({}), e.g. {example}",
+                group.describe_for(instr)
+            )
+        } else if syn.mods.first == Some(group) {
+            format!(
+                "'{name}' needs its {} right after the opcode: {}, e.g. {example}",
+                group.describe_for(instr),
+                listed(choices.iter().map(|c| format!("{word}{c}")))
+            )
+        } else {
+            format!(
+                "'{name}' needs a {}, e.g. {example}",
+                group_phrase(instr, group)
+            )
+        };
+        return Err(Diagnostic::new(head.clone(), msg).allowed(choices));
     }
-    Ok(())
+    Ok(taken)
 }
 
 /// Number of types and the set each position takes.
@@ -163,7 +243,11 @@ fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
             let what = syn.slots[i].name;
             return Err(Diagnostic::new(
                 (*span).clone(),
-                format!("'.{}' is not a {what} of '{op}'", t.name()),
+                format!(
+                    "'.{}' is not {} {what} of '{op}'",
+                    t.name(),
+                    if what.starts_with('a') { "an" } else { "a" }
+                ),
             )
             .allowed(type_names(set)));
         }
@@ -281,30 +365,6 @@ fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic
             )
             .allowed(["drop the selector on d", "drop the secondary operation"]));
         }
-    }
-    Ok(())
-}
-
-fn check_required(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
-    for &group in syn.mods.required {
-        if insn.mods.iter().any(|(m, _)| ModGroup::of(*m) == group) {
-            continue;
-        }
-        let op = insn.opcode.name();
-        let choices = names(syn.mods.of_group(group));
-        let msg = if syn.mods.first == Some(group) {
-            format!(
-                "'{op}' needs its result part right after the opcode ({})",
-                choices
-                    .iter()
-                    .map(|c| format!("{op}{c}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        } else {
-            format!("'{op}' needs a {}", group.describe())
-        };
-        return Err(Diagnostic::new(head_span(insn), msg).allowed(choices));
     }
     Ok(())
 }

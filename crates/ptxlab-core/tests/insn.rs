@@ -95,7 +95,7 @@ fn errors_point_at_the_text() {
     let t = "  shf.l.b32 d, a, b, c;";
     let e = check(t).unwrap_err();
     assert!(e.message.contains("mode"), "{e}");
-    assert_eq!(e.allowed, ["wrap", "clamp"]);
+    assert_eq!(e.allowed, [".wrap", ".clamp"]);
     let e = check("cvt.u32.u16 r, r;").unwrap();
     assert_eq!(e.name(), "cvt");
     let e = check("and.b32 r, r, p;").unwrap();
@@ -135,7 +135,7 @@ fn errors_point_at_the_text() {
         "cvt.pack"
     );
     let e = check("mad.cc.lo.u32 d, a, b, c;").unwrap_err();
-    assert!(e.message.contains("comes first"), "{e}");
+    assert!(e.message.contains("must come right after 'mad'"), "{e}");
     // One definition of add.cc: the table's add takes no .cc, so .sat with it is refused by
     // the carry row, pointing at .sat.
     let text = "add.cc.sat.s32 d, a, b;";

@@ -191,3 +191,109 @@ fn names_shown_for_kinds_and_flags_are_words() {
         assert!(debug_trace(&debug).is_some(), "{debug}");
     }
 }
+
+/// One wording for each modifier check, on every instruction of either table: a word the row
+/// does not take, a second word of a group, a word of the group that comes first written
+/// later, and a required group left out. Each is made from the row's own example, so a row
+/// whose checker said it another way would fail here.
+#[test]
+fn modifier_checks_read_alike_on_both_tables() {
+    use ptxlab_core::insn::check;
+    use ptxlab_core::isa::{Mod, Type};
+    // How many times each check was made, on table rows and on program rows.
+    let mut seen = [[0usize; 4]; 2];
+    for instr in Instr::all() {
+        let name = instr.name();
+        let syn = instr.syntax();
+        let (head, rest) = instr
+            .example()
+            .split_once(' ')
+            .expect("an example has operands");
+        let word = name.split('.').next().unwrap();
+        // The example's words after the opcode word, the row's own name's among them
+        // (`mad.lo.cc.u32`), which stay where they are.
+        let words: Vec<&str> = head.split('.').skip(1).collect();
+        let name_words: Vec<&str> = name.split('.').skip(1).collect();
+        let text = |ws: &[&str]| format!("{word}.{} {rest}", ws.join("."));
+        assert!(check(&text(&words)).is_ok(), "{name}: {}", text(&words));
+        let side = usize::from(matches!(instr, Instr::Program(_)));
+        // A modifier of either table that this row does not take.
+        let m = Mod::ALL.iter().copied().find(|m| {
+            !syn.takes(*m) && !matches!(m, Mod::Type(_)) && !name_words.contains(&m.name())
+        });
+        if let Some(m) = m {
+            let mut ws = words.clone();
+            ws.push(m.name());
+            let e = check(&text(&ws)).expect_err(&text(&ws));
+            assert!(
+                e.message
+                    .starts_with(&format!("'.{}' does not apply to '{name}'", m.name())),
+                "{name}: {} gave {e}",
+                text(&ws)
+            );
+            assert!(!e.allowed.is_empty(), "{name}: {e}");
+            seen[side][0] += 1;
+        }
+        for g in syn.mods.groups() {
+            let of: Vec<Mod> = syn.mods.of_group(g).collect();
+            let Some(k) = words
+                .iter()
+                .position(|w| !name_words.contains(w) && of.iter().any(|m| m.name() == *w))
+            else {
+                continue;
+            };
+            // A second word of a group that takes one.
+            if !g.repeatable() {
+                let other = of.iter().find(|m| m.name() != words[k]).unwrap_or(&of[0]);
+                let mut ws = words.clone();
+                ws.insert(k + 1, other.name());
+                let e = check(&text(&ws)).expect_err(&text(&ws));
+                let said = if of.len() == 1 {
+                    "is written twice".to_string()
+                } else {
+                    format!("conflicts with '.{}' written before it", words[k])
+                };
+                assert!(
+                    e.message
+                        .starts_with(&format!("'.{}' {said}", other.name())),
+                    "{name}: {} gave {e}",
+                    text(&ws)
+                );
+                seen[side][1] += 1;
+            }
+            // The first group's word written after the last type.
+            if syn.mods.first == Some(g) {
+                let mut ws = words.clone();
+                let w = ws.remove(k);
+                ws.push(w);
+                let e = check(&text(&ws)).expect_err(&text(&ws));
+                assert!(
+                    e.message
+                        .starts_with(&format!("'.{w}' must come right after '{word}'")),
+                    "{name}: {} gave {e}",
+                    text(&ws)
+                );
+                seen[side][2] += 1;
+            }
+            // A required group left out.
+            if syn.mods.required.contains(&g) {
+                let mut ws = words.clone();
+                ws.remove(k);
+                let e = check(&text(&ws)).expect_err(&text(&ws));
+                assert!(
+                    e.message.starts_with(&format!("'{name}' needs "))
+                        || e.message
+                            .starts_with(&format!("'{name}' is always written with ")),
+                    "{name}: {} gave {e}",
+                    text(&ws)
+                );
+                let want: Vec<String> = of.iter().map(|m| format!(".{}", m.name())).collect();
+                assert_eq!(e.allowed, want, "{name}");
+                seen[side][3] += 1;
+            }
+        }
+        assert!(words.iter().any(|w| Type::from_name(w).is_some()), "{name}");
+    }
+    // Every check was made on rows of both tables.
+    assert!(seen.iter().flatten().all(|n| *n > 0), "{seen:?}");
+}

@@ -1029,24 +1029,35 @@ impl ModGroup {
             _ => self.label(),
         }
     }
-    /// A short description for messages.
+    /// The group's noun in messages: "result part", "comparison". The messages add the words
+    /// a row takes of it.
     pub fn describe(self) -> &'static str {
         match self {
             ModGroup::Type => "type",
-            ModGroup::Sat => "saturation (.sat)",
+            ModGroup::Sat => "saturation",
             ModGroup::SecOp => "secondary operation",
             ModGroup::Cmp => "comparison",
-            ModGroup::Mode => "shift or position mode (.clamp/.wrap)",
-            ModGroup::Scale => "scaling shift (.shr7/.shr15)",
-            ModGroup::Po => "plus-one mode (.po)",
-            ModGroup::Half => "result part (.hi/.lo/.wide)",
-            ModGroup::Relu => ".relu",
-            ModGroup::Shiftamt => ".shiftamt",
-            ModGroup::Dir => "direction (.l or .r)",
+            ModGroup::Mode => "mode",
+            ModGroup::Scale => "scaling shift",
+            ModGroup::Po => "plus-one mode",
+            ModGroup::Half => "result part",
+            ModGroup::Relu => "clamp at zero",
+            ModGroup::Shiftamt => "shift-amount form",
+            ModGroup::Dir => "direction",
             ModGroup::Prmt => "mode",
             ModGroup::Bool => "Boolean operation",
-            ModGroup::Ftz => ".ftz",
-            ModGroup::Cc => ".cc",
+            ModGroup::Ftz => "flush to zero",
+            ModGroup::Cc => "carry out",
+        }
+    }
+    /// The group's noun on one instruction, as [`ModGroup::label_for`] labels its control:
+    /// `dp2a`'s `.lo`/`.hi` pick bytes of `b`, the carry chain's pick a half of the product.
+    pub fn describe_for(self, instr: super::Instr) -> &'static str {
+        use super::{Instr, Opcode};
+        match (self, instr) {
+            (ModGroup::Half, Instr::Table(Opcode::Dp2a)) => "pair of b's bytes",
+            (ModGroup::Half, Instr::Program(_)) => "half of the product",
+            _ => self.describe(),
         }
     }
 }
