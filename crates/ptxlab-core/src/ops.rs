@@ -20,8 +20,8 @@ use crate::eval::mask64;
 use crate::isa::op_rows::{CarryUse, LastSource};
 pub use crate::isa::op_rows::{OpRow, POp, OP_ROWS};
 use crate::isa::{
-    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, NeedOf, PositionKind,
-    PrmtMode, Role, ShiftDir, SignRule, Type, WidthRule,
+    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, PositionKind, PrmtMode,
+    Role, ShiftDir, SignRule, Type, WidthRule,
 };
 use crate::scan::{Arg, Atom};
 use crate::trace::{
@@ -235,16 +235,6 @@ fn listed(types: &[Type]) -> String {
     crate::validate::listed(types.iter().map(|t| format!(".{}", t.name())))
 }
 
-/// The range of integer type `t` as (min, max).
-fn range(t: Type) -> (i128, i128) {
-    let b = t.bits();
-    if t.is_signed() {
-        (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
-    } else {
-        (0, (1i128 << b) - 1)
-    }
-}
-
 impl Validator<'_> {
     /// Where the modifier `word` is written, for a message about it (the opcode when it is
     /// not).
@@ -278,8 +268,6 @@ impl Validator<'_> {
             hi: false,
             cc: op.is_carry() && !op.carry_in(),
         };
-        // The row's example opcode with its modifiers (`shf.l.wrap.b32`), for the messages.
-        let example = row.example.split_whitespace().next().unwrap_or(name);
         // White space before the first word, where that word is of the group that comes first
         // (`shf .l`): ptxas reads it as a word apart.
         if let Some((sp, w)) = self.mods.first().filter(|_| self.first_spaced) {
@@ -288,12 +276,15 @@ impl Validator<'_> {
                 return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
             }
         }
-        // Modifiers: the one checker of both tables, then each sets its field.
+        // Modifiers and types: the one checker of both tables, then each modifier sets its
+        // field.
         let instr = crate::isa::Instr::Program(op);
+        let head = self.op_span.start..self.mods.last().map_or(self.op_span.end, |m| m.0.end);
         let words = self.mods.iter().map(|(sp, w)| (*w, sp));
-        for (m, sp) in crate::validate::check_mods(instr, words, &self.op_span)? {
-            if !insn.set_mod(m) {
-                return Err(crate::validate::not_taken(instr, m.name(), sp));
+        let mods = crate::validate::check_mods(instr, words, &head)?;
+        for (m, sp) in &mods {
+            if !insn.set_mod(*m) {
+                return Err(crate::validate::not_taken(instr, m.name(), sp.clone()));
             }
         }
         let types: Vec<(Type, Span)> = self
@@ -301,100 +292,7 @@ impl Validator<'_> {
             .iter()
             .filter_map(|(sp, w)| Type::from_name(w).map(|t| (t, sp.clone())))
             .collect();
-        // Types: one for every slot of the row, the third only with the first types that
-        // take it.
-        let slots: Vec<&[Type]> = row.syntax.slots.iter().map(|s| s.types).collect();
-        let has_third = row.third().is_some();
-        let third = types.first().is_some_and(|t| row.reads_third(t.0));
-        let want_types = slots.len() - usize::from(has_third && !third);
-        let of = |k: usize| row.type_of(k).unwrap_or("d");
-        // Each type written in its slot's choices first (the first decides whether there is
-        // a third), then their number.
-        for (k, (t, sp)) in types.iter().enumerate().take(want_types) {
-            let choices = slots[k];
-            if !choices.contains(t) {
-                let mut why = if slots.len() == 1 {
-                    String::new()
-                } else {
-                    format!(" as the type of {}", of(k))
-                };
-                if let Some(b) = row.syntax.beyond.filter(|b| b.words.contains(&t.name())) {
-                    why = format!("{why}: {}", b.why);
-                }
-                return Err(err(
-                    sp.clone(),
-                    format!("'{name}' does not take .{}{why}", t.name()),
-                )
-                .allowed(choices.iter().map(|t| format!(".{}", t.name()))));
-            }
-        }
-        if types.len() != want_types {
-            let sp = types
-                .get(want_types)
-                .map_or(self.op_span.clone(), |t| t.1.clone());
-            let what = if slots.len() == 1 {
-                format!("one type, e.g. {name}.{}", slots[0][0].name())
-            } else {
-                // The row's example, with the first type written in place of its own, and the
-                // example's later types (or each slot's first choice) up to the number wanted.
-                let kept: Vec<&str> = example
-                    .split('.')
-                    .filter(|w| Type::from_name(w).is_none())
-                    .collect();
-                let own: Vec<&str> = example
-                    .split('.')
-                    .filter(|w| Type::from_name(w).is_some())
-                    .collect();
-                let example = match types.first() {
-                    Some(t) => {
-                        let mut words = kept;
-                        words.push(t.0.name());
-                        words
-                            .extend((1..want_types).map(|k| {
-                                own.get(k).copied().unwrap_or_else(|| slots[k][0].name())
-                            }));
-                        words.join(".")
-                    }
-                    None => example.to_string(),
-                };
-                // Without a type written, a row with a third type takes two or three.
-                let (count, listed_slots) = match types.first() {
-                    None if has_third => ("two or three".to_string(), slots.len()),
-                    _ => (
-                        ["", "one", "two", "three"][want_types].to_string(),
-                        want_types,
-                    ),
-                };
-                let list: Vec<String> = (0..listed_slots)
-                    .map(|k| format!("that of {}", of(k)))
-                    .collect();
-                let first = match types.first() {
-                    Some(t) if has_third => format!(" for .{}", t.0.name()),
-                    _ => String::new(),
-                };
-                let with = listed(row.third().map_or(&[], |s| s.with));
-                let note = match types.first() {
-                    Some(_) if has_third && !third => {
-                        format!(" (the third, that of {}, comes with {with} only)", of(2))
-                    }
-                    None if has_third => format!(" (the third with {with} only)"),
-                    _ => String::new(),
-                };
-                format!(
-                    "{count} types{first}: {}{note}, e.g. {example}",
-                    list.join(", then ")
-                )
-            };
-            return Err(err(sp, format!("'{name}' takes {what}")).allowed(
-                slots[if types.len() < want_types {
-                    types.len()
-                } else {
-                    0
-                }]
-                .iter()
-                .map(|t| format!(".{}", t.name())),
-            ));
-        }
+        crate::validate::check_types(instr, &types, &head)?;
         let ty = types[0].0;
         let src_ty = (row.syntax.slots.len() > 1).then(|| types[1].0);
         (insn.ty, insn.src_ty) = (ty, src_ty);
@@ -420,55 +318,7 @@ impl Validator<'_> {
                 );
             }
         }
-        // What a modifier written needs of the types.
-        let written = [Some(ty), src_ty];
-        for need in row.syntax.needs {
-            let Some((sp, w)) = self
-                .mods
-                .iter()
-                .find(|x| row.syntax.mods.named(x.1) == Some(need.modifier))
-            else {
-                continue;
-            };
-            match need.of {
-                NeedOf::Type(k, choices) => {
-                    let t = written[k].unwrap_or(ty);
-                    if !choices.contains(&t) {
-                        return Err(err(
-                            sp.clone(),
-                            format!(
-                                "'.{w}' needs {} to be {} (not .{}): {}",
-                                row.type_of(k).unwrap_or("the type"),
-                                listed(choices),
-                                t.name(),
-                                need.why
-                            ),
-                        )
-                        .allowed(choices.iter().map(|t| format!(".{}", t.name()))));
-                    }
-                }
-                // No program row needs another modifier or excludes one (`isa::tests`
-                // `one_modifier_vocabulary`); the table's validator reads those.
-                NeedOf::Mod(_) | NeedOf::Without(_) => {}
-                NeedOf::Narrower => {
-                    let s = src_ty.unwrap_or(ty);
-                    let (from, to) = (range(s), range(ty));
-                    if from.0 >= to.0 && from.1 <= to.1 {
-                        return Err(err(
-                            sp.clone(),
-                            format!(
-                                "{name}.{w}.{}.{}: every .{} value fits in .{}, so {}",
-                                ty.name(),
-                                s.name(),
-                                s.name(),
-                                ty.name(),
-                                need.why
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
+        crate::validate::check_needs(instr, &mods, &types)?;
         self.operands(&mut insn)?;
         Ok(insn)
     }
@@ -997,7 +847,7 @@ impl OpInsn {
             }
         };
         if self.op == POp::CvtPack {
-            let (lo, hi) = range(t);
+            let (lo, hi) = t.range();
             let n = t.bits();
             out.push(format!(
                 ".{}: a and b (32-bit signed integers) are each clamped to {lo}..{hi} and kept as {n} bits: b in bits {}..0, a in bits {}..{}",
@@ -2066,7 +1916,7 @@ impl OpInsn {
     fn cvt_pack<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let t = self.ty;
         let n = t.bits();
-        let (lo, hi) = range(t);
+        let (lo, hi) = t.range();
         let mut packed = 0u64;
         for (i, name) in [(0usize, "a"), (1, "b")] {
             let x = sext(v[i], 32) as i128;
@@ -2419,7 +2269,7 @@ impl OpInsn {
             .input(Val::reg("a", at.bits(), v[0]))
             .flow(Flow::extend(false))
         });
-        let (lo, hi) = range(dt);
+        let (lo, hi) = dt.range();
         if self.sat {
             let y = x.clamp(lo, hi);
             st.stage(

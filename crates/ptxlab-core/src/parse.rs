@@ -76,18 +76,16 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
         if let Some(t) =
             crate::isa::Type::from_name(m).filter(|t| !Mod::TABLE.contains(&Mod::Type(*t)))
         {
-            let syntax = opcode.syntax();
-            let mut takes: Vec<String> = Vec::new();
-            for t in syntax.slots.iter().flat_map(|s| s.types) {
-                if !takes.contains(&format!(".{}", t.name())) {
-                    takes.push(format!(".{}", t.name()));
-                }
-            }
-            return Err(Diagnostic::new(
+            let k = mods
+                .iter()
+                .filter(|(m, _)| matches!(m, Mod::Type(_)))
+                .count();
+            return Err(crate::validate::type_refused(
+                crate::isa::Instr::Table(opcode),
+                k,
+                t,
                 span,
-                format!("'.{}' is not a type of '{name}'", t.name()),
-            )
-            .allowed(takes));
+            ));
         }
         let Some(md) = Mod::from_name(m) else {
             return Err(crate::validate::not_taken(

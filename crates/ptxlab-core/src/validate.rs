@@ -2,8 +2,9 @@
 //!
 //! The rules themselves are data in [`crate::isa`] ([`Syntax`], [`SelRule`], operand widths
 //! and immediate ranges); this module walks an instruction through them in the order a reader
-//! would fix things: modifiers (the one checker of both tables, `check_mods`, which the
-//! program rows' validator calls too), types, combinations, operand count, then each operand.
+//! would fix things: modifiers, types and what the modifiers need (the checkers of both
+//! tables, `check_mods`, `check_types` and `check_needs`, which the program rows' validator
+//! calls too), then the operand count and each operand.
 //!
 //! ```
 //! use ptxlab_core::{parse, validate};
@@ -24,10 +25,21 @@ use crate::isa::{
 /// Check a parsed instruction the way ptxas does for sm_90.
 pub fn validate(insn: &Instruction) -> Result<(), Diagnostic> {
     let syn = insn.opcode.syntax();
+    let instr = Instr::Table(insn.opcode);
+    let head = head_span(insn);
     let words: Vec<(&str, &Span)> = insn.mods.iter().map(|(m, s)| (m.name(), s)).collect();
-    check_mods(Instr::Table(insn.opcode), words, &head_span(insn))?;
-    check_types(insn, syn)?;
-    check_combinations(insn, syn)?;
+    let mods = check_mods(instr, words, &head)?;
+    let types: Vec<(Type, Span)> = insn
+        .mods
+        .iter()
+        .filter_map(|(m, s)| match m {
+            Mod::Type(t) => Some((*t, s.clone())),
+            _ => None,
+        })
+        .collect();
+    check_types(instr, &types, &head)?;
+    check_needs(instr, &mods, &types)?;
+    check_merge(insn)?;
     check_operand_count(insn)?;
     check_operands(insn, syn)
 }
@@ -212,98 +224,143 @@ pub(crate) fn check_mods<'a>(
     Ok(taken)
 }
 
-/// Number of types and the set each position takes.
-fn check_types(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
-    let op = insn.opcode.name();
-    let want = syn.slots.len();
-    let written: Vec<(Type, &Span)> = insn
-        .mods
-        .iter()
-        .filter_map(|(m, s)| match m {
-            Mod::Type(t) => Some((*t, s)),
-            _ => None,
-        })
-        .collect();
-    let pattern: String = syn.slots.iter().map(|s| format!(".{}", s.name)).collect();
-    if written.len() > want {
-        let (t, span) = written[want];
-        return Err(Diagnostic::new(
-            span.clone(),
-            format!(
-                "'{op}' takes {want} type{} ({pattern}); '.{}' is one too many",
-                if want == 1 { "" } else { "s" },
-                t.name()
-            ),
-        )
-        .allowed(vec![format!("{op}{pattern} with {}", describe_sets(syn))]));
+/// The refusal of type `t` written `k`-th on `instr` (`.b16` as `vset`'s first type, the
+/// type of a), with the row's reason where it gives one, and the types that slot takes.
+pub(crate) fn type_refused(instr: Instr, k: usize, t: Type, span: Span) -> Diagnostic {
+    let syn = instr.syntax();
+    let mut why = match syn.slots.get(k) {
+        Some(s) if syn.slots.len() > 1 => format!(" as the type of {}", s.of),
+        _ => String::new(),
+    };
+    if let Some(b) = syn.beyond.filter(|b| b.words.contains(&t.name())) {
+        why = format!("{why}: {}", b.why);
     }
-    for (i, (t, span)) in written.iter().enumerate() {
-        let set = syn.slots[i].types;
-        if !set.contains(t) {
-            let what = syn.slots[i].name;
-            return Err(Diagnostic::new(
-                (*span).clone(),
-                format!(
-                    "'.{}' is not {} {what} of '{op}'",
-                    t.name(),
-                    if what.starts_with('a') { "an" } else { "a" }
-                ),
-            )
-            .allowed(type_names(set)));
+    let takes = syn
+        .slots
+        .get(k)
+        .or(syn.slots.first())
+        .map_or(&[][..], |s| s.types);
+    Diagnostic::new(
+        span,
+        format!("'{}' does not take .{}{why}", instr.name(), t.name()),
+    )
+    .allowed(type_names(takes))
+}
+
+/// The types written on an instruction of either table, in text order with their spans,
+/// checked against its row's slots: each in its slot's types (a row's beyond reason given
+/// where it has one), then one for every slot, the last only with the first types it comes
+/// with (`cvt.pack`'s `c` type). `head` is where a missing type is reported.
+pub(crate) fn check_types(
+    instr: Instr,
+    types: &[(Type, Span)],
+    head: &Span,
+) -> Result<(), Diagnostic> {
+    let syn = instr.syntax();
+    let name = instr.name();
+    let example = instr.example().split_whitespace().next().unwrap_or(name);
+    let slots = syn.slots;
+    // The slot that comes with some first types only.
+    let third = slots.last().filter(|s| !s.with.is_empty());
+    let reads_third = types
+        .first()
+        .is_some_and(|t| third.is_some_and(|s| s.written_with(t.0)));
+    let want = slots.len() - usize::from(third.is_some() && !reads_third);
+    let of = |k: usize| match slots[k].of {
+        "" => slots[k].name,
+        of => of,
+    };
+    // Each type written in its slot's types first (the first decides whether there is a
+    // third), then their number.
+    for (k, (t, sp)) in types.iter().enumerate().take(want) {
+        if !slots[k].types.contains(t) {
+            return Err(type_refused(instr, k, *t, sp.clone()));
         }
     }
-    if written.len() < want {
-        let missing = syn.slots[written.len()].name;
-        let msg = if written.is_empty() {
-            format!(
-                "'{op}' needs {want} type{} ({pattern})",
-                if want == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "'{op}' needs {want} types ({pattern}) but {} given: the {missing} is missing",
-                written.len()
-            )
-        };
-        return Err(Diagnostic::new(head_span(insn), msg)
-            .allowed(type_names(syn.slots[written.len()].types)));
+    if types.len() == want {
+        return Ok(());
     }
-    Ok(())
+    let sp = types.get(want).map_or(head.clone(), |t| t.1.clone());
+    let what = if slots.len() == 1 {
+        format!("one type, e.g. {example}")
+    } else {
+        // The row's example, with the first type written in place of its own, and the
+        // example's later types (or each slot's first type) up to the number wanted.
+        let kept: Vec<&str> = example
+            .split('.')
+            .filter(|w| Type::from_name(w).is_none())
+            .collect();
+        let own: Vec<&str> = example
+            .split('.')
+            .filter(|w| Type::from_name(w).is_some())
+            .collect();
+        let example = match types.first() {
+            Some(t) => {
+                let mut words = kept;
+                words.push(t.0.name());
+                words.extend((1..want).map(|k| {
+                    own.get(k)
+                        .copied()
+                        .unwrap_or_else(|| slots[k].types[0].name())
+                }));
+                words.join(".")
+            }
+            None => example.to_string(),
+        };
+        // Without a type written, a row with a third type takes two or three.
+        let (count, listed_slots) = match types.first() {
+            None if third.is_some() => ("two or three", slots.len()),
+            _ => (["", "one", "two", "three"][want], want),
+        };
+        let list: Vec<String> = (0..listed_slots)
+            .map(|k| format!("that of {}", of(k)))
+            .collect();
+        let first = match types.first() {
+            Some(t) if third.is_some() => format!(" for .{}", t.0.name()),
+            _ => String::new(),
+        };
+        let with = listed(type_names(third.map_or(&[], |s| s.with)));
+        let note = match (types.first(), third) {
+            (Some(_), Some(_)) if !reads_third => format!(
+                " (the third, that of {}, comes with {with} only)",
+                of(slots.len() - 1)
+            ),
+            (None, Some(_)) => format!(" (the third with {with} only)"),
+            _ => String::new(),
+        };
+        format!(
+            "{count} types{first}: {}{note}, e.g. {example}",
+            list.join(", then ")
+        )
+    };
+    // The types the next slot takes, where one is missing.
+    let next = slots.get(types.len()).filter(|_| types.len() < want);
+    Err(Diagnostic::new(sp, format!("'{name}' takes {what}"))
+        .allowed(next.map_or(Vec::new(), |s| type_names(s.types))))
 }
 
-fn describe_sets(syn: &Syntax) -> String {
-    syn.slots
-        .iter()
-        .map(|s| format!("{} in {{{}}}", s.name, type_names(s.types).join(", ")))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-fn find_mod(insn: &Instruction, m: Mod) -> Option<&Span> {
-    insn.mods.iter().find(|(x, _)| *x == m).map(|(_, s)| s)
-}
-
-fn first_type_span(insn: &Instruction) -> Span {
-    insn.mods
-        .iter()
-        .find(|(m, _)| matches!(m, Mod::Type(_)))
-        .map_or(head_span(insn), |(_, s)| s.clone())
-}
-
-/// Modifiers that exclude each other, need each other, or narrow the types: the row's needs,
-/// those that exclude first, then those that need a modifier, then those that need a type.
-fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
-    let op = insn.opcode.name();
+/// What the modifiers written (`mods`, as [`check_mods`] returned them) need, for a row of
+/// either table ([`crate::isa::Need`]): first those that exclude another, then those that
+/// need another, then those that need a type, each with the row's reason. `types` are the
+/// types written, valid for the row's slots ([`check_types`]).
+pub(crate) fn check_needs(
+    instr: Instr,
+    mods: &[(Mod, Span)],
+    types: &[(Type, Span)],
+) -> Result<(), Diagnostic> {
+    let syn = instr.syntax();
+    let name = instr.name();
+    let find = |m: Mod| mods.iter().find(|(x, _)| *x == m).map(|(_, s)| s);
     for need in syn.needs {
         let NeedOf::Without(b) = need.of else {
             continue;
         };
-        if let (Some(sa), Some(sb)) = (find_mod(insn, need.modifier), find_mod(insn, b)) {
+        if let (Some(sa), Some(sb)) = (find(need.modifier), find(b)) {
             let later = if sa.start > sb.start { sa } else { sb };
             return Err(Diagnostic::new(
                 later.clone(),
                 format!(
-                    "'{}' and '{}' cannot be combined on '{op}' ({})",
+                    "'{}' and '{}' cannot be combined on '{name}' ({})",
                     dotted(need.modifier),
                     dotted(b),
                     need.why
@@ -315,44 +372,74 @@ fn check_combinations(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic
         let NeedOf::Mod(b) = need.of else {
             continue;
         };
-        if let Some(sa) = find_mod(insn, need.modifier) {
-            if find_mod(insn, b).is_none() {
-                return Err(Diagnostic::new(
-                    sa.clone(),
-                    format!(
-                        "'{}' on '{op}' needs '{}': {} ({op}{}{})",
-                        dotted(need.modifier),
-                        dotted(b),
-                        need.why,
-                        dotted(b),
-                        dotted(need.modifier)
-                    ),
-                ));
-            }
+        if let (Some(sa), None) = (find(need.modifier), find(b)) {
+            return Err(Diagnostic::new(
+                sa.clone(),
+                format!(
+                    "'{}' on '{name}' needs '{}': {} ({name}{}{})",
+                    dotted(need.modifier),
+                    dotted(b),
+                    need.why,
+                    dotted(b),
+                    dotted(need.modifier)
+                ),
+            ));
         }
     }
+    let Some((first, _)) = types.first() else {
+        return Ok(());
+    };
     for need in syn.needs {
-        // Skips `NeedOf::Narrower` and a need of a later slot's type: no table row has them
-        // (`isa::tests::one_modifier_vocabulary`).
-        let NeedOf::Type(0, set) = need.of else {
+        let Some(sp) = find(need.modifier) else {
             continue;
         };
-        if let (Some(_), Some(t)) = (find_mod(insn, need.modifier), insn.form.types[0]) {
-            if !set.contains(&t) {
-                return Err(Diagnostic::new(
-                    first_type_span(insn),
-                    format!(
-                        "'{}' on '{op}' does not work with '.{}': {}",
-                        dotted(need.modifier),
-                        t.name(),
-                        need.why
-                    ),
-                )
-                .allowed(type_names(set)));
+        match need.of {
+            NeedOf::Type(k, set) => {
+                let (t, at) = types.get(k).unwrap_or(&types[0]);
+                if !set.contains(t) {
+                    let what = match syn.slots.get(k).map_or("", |s| s.of) {
+                        "" => "the type".to_string(),
+                        of => format!("the type of {of}"),
+                    };
+                    return Err(Diagnostic::new(
+                        at.clone(),
+                        format!(
+                            "'{}' on '{name}' needs {what} to be {} (not .{}): {}",
+                            dotted(need.modifier),
+                            listed(type_names(set)),
+                            t.name(),
+                            need.why
+                        ),
+                    )
+                    .allowed(type_names(set)));
+                }
             }
+            NeedOf::Narrower => {
+                let s = types.get(1).map_or(*first, |t| t.0);
+                let (from, to) = (s.range(), first.range());
+                if from.0 >= to.0 && from.1 <= to.1 {
+                    return Err(Diagnostic::new(
+                        sp.clone(),
+                        format!(
+                            "{name}{}.{}.{}: every .{} value fits in .{}, so {}",
+                            dotted(need.modifier),
+                            first.name(),
+                            s.name(),
+                            s.name(),
+                            first.name(),
+                            need.why
+                        ),
+                    ));
+                }
+            }
+            NeedOf::Mod(_) | NeedOf::Without(_) => {}
         }
     }
-    // Scalar video: a secondary operation and a destination part both use c.
+    Ok(())
+}
+
+/// Scalar video: a secondary operation and a destination part both use c.
+fn check_merge(insn: &Instruction) -> Result<(), Diagnostic> {
     if insn.opcode.family() == Family::ScalarVideo {
         if let (Some(sel), Some(sec)) = (insn.dst.sel, insn.form.secop) {
             let span = sel_span(&insn.dst);

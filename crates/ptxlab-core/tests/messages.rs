@@ -192,16 +192,16 @@ fn names_shown_for_kinds_and_flags_are_words() {
     }
 }
 
-/// One wording for each modifier check, on every instruction of either table: a word the row
-/// does not take, a second word of a group, a word of the group that comes first written
-/// later, and a required group left out. Each is made from the row's own example, so a row
+/// One wording for each modifier and type check, on every instruction of either table: a word
+/// the row does not take, a second word of a group, a word of the group that comes first
+/// written later, a required group left out, a type its slot does not take, and no type. Each is made from the row's own example, so a row
 /// whose checker said it another way would fail here.
 #[test]
-fn modifier_checks_read_alike_on_both_tables() {
+fn modifier_and_type_checks_read_alike_on_both_tables() {
     use ptxlab_core::insn::check;
     use ptxlab_core::isa::{Mod, Type};
     // How many times each check was made, on table rows and on program rows.
-    let mut seen = [[0usize; 4]; 2];
+    let mut seen = [[0usize; 6]; 2];
     for instr in Instr::all() {
         let name = instr.name();
         let syn = instr.syntax();
@@ -214,7 +214,10 @@ fn modifier_checks_read_alike_on_both_tables() {
         // (`mad.lo.cc.u32`), which stay where they are.
         let words: Vec<&str> = head.split('.').skip(1).collect();
         let name_words: Vec<&str> = name.split('.').skip(1).collect();
-        let text = |ws: &[&str]| format!("{word}.{} {rest}", ws.join("."));
+        let text = |ws: &[&str]| {
+            let dotted: String = ws.iter().map(|w| format!(".{w}")).collect();
+            format!("{word}{dotted} {rest}")
+        };
         assert!(check(&text(&words)).is_ok(), "{name}: {}", text(&words));
         let side = usize::from(matches!(instr, Instr::Program(_)));
         // A modifier of either table that this row does not take.
@@ -292,7 +295,45 @@ fn modifier_checks_read_alike_on_both_tables() {
                 seen[side][3] += 1;
             }
         }
-        assert!(words.iter().any(|w| Type::from_name(w).is_some()), "{name}");
+        // The first type replaced by one its slot does not take (`.b128`, a type of no row
+        // here, or a type of the table's), and every type left out.
+        let k = words
+            .iter()
+            .position(|w| Type::from_name(w).is_some())
+            .unwrap_or_else(|| panic!("{name}: the example writes a type"));
+        for t in [Type::B128, Type::S16x2] {
+            if syn.slots[0].types.contains(&t) {
+                continue;
+            }
+            let mut ws = words.clone();
+            ws[k] = t.name();
+            let e = check(&text(&ws)).expect_err(&text(&ws));
+            assert!(
+                e.message
+                    .starts_with(&format!("'{name}' does not take .{}", t.name())),
+                "{name}: {} gave {e}",
+                text(&ws)
+            );
+            let want: Vec<String> = syn.slots[0]
+                .types
+                .iter()
+                .map(|t| format!(".{}", t.name()))
+                .collect();
+            assert_eq!(e.allowed, want, "{name}");
+            seen[side][4] += 1;
+        }
+        let ws: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| Type::from_name(w).is_none())
+            .collect();
+        let e = check(&text(&ws)).expect_err(&text(&ws));
+        assert!(
+            e.message.starts_with(&format!("'{name}' takes ")),
+            "{name}: {} gave {e}",
+            text(&ws)
+        );
+        seen[side][5] += 1;
     }
     // Every check was made on rows of both tables.
     assert!(seen.iter().flatten().all(|n| *n > 0), "{seen:?}");

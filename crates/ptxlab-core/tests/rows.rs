@@ -217,6 +217,9 @@ fn every_program_row_refuses_by_its_own_data() {
         // A need of a modifier: the example with the modifier and a type outside the need is
         // refused, and with a type inside it accepted.
         for need in row.syntax.needs {
+            // Where the refusal points: the type a need of a type is not met by (the types
+            // it lists are what may stand there), else the modifier.
+            let mut at = format!(".{}", need.modifier.name());
             let (types, meets) = match need.of {
                 NeedOf::Type(slot, choices) => {
                     let slot_types = row.types(slot);
@@ -229,6 +232,7 @@ fn every_program_row_refuses_by_its_own_data() {
                     let mut ty = [row.types(0)[0], *row.types(1).first().unwrap_or(&Type::B32)];
                     let n = 1 + usize::from(!row.types(1).is_empty());
                     ty[slot] = pick(false);
+                    at = format!(".{}", ty[slot].name());
                     let outside = ty[..n].to_vec();
                     ty[slot] = pick(true);
                     (outside, ty[..n].to_vec())
@@ -248,11 +252,7 @@ fn every_program_row_refuses_by_its_own_data() {
             let tys: String = types.iter().map(|t| format!(".{}", t.name())).collect();
             let text = format!("{}{mods}.{}{tys} {};", row.name, words[0], args.join(", "));
             let e = parse_op(&text).expect_err(&text);
-            assert_eq!(
-                &text[e.span.clone()],
-                format!(".{}", words[0]),
-                "{text}: {e}"
-            );
+            assert_eq!(&text[e.span.clone()], at, "{text}: {e}");
             assert!(e.message.contains(need.why), "{text}: {e}");
             let tys: String = meets.iter().map(|t| format!(".{}", t.name())).collect();
             let text = format!("{}{mods}.{}{tys} {};", row.name, words[0], args.join(", "));

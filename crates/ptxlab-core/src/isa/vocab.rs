@@ -145,6 +145,16 @@ impl Type {
     pub fn from_name(s: &str) -> Option<Type> {
         Type::ALL.into_iter().find(|t| t.name() == s)
     }
+    /// The values of this integer type as (min, max); a float's as its bits read unsigned
+    /// (`.b128`'s as the 64-bit type's, which no instruction here reads).
+    pub fn range(self) -> (i128, i128) {
+        let b = self.bits().min(64);
+        if self.is_signed() {
+            (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+        } else {
+            (0, (1i128 << b) - 1)
+        }
+    }
     /// Width of a register of this type, in bits (1 for a predicate).
     #[inline]
     pub const fn bits(self) -> u32 {
