@@ -268,17 +268,13 @@ impl Validator<'_> {
             hi: false,
             cc: op.is_carry() && !op.carry_in(),
         };
-        // White space before the first word, where that word is of the group that comes first
-        // (`shf .l`): ptxas reads it as a word apart.
-        if let Some((sp, w)) = self.mods.first().filter(|_| self.first_spaced) {
-            let kind = row.syntax.mods.named(w).map(ModGroup::of);
-            if kind.is_some() && kind == row.syntax.mods.first {
-                return Err(crate::scan::written_apart(w, sp.clone(), op.word()));
-            }
+        // The first word written apart from the opcode (`shf .l`).
+        let instr = crate::isa::Instr::Program(op);
+        if let Some((sp, w)) = self.mods.first() {
+            crate::validate::check_apart(instr, w, sp, self.first_spaced)?;
         }
         // Modifiers and types: the one checker of both tables, then each modifier sets its
         // field.
-        let instr = crate::isa::Instr::Program(op);
         let head = self.op_span.start..self.mods.last().map_or(self.op_span.end, |m| m.0.end);
         let words = self.mods.iter().map(|(sp, w)| (*w, sp));
         let mods = crate::validate::check_mods(instr, words, &head)?;

@@ -94,9 +94,8 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
                 span,
             ));
         };
-        let syntax = opcode.syntax();
-        if k == 0 && w.spaced && syntax.mods.first.is_some() && syntax.takes(md) {
-            return Err(crate::scan::written_apart(m, span, name));
+        if k == 0 {
+            crate::validate::check_apart(crate::isa::Instr::Table(opcode), m, &span, w.spaced)?;
         }
         mods.push((md, span));
     }

@@ -135,6 +135,24 @@ pub(crate) fn not_taken(instr: Instr, word: &str, span: Span) -> Diagnostic {
     Diagnostic::new(span, format!("'.{word}' does not apply to '{name}'{why}")).allowed(allowed)
 }
 
+/// The first modifier word written on `instr`, refused where it is written apart from the
+/// opcode (`mul .lo`, `shf .l`) and is of the group that comes first: ptxas reads that word
+/// as part of the opcode. Any other word may be written apart (`and .b32`).
+pub(crate) fn check_apart(
+    instr: Instr,
+    word: &str,
+    span: &Span,
+    spaced: bool,
+) -> Result<(), Diagnostic> {
+    let mods = &instr.syntax().mods;
+    let first = mods.named(word).map(ModGroup::of);
+    if spaced && first.is_some() && first == mods.first {
+        let opcode = instr.name().split('.').next().unwrap_or(instr.name());
+        return Err(crate::scan::written_apart(word, span.clone(), opcode));
+    }
+    Ok(())
+}
+
 /// The modifier words written on an instruction of either table, in text order with their
 /// spans, checked against its row: each word taken, the group that comes first written first,
 /// one word of a group (but of the repeatable ones), and every required group written. Types

@@ -134,6 +134,16 @@ fn errors_point_at_the_text() {
         check("cvt.pack.sat.s4.s32.b32 d, a, b, c;").unwrap().name(),
         "cvt.pack"
     );
+    // Written apart from the opcode, a word of the group that comes first is refused as the
+    // opcode's own; another word is not the opcode's, on either table.
+    let e = check("mul .lo.u32 d, a, b;").unwrap_err();
+    assert!(e.message.contains("belongs to the opcode (mul.lo)"), "{e}");
+    let e = check("madc .hi.cc.u32 d, a, b, c;").unwrap_err();
+    assert!(e.message.contains("belongs to the opcode (madc.hi)"), "{e}");
+    let e = check("mad .sat.hi.s32 d, a, b, c;").unwrap_err();
+    assert!(e.message.starts_with("'.hi' must come right after 'mad'"), "{e}");
+    let e = check("shf .wrap.l.b32 d, a, b, c;").unwrap_err();
+    assert!(e.message.starts_with("'.l' must come right after 'shf'"), "{e}");
     let e = check("mad.cc.lo.u32 d, a, b, c;").unwrap_err();
     assert!(e.message.contains("must come right after 'mad'"), "{e}");
     // One definition of add.cc: the table's add takes no .cc, so .sat with it is refused by
