@@ -328,13 +328,12 @@ impl Validator<'_> {
         } else {
             self.end..self.end
         };
-        Err(err(
+        Err(crate::validate::operand_count(
+            self.name,
+            (n, n),
+            form,
+            self.ops.len(),
             sp,
-            format!(
-                "'{}' takes {n} operands ({form}), not {}",
-                self.name,
-                self.ops.len()
-            ),
         ))
     }
 

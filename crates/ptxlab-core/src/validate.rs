@@ -487,39 +487,40 @@ fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // The operands as the row names them: `d, a, b[, c]` where c may be left out.
+    let form = if lo == hi {
+        roles(hi)
+    } else {
+        let optional = &SOURCE_NAMES[lo..hi];
+        format!("{}[, {}]", roles(lo), optional.join(", "))
+    };
     if n > hi {
-        return Err(Diagnostic::new(
-            insn.srcs[hi].span.clone(),
-            format!(
-                "'{op}' takes {} operands ({}); this one is extra",
-                hi + 1,
-                roles(hi)
-            ),
-        ));
+        let span = insn.srcs[hi].span.clone();
+        return Err(operand_count(op, (lo + 1, hi + 1), &form, n + 1, span));
     }
     if n < lo {
         let at = insn
             .srcs
             .last()
             .map_or(insn.dst.span.clone(), |o| o.span.clone());
-        let msg = if needs_c && n == 2 {
-            if let Some(sec) = insn.form.secop {
-                format!(
-                    "the secondary operation '.{}' needs a third source c",
-                    Mod::SecOp(sec).name()
-                )
-            } else {
-                "a selector on d merges the result into c, so a third source c is needed; without c, d takes no selector".to_string()
-            }
-        } else {
+        if !(needs_c && n == 2) {
+            return Err(operand_count(
+                op,
+                (lo + 1, hi + 1),
+                &form,
+                n + 1,
+                at.end..at.end,
+            ));
+        }
+        let msg = if let Some(sec) = insn.form.secop {
             format!(
-                "'{op}' needs {} operands ({}), {} given",
-                lo + 1,
-                roles(lo),
-                n + 1
+                "the secondary operation '.{}' needs a third source c",
+                Mod::SecOp(sec).name()
             )
+        } else {
+            "a selector on d merges the result into c, so a third source c is needed; without c, d takes no selector".to_string()
         };
-        let span = if needs_c && n == 2 && insn.form.secop.is_none() {
+        let span = if insn.form.secop.is_none() {
             sel_span(&insn.dst)
         } else {
             at.end..at.end
@@ -527,6 +528,27 @@ fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
         return Err(Diagnostic::new(span, msg));
     }
     Ok(())
+}
+
+/// The refusal of `got` operands, for either table, where `name` takes `lo` to `hi` (`d`
+/// counted) written as `form` (`d, a, b[, c]`); `span` is the first operand too many, or the
+/// place after the last where one is missing.
+pub(crate) fn operand_count(
+    name: &str,
+    (lo, hi): (usize, usize),
+    form: &str,
+    got: usize,
+    span: Span,
+) -> Diagnostic {
+    let want = if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo} or {hi}")
+    };
+    Diagnostic::new(
+        span,
+        format!("'{name}' takes {want} operands ({form}), not {got}"),
+    )
 }
 
 /// The span of an operand's selector (the whole operand when it has none).

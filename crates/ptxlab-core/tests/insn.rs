@@ -141,9 +141,15 @@ fn errors_point_at_the_text() {
     let e = check("madc .hi.cc.u32 d, a, b, c;").unwrap_err();
     assert!(e.message.contains("belongs to the opcode (madc.hi)"), "{e}");
     let e = check("mad .sat.hi.s32 d, a, b, c;").unwrap_err();
-    assert!(e.message.starts_with("'.hi' must come right after 'mad'"), "{e}");
+    assert!(
+        e.message.starts_with("'.hi' must come right after 'mad'"),
+        "{e}"
+    );
     let e = check("shf .wrap.l.b32 d, a, b, c;").unwrap_err();
-    assert!(e.message.starts_with("'.l' must come right after 'shf'"), "{e}");
+    assert!(
+        e.message.starts_with("'.l' must come right after 'shf'"),
+        "{e}"
+    );
     let e = check("mad.cc.lo.u32 d, a, b, c;").unwrap_err();
     assert!(e.message.contains("must come right after 'mad'"), "{e}");
     // One definition of add.cc: the table's add takes no .cc, so .sat with it is refused by
