@@ -70,32 +70,30 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
                 format!("unknown modifier '.{m}' on '{name}'"),
             ));
         }
-        // A type no table row takes (`.s8`, `.b128`), and a word of the program rows that
-        // names no modifier (`.rn`, `.pack`): refused here, as the table's rows take no such
-        // word.
-        if let Some(t) =
-            crate::isa::Type::from_name(m).filter(|t| !Mod::TABLE.contains(&Mod::Type(*t)))
-        {
-            let k = mods
+        // A word the table's rows do not take (`Mod::TABLE` lists those): a type (`.s8`,
+        // `.b128`), refused as the type checker refuses it where it stands, and a word of the
+        // program rows (`.ltu`, `.rn`, `.l`), refused as one the row does not take. So
+        // `Instruction::mods` holds only words of the table.
+        let instr = crate::isa::Instr::Table(opcode);
+        let Some(md) = Mod::table_word(m) else {
+            let Some(t) = crate::isa::Type::from_name(m) else {
+                return Err(crate::validate::not_taken(instr, m, span));
+            };
+            let mut types: Vec<(crate::isa::Type, Span)> = mods
                 .iter()
-                .filter(|(m, _)| matches!(m, Mod::Type(_)))
-                .count();
-            return Err(crate::validate::type_refused(
-                crate::isa::Instr::Table(opcode),
-                k,
-                t,
-                span,
-            ));
-        }
-        let Some(md) = Mod::from_name(m) else {
-            return Err(crate::validate::not_taken(
-                crate::isa::Instr::Table(opcode),
-                m,
-                span,
-            ));
+                .filter_map(|(m, s): &(Mod, Span)| match m {
+                    Mod::Type(t) => Some((*t, s.clone())),
+                    _ => None,
+                })
+                .collect();
+            let k = types.len();
+            types.push((t, span.clone()));
+            let head = op_span.start..span.end;
+            crate::validate::check_types(instr, &types, &head)?;
+            return Err(crate::validate::type_refused(instr, k, t, span));
         };
         if k == 0 {
-            crate::validate::check_apart(crate::isa::Instr::Table(opcode), m, &span, w.spaced)?;
+            crate::validate::check_apart(instr, m, &span, w.spaced)?;
         }
         mods.push((md, span));
     }
@@ -291,7 +289,7 @@ fn gather_form(mods: &[(Mod, Span)]) -> Form {
             }
             Mod::Relu => f.relu = true,
             Mod::Shiftamt => f.shiftamt = true,
-            // The program rows' words: the validator refuses them on a table row.
+            // The program rows' words: the parser reads only `Mod::TABLE`.
             Mod::Dir(_) | Mod::Prmt(_) | Mod::Bool(_) | Mod::Ftz | Mod::Cc => {}
         }
     }

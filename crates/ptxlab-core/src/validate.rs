@@ -232,10 +232,13 @@ pub(crate) fn check_mods<'a>(
                 listed(choices.iter().map(|c| format!("{word}{c}")))
             )
         } else {
-            format!(
-                "'{name}' needs a {}, e.g. {example}",
-                group_phrase(instr, group)
-            )
+            let phrase = group_phrase(instr, group);
+            let a = if phrase.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("'{name}' needs {a} {phrase}, e.g. {example}")
         };
         return Err(Diagnostic::new(head.clone(), msg).allowed(choices));
     }
@@ -284,10 +287,7 @@ pub(crate) fn check_types(
         .first()
         .is_some_and(|t| third.is_some_and(|s| s.written_with(t.0)));
     let want = slots.len() - usize::from(third.is_some() && !reads_third);
-    let of = |k: usize| match slots[k].of {
-        "" => slots[k].name,
-        of => of,
-    };
+    let of = |k: usize| slots[k].of;
     // Each type written in its slot's types first (the first decides whether there is a
     // third), then their number.
     for (k, (t, sp)) in types.iter().enumerate().take(want) {
@@ -299,32 +299,32 @@ pub(crate) fn check_types(
         return Ok(());
     }
     let sp = types.get(want).map_or(head.clone(), |t| t.1.clone());
+    // The row's example, with the first type written in place of its own, and the example's
+    // later types (or each slot's first type) up to the number wanted.
+    let kept: Vec<&str> = example
+        .split('.')
+        .filter(|w| Type::from_name(w).is_none())
+        .collect();
+    let own: Vec<&str> = example
+        .split('.')
+        .filter(|w| Type::from_name(w).is_some())
+        .collect();
+    let example = match types.first() {
+        Some(t) => {
+            let mut words = kept;
+            words.push(t.0.name());
+            words.extend((1..want).map(|k| {
+                own.get(k)
+                    .copied()
+                    .unwrap_or_else(|| slots[k].types[0].name())
+            }));
+            words.join(".")
+        }
+        None => example.to_string(),
+    };
     let what = if slots.len() == 1 {
         format!("one type, e.g. {example}")
     } else {
-        // The row's example, with the first type written in place of its own, and the
-        // example's later types (or each slot's first type) up to the number wanted.
-        let kept: Vec<&str> = example
-            .split('.')
-            .filter(|w| Type::from_name(w).is_none())
-            .collect();
-        let own: Vec<&str> = example
-            .split('.')
-            .filter(|w| Type::from_name(w).is_some())
-            .collect();
-        let example = match types.first() {
-            Some(t) => {
-                let mut words = kept;
-                words.push(t.0.name());
-                words.extend((1..want).map(|k| {
-                    own.get(k)
-                        .copied()
-                        .unwrap_or_else(|| slots[k].types[0].name())
-                }));
-                words.join(".")
-            }
-            None => example.to_string(),
-        };
         // Without a type written, a row with a third type takes two or three.
         let (count, listed_slots) = match types.first() {
             None if third.is_some() => ("two or three", slots.len()),

@@ -192,9 +192,10 @@ fn names_shown_for_kinds_and_flags_are_words() {
     }
 }
 
-/// One wording for each modifier and type check, on every instruction of either table: a word
-/// the row does not take, a second word of a group, a word of the group that comes first
-/// written later, a required group left out, a type its slot does not take, and no type. Each is made from the row's own example, so a row
+/// One wording for each modifier and type check, on every instruction of either table: a
+/// word the row does not take, a second word of a group, a word of the group that comes
+/// first written later, a required group left out, a type its slot does not take, and no
+/// type. Each is made from the row's own example, so a row
 /// whose checker said it another way would fail here.
 #[test]
 fn modifier_and_type_checks_read_alike_on_both_tables() {
@@ -234,7 +235,17 @@ fn modifier_and_type_checks_read_alike_on_both_tables() {
                 "{name}: {} gave {e}",
                 text(&ws)
             );
-            assert!(!e.allowed.is_empty(), "{name}: {e}");
+            let takes: Vec<String> = syn
+                .mods
+                .all
+                .iter()
+                .map(|m| format!(".{}", m.name()))
+                .collect();
+            if takes.is_empty() {
+                assert_eq!(e.allowed, ["no modifier besides the type"], "{name}");
+            } else {
+                assert_eq!(e.allowed, takes, "{name}");
+            }
             seen[side][0] += 1;
         }
         for g in syn.mods.groups() {
@@ -337,4 +348,29 @@ fn modifier_and_type_checks_read_alike_on_both_tables() {
     }
     // Every check was made on rows of both tables.
     assert!(seen.iter().flatten().all(|n| *n > 0), "{seen:?}");
+}
+
+/// The reasons a refusal of a modifier gives, on both tables: what the row takes of the
+/// word's group, the words ptxas reads as a comparison, and `.wide`.
+#[test]
+fn a_refused_modifier_says_why() {
+    use ptxlab_core::insn::check;
+    for (text, says) in [
+        ("shl.lo.b32 d, a, b;", "'.lo' does not apply to 'shl': ptxas would read it as an unsigned comparison, which 'shl' has none of"),
+        ("vset.u32.u32.lo d, a, b;", "'.lo' does not apply to 'vset': ptxas would read it as an unsigned comparison"),
+        ("vset.u32.u32.ltu d, a, b;", "'vset' takes .eq, .ne, .lt, .le, .gt or .ge as its comparison"),
+        ("setp.lt.wide.u32 p, a, b;", "'.wide' does not apply to 'setp': only mul and mad write a product twice"),
+        ("add.wide.u32 d, a, b;", "only mul and mad write a product twice the type's width"),
+        ("mad.wide.cc.u32 d, a, b, c;", "'mad.cc' takes .lo or .hi as its half of the product"),
+        ("mul24.wide.u32 d, a, b;", "'mul24' takes .hi or .lo as its result part"),
+        ("dp2a.wide.u32.u32 d, a, b, c;", "'dp2a' takes .hi or .lo as its half of b"),
+        ("vadd2.u32.u32.u32.min d, a, b, c;", "'vadd2' takes .add as its secondary operation"),
+        ("cvt.rn.u32.s32 d, a;", "conversions between integer types take no rounding modifier"),
+        ("add.u32.s8 d, a, b;", "'add' takes one type, e.g. add.u32"),
+        ("vadd.u32.s8.u32 d, a, b;", "'vadd' does not take .s8 as the type of a"),
+        ("cvt.u32.f16 d, a;", "'cvt' does not take .f16 as the type of a"),
+    ] {
+        let e = check(text).expect_err(text);
+        assert!(e.message.contains(says), "{text}: {e}");
+    }
 }

@@ -90,15 +90,6 @@ impl OpRow {
             )
         })
     }
-    /// What the type written in slot `k` is the type of, where the row says (`cvt`'s `d`,
-    /// then `a`); `None` for a slot that is the type of everything, or past the last.
-    pub fn type_of(&self, k: usize) -> Option<&'static str> {
-        self.syntax
-            .slots
-            .get(k)
-            .map(|s| s.of)
-            .filter(|of| !of.is_empty())
-    }
     /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
     /// `b`, `slct`'s `c`); empty without a second type.
     pub fn second_type_sources(&self) -> Vec<usize> {

@@ -349,15 +349,6 @@ fn one_type_vocabulary() {
 /// they take.
 #[test]
 fn one_modifier_vocabulary() {
-    for row in super::OP_ROWS {
-        for need in row.syntax.needs {
-            assert!(
-                matches!(need.of, super::NeedOf::Type(..) | super::NeedOf::Narrower),
-                "{}: the program rows' validator reads type needs only",
-                row.name
-            );
-        }
-    }
     use super::{Cmp, Mod, ModGroup};
     for (i, m) in Mod::ALL.iter().enumerate() {
         assert!(!Mod::ALL[..i].contains(m), "{m:?} twice");
@@ -386,24 +377,25 @@ fn one_modifier_vocabulary() {
                 m.name()
             );
         }
+        // A need is of a modifier the row takes, and of another it takes, or of a type slot
+        // it has, with its reason (`validate::check_needs` reads every kind, for both tables).
+        let syn = i.syntax();
+        for need in syn.needs {
+            assert!(syn.takes(need.modifier), "{}", i.name());
+            match need.of {
+                super::NeedOf::Mod(m) | super::NeedOf::Without(m) => {
+                    assert!(syn.takes(m), "{}", i.name())
+                }
+                super::NeedOf::Type(k, _) => assert!(k < syn.slots.len(), "{}", i.name()),
+                super::NeedOf::Narrower => assert!(syn.slots.len() > 1, "{}", i.name()),
+            }
+            assert!(!need.why.is_empty(), "{}", i.name());
+        }
     }
     for row in OPCODES {
         let mods = &row.syntax.mods;
         for m in mods.all {
             assert!(Mod::TABLE.contains(m), "{}: {m:?}", row.name);
-        }
-        // The table's validator reads a need of the first type or of another modifier the
-        // row takes, of a modifier the row takes.
-        for need in row.syntax.needs {
-            match need.of {
-                super::NeedOf::Type(0, _) => {}
-                super::NeedOf::Mod(m) | super::NeedOf::Without(m) => {
-                    assert!(row.syntax.takes(m), "{}", row.name)
-                }
-                other => panic!("{}: {other:?}", row.name),
-            }
-            assert!(row.syntax.takes(need.modifier), "{}", row.name);
-            assert!(!need.why.is_empty(), "{}", row.name);
         }
         assert!(row.syntax.beyond.is_none(), "{}", row.name);
     }

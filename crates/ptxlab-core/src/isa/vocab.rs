@@ -1065,7 +1065,7 @@ impl ModGroup {
     pub fn describe_for(self, instr: super::Instr) -> &'static str {
         use super::{Instr, Opcode};
         match (self, instr) {
-            (ModGroup::Half, Instr::Table(Opcode::Dp2a)) => "pair of b's bytes",
+            (ModGroup::Half, Instr::Table(Opcode::Dp2a)) => "half of b",
             (ModGroup::Half, Instr::Program(_)) => "half of the product",
             _ => self.describe(),
         }
