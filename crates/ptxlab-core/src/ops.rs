@@ -17,12 +17,12 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
-use crate::isa::op_rows::{CarryUse, LastSource};
 pub use crate::isa::op_rows::{OpRow, POp, OP_ROWS};
 use crate::isa::{
     BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, PositionKind, PrmtMode,
     Role, ShiftDir, SignRule, Type, WidthRule,
 };
+use crate::isa::{CarryUse, LastSource};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
@@ -479,6 +479,8 @@ impl Validator<'_> {
             LastSource::Always => true,
             LastSource::WithCombine => insn.bool_op.is_some(),
             LastSource::WithThirdType => row.reads_third(insn.ty),
+            // When written (no program row has it; the video instructions' `c`).
+            LastSource::Optional => ops.len() == nd + pos.srcs.len(),
         };
         if !has_last {
             ns -= 1;
@@ -673,7 +675,7 @@ impl Validator<'_> {
 // Evaluation
 
 /// Whether a register `reg` bits wide serves an operand `bits` wide: the same width, or where
-/// the row reads wider registers (`loose`: `cvt`, `OpOperands::wider`) any wider data
+/// the row reads wider registers (`loose`: `cvt`, `Operands::wider`) any wider data
 /// register, as ptxas decides.
 pub fn width_fits(reg: u32, bits: u32, loose: bool) -> bool {
     if (reg == 1) != (bits == 1) {

@@ -28,7 +28,8 @@ pub mod vocab;
 pub use instr::Instr;
 pub use op_rows::{OpRow, POp, OP_ROWS};
 pub use operand::{
-    FloatRule, ImmRule, OperandSpec, PositionKind, Role, SelRule, SignRule, WidthRule,
+    CarryUse, FloatRule, ImmRule, LastSource, OperandSpec, Operands, PositionKind, Role, SelRule,
+    SignRule, WidthRule,
 };
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};
@@ -164,8 +165,6 @@ pub struct OpcodeInfo {
     pub name: &'static str,
     /// Its family.
     pub family: Family,
-    /// Number of source operands in the usual form (scalar video: 2, or 3 with a secondary op or merge).
-    pub sources: u8,
     /// Anchor of its section in NVIDIA's PTX documentation.
     pub doc_anchor: &'static str,
     /// What it computes, in a sentence of our own.
@@ -177,8 +176,9 @@ pub struct OpcodeInfo {
     pub measured: Option<Gpu>,
     /// Types and modifiers ptxas accepts.
     pub syntax: Syntax,
-    /// `d` first, then every source position the opcode can have.
-    pub operands: &'static [OperandSpec],
+    /// Its operand positions: `d`, then every source it can have, the video instructions' `c`
+    /// optional (the same struct as a program row's).
+    pub operands: Operands,
 }
 
 /// Another name for a row of [`OPCODES`].
@@ -331,13 +331,13 @@ impl Opcode {
     pub fn syntax(self) -> &'static Syntax {
         &self.info().syntax
     }
-    /// Operand positions: `d` first, then the sources.
-    pub fn operands(self) -> &'static [OperandSpec] {
-        self.info().operands
+    /// Operand positions: `d`, then the sources.
+    pub fn operands(self) -> &'static Operands {
+        &self.info().operands
     }
     /// Source position `i` (0 = `a`), if the opcode has one there.
     pub fn source(self, i: usize) -> Option<&'static OperandSpec> {
-        self.info().operands.get(i + 1)
+        self.info().operands.srcs.get(i)
     }
     /// An accepted example.
     pub fn example(self) -> &'static str {
@@ -416,10 +416,11 @@ mod derived {
         let mut out = [[0u8; 5]; N];
         let mut r = 0;
         while r < N {
-            let ops = OPCODES[r].operands;
+            let ops = &OPCODES[r].operands;
             let mut p = 0;
             while p < ops.len() && p < 5 {
-                out[r][p] = match ops[p].width {
+                let Some(o) = ops.at(p) else { break };
+                out[r][p] = match o.width {
                     WidthRule::Bits(32) => 0,
                     WidthRule::Type => 1,
                     WidthRule::Wide => 2,
@@ -455,10 +456,11 @@ mod derived {
         let mut out = [[0u8; 5]; N];
         let mut r = 0;
         while r < N {
-            let ops = OPCODES[r].operands;
+            let ops = &OPCODES[r].operands;
             let mut p = 0;
             while p < ops.len() && p < 5 {
-                out[r][p] = match ops[p].sign {
+                let Some(o) = ops.at(p) else { break };
+                out[r][p] = match o.sign {
                     SignRule::Unsigned => 0,
                     SignRule::Signed => 1 << 3,
                     SignRule::Slot(i) => 1 << i,
@@ -564,7 +566,7 @@ pub fn suffix_ignored(opcode: Opcode, form: &Form, position: usize, sel: &Select
     }
     opcode
         .operands()
-        .get(position)
+        .at(position)
         .is_some_and(|o| o.loose && o.width.bits(form) == 32)
 }
 
@@ -594,8 +596,8 @@ pub fn immediate_rule(opcode: Opcode, form: &Form, i: usize) -> Option<Option<(i
 /// Number of sources accepted: scalar video takes 2 or 3 (3 with a secondary operation or a
 /// destination part), the others a fixed count.
 pub fn source_counts(opcode: Opcode) -> (usize, usize) {
-    let n = opcode.info().sources as usize;
-    (n, opcode.operands().len() - 1)
+    let ops = opcode.operands();
+    (ops.required_sources(), ops.srcs.len())
 }
 
 #[cfg(test)]

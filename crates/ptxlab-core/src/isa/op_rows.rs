@@ -24,6 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::operand::{CarryUse, LastSource, Operands};
 use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, WidthRule};
 use super::vocab::{ATYPE, DTYPE, TYPE};
 pub use super::{Beyond, Need, NeedOf};
@@ -55,7 +56,7 @@ pub struct OpRow {
     pub form: &'static str,
     /// Each operand position's kind, role, width, sign and float rules (the shift amounts
     /// are [`Role::Shift`], `prmt`'s selector [`Role::Selector`]).
-    pub operands: OpOperands,
+    pub operands: Operands,
     /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
     pub example: &'static str,
     /// What it computes, in a sentence of our own.
@@ -107,73 +108,6 @@ impl OpRow {
     }
 }
 
-/// When a program instruction's last listed source is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LastSource {
-    /// Always.
-    Always,
-    /// With a Boolean operation (`.and`, `.or`, `.xor`) only: the predicate `c` of `setp`
-    /// and `set`.
-    WithCombine,
-    /// With the third type only: `cvt.pack`'s `c`, with the packed types narrower than 16
-    /// bits.
-    WithThirdType,
-}
-
-/// How a program instruction uses the carry flag (`CC.CF`), which stands after its written
-/// operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CarryUse {
-    /// Not at all.
-    None,
-    /// Writes it, always (`add.cc`, `sub.cc`, `mad.cc`).
-    Writes,
-    /// Reads it, and writes it when `.cc` is written (`addc`, `subc`, `madc`).
-    Reads,
-}
-
-/// The operand positions of a program instruction's row: every position that may be written
-/// (`setp`'s `q` and `c`, `cvt.pack`'s `c`, are listed though they may be left out; `mov`'s
-/// braced parts aside: a part past the end of a list takes the list's last entry).
-/// The carry flag, which the carry-chain rows read or write after their last written operand,
-/// is not listed: it is one unsigned bit wherever it stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct OpOperands {
-    /// The destinations, in order.
-    pub dsts: &'static [OperandSpec],
-    /// The sources, in order.
-    pub srcs: &'static [OperandSpec],
-    /// When the last source is written.
-    pub last: LastSource,
-    /// How the carry flag is used.
-    pub carry: CarryUse,
-    /// A data register wider than an operand serves it, and ptxas does not ignore the suffixes
-    /// `.b01` ... on its registers (`cvt`, which converts from or to the register's low bits).
-    pub wider: bool,
-    /// It may read a special register (`%tid.x` ...), as ptxas allows `mov` and `cvt` alone.
-    pub specials: bool,
-}
-
-impl OpOperands {
-    /// Destination `i`'s rules.
-    pub fn dst(&self, i: usize) -> OperandSpec {
-        self.dsts[i.min(self.dsts.len() - 1)]
-    }
-    /// Source `i`'s rules.
-    pub fn src(&self, i: usize) -> OperandSpec {
-        self.srcs[i.min(self.srcs.len() - 1)]
-    }
-    /// Whether braced parts may stand for an operand (`mov`).
-    pub fn parts(&self) -> bool {
-        self.dsts
-            .iter()
-            .chain(self.srcs)
-            .any(|o| o.kind == PositionKind::Parts)
-    }
-}
-
 /// A program operand: a value (a register or an immediate) of a width, sign and float rule.
 const fn opd(width: WidthRule, sign: SignRule, float: FloatRule) -> OperandSpec {
     OperandSpec::value("a", width, sign).float(float)
@@ -200,8 +134,8 @@ const fn ops(
     srcs: &'static [OperandSpec],
     last: LastSource,
     carry: CarryUse,
-) -> OpOperands {
-    OpOperands {
+) -> Operands {
+    Operands {
         dsts,
         srcs,
         last,
@@ -210,15 +144,15 @@ const fn ops(
         specials: false,
     }
 }
-const fn simple(dsts: &'static [OperandSpec], srcs: &'static [OperandSpec]) -> OpOperands {
+const fn simple(dsts: &'static [OperandSpec], srcs: &'static [OperandSpec]) -> Operands {
     ops(dsts, srcs, LastSource::Always, CarryUse::None)
 }
 
 const D_BITS: OperandSpec = BITS.named("d");
 const D_TYPED: OperandSpec = TYPED.named("d");
-const O_LOGIC1: OpOperands = simple(&[D_BITS], &[BITS]);
-const O_LOGIC2: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b")]);
-const O_LOP3: OpOperands = simple(
+const O_LOGIC1: Operands = simple(&[D_BITS], &[BITS]);
+const O_LOGIC2: Operands = simple(&[D_BITS], &[BITS, BITS.named("b")]);
+const O_LOP3: Operands = simple(
     &[D_BITS.kind(PositionKind::Droppable)],
     &[
         BITS,
@@ -231,14 +165,14 @@ const O_LOP3: OpOperands = simple(
             )),
     ],
 );
-const O_SHF: OpOperands = simple(&[D_BITS], &[BITS, BITS.named("b"), AMOUNT.named("c")]);
-const O_PRMT: OpOperands = simple(
+const O_SHF: Operands = simple(&[D_BITS], &[BITS, BITS.named("b"), AMOUNT.named("c")]);
+const O_PRMT: Operands = simple(
     &[D_BITS],
     &[BITS, BITS.named("b"), BITS.named("c").role(Role::Selector)],
 );
-const O_SHL: OpOperands = simple(&[D_TYPED], &[BITS, AMOUNT.named("b")]);
-const O_SHR: OpOperands = simple(&[D_TYPED], &[TYPED, AMOUNT.named("b")]);
-const O_MOV: OpOperands = OpOperands {
+const O_SHL: Operands = simple(&[D_TYPED], &[BITS, AMOUNT.named("b")]);
+const O_SHR: Operands = simple(&[D_TYPED], &[TYPED, AMOUNT.named("b")]);
+const O_MOV: Operands = Operands {
     specials: true,
     ..simple(
         &[opd(WidthRule::Part, OF_TYPE, NOT_FLOAT)
@@ -251,7 +185,7 @@ const O_MOV: OpOperands = OpOperands {
         ],
     )
 };
-const O_SETP: OpOperands = ops(
+const O_SETP: Operands = ops(
     &[
         PRED.named("p").kind(PositionKind::PredPair),
         PRED.named("q").kind(PositionKind::PredPair),
@@ -260,21 +194,21 @@ const O_SETP: OpOperands = ops(
     LastSource::WithCombine,
     CarryUse::None,
 );
-const O_SELP: OpOperands = simple(&[D_TYPED], &[VALUE, VALUE.named("b"), PRED.named("c")]);
-const O_CVT: OpOperands = OpOperands {
+const O_SELP: Operands = simple(&[D_TYPED], &[VALUE, VALUE.named("b"), PRED.named("c")]);
+const O_CVT: Operands = Operands {
     wider: true,
     specials: true,
     ..simple(&[D_TYPED], &[opd(WidthRule::Second, OF_SECOND, NOT_FLOAT)])
 };
 /// `cvt.pack`'s `a` and `b`: the second type, `.s32` (the only one the row takes).
 const PACKED: OperandSpec = opd(WidthRule::Bits(32), OF_SECOND, NOT_FLOAT);
-const O_PACK: OpOperands = ops(
+const O_PACK: Operands = ops(
     &[WORD.named("d")],
     &[PACKED, PACKED.named("b"), WORD.named("c")],
     LastSource::WithThirdType,
     CarryUse::None,
 );
-const O_SLCT: OpOperands = simple(
+const O_SLCT: Operands = simple(
     &[D_TYPED],
     &[
         VALUE,
@@ -289,7 +223,7 @@ const O_SLCT: OpOperands = simple(
 );
 /// `set`'s compared values: the second type.
 const COMPARED: OperandSpec = opd(WidthRule::Second, OF_SECOND, FloatRule::Slot(1));
-const O_SET: OpOperands = ops(
+const O_SET: Operands = ops(
     &[D_TYPED],
     &[COMPARED, COMPARED.named("b"), PRED.named("c")],
     LastSource::WithCombine,
@@ -298,10 +232,10 @@ const O_SET: OpOperands = ops(
 /// The carry chain's sources: `a`, `b` (and `mad`'s `c`) of the type.
 const CARRY_AB: &[OperandSpec] = &[TYPED, TYPED.named("b")];
 const CARRY_ABC: &[OperandSpec] = &[TYPED, TYPED.named("b"), TYPED.named("c")];
-const O_ADD_CC: OpOperands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Writes);
-const O_ADDC: OpOperands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Reads);
-const O_MAD_CC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Writes);
-const O_MADC: OpOperands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Reads);
+const O_ADD_CC: Operands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Writes);
+const O_ADDC: Operands = ops(&[D_TYPED], CARRY_AB, LastSource::Always, CarryUse::Reads);
+const O_MAD_CC: Operands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Writes);
+const O_MADC: Operands = ops(&[D_TYPED], CARRY_ABC, LastSource::Always, CarryUse::Reads);
 
 macro_rules! op_rows {
     ($($var:ident $name:literal $fam:ident $anchor:literal, $slots:expr, $mods:expr,

@@ -10,7 +10,7 @@
 //! // `bfe d, a, b, c`: b is the position of the field, c its length.
 //! assert_eq!(Opcode::Bfe.source(1).unwrap().role, Role::Position);
 //! assert_eq!(Opcode::Bfe.source(2).unwrap().role, Role::Length);
-//! assert_eq!(Opcode::Bfe.operands()[0].name, "d");
+//! assert_eq!(Opcode::Bfe.operands().dsts[0].name, "d");
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -356,5 +356,122 @@ impl SelRule {
             SelRule::Mask2 => "a half-word mask",
             SelRule::Mask4 => "a byte mask",
         }
+    }
+}
+
+/// When an instruction's last listed source is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LastSource {
+    /// Always.
+    Always,
+    /// With a Boolean operation (`.and`, `.or`, `.xor`) only: the predicate `c` of `setp`
+    /// and `set`.
+    WithCombine,
+    /// With the third type only: `cvt.pack`'s `c`, with the packed types narrower than 16
+    /// bits.
+    WithThirdType,
+    /// When the text writes it: the video instructions' `c`, which the table's validator
+    /// asks for where a secondary operation or a part of `d` reads it.
+    Optional,
+}
+
+/// How an instruction uses the carry flag (`CC.CF`), which stands after its written
+/// operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CarryUse {
+    /// Not at all.
+    None,
+    /// Writes it, always (`add.cc`, `sub.cc`, `mad.cc`).
+    Writes,
+    /// Reads it, and writes it when `.cc` is written (`addc`, `subc`, `madc`).
+    Reads,
+}
+
+/// The operand positions of a row of either table: every position that may be written
+/// (`setp`'s `q` and `c`, `cvt.pack`'s `c`, the video instructions' `c`, are listed though
+/// they may be left out; `mov`'s braced parts aside: a part past the end of a list takes the
+/// list's last entry).
+/// The carry flag, which the carry-chain rows read or write after their last written operand,
+/// is not listed: it is one unsigned bit wherever it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Operands {
+    /// The destinations, in order.
+    pub dsts: &'static [OperandSpec],
+    /// The sources, in order.
+    pub srcs: &'static [OperandSpec],
+    /// When the last source is written.
+    pub last: LastSource,
+    /// How the carry flag is used.
+    pub carry: CarryUse,
+    /// A data register wider than an operand serves it, and ptxas does not ignore the suffixes
+    /// `.b01` ... on its registers (`cvt`, which converts from or to the register's low bits).
+    pub wider: bool,
+    /// It may read a special register (`%tid.x` ...), as ptxas allows `mov` and `cvt` alone.
+    pub specials: bool,
+}
+
+impl Operands {
+    /// Destination `i`'s rules.
+    pub fn dst(&self, i: usize) -> OperandSpec {
+        self.dsts[i.min(self.dsts.len() - 1)]
+    }
+    /// Source `i`'s rules.
+    pub fn src(&self, i: usize) -> OperandSpec {
+        self.srcs[i.min(self.srcs.len() - 1)]
+    }
+    /// A table row's positions: `d`, then the sources of `all`, of which `required` must be
+    /// written (the others: the video instructions' `c`).
+    pub const fn table(all: &'static [OperandSpec], required: usize) -> Operands {
+        let Some((d, srcs)) = all.split_first() else {
+            panic!("a table row lists d first")
+        };
+        Operands {
+            dsts: std::slice::from_ref(d),
+            srcs,
+            last: if required == srcs.len() {
+                LastSource::Always
+            } else {
+                LastSource::Optional
+            },
+            carry: CarryUse::None,
+            wider: false,
+            specials: false,
+        }
+    }
+    /// The number of positions, destinations and sources.
+    pub const fn len(&self) -> usize {
+        self.dsts.len() + self.srcs.len()
+    }
+    /// Whether it has no position (no row is so).
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Position `p`: the destinations first, then the sources (`d` is 0 on the table).
+    pub const fn at(&self, p: usize) -> Option<&'static OperandSpec> {
+        let (dsts, srcs) = (self.dsts, self.srcs);
+        if p < dsts.len() {
+            Some(&dsts[p])
+        } else if p - dsts.len() < srcs.len() {
+            Some(&srcs[p - dsts.len()])
+        } else {
+            None
+        }
+    }
+    /// Every position, the destinations first.
+    pub fn iter(&self) -> impl Iterator<Item = &'static OperandSpec> {
+        self.dsts.iter().chain(self.srcs)
+    }
+    /// The sources that are always written (the last is not where it is optional).
+    pub fn required_sources(&self) -> usize {
+        self.srcs.len() - usize::from(self.last == LastSource::Optional)
+    }
+    /// Whether braced parts may stand for an operand (`mov`).
+    pub fn parts(&self) -> bool {
+        self.dsts
+            .iter()
+            .chain(self.srcs)
+            .any(|o| o.kind == PositionKind::Parts)
     }
 }

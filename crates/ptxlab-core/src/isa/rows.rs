@@ -13,7 +13,7 @@
 //! assert!(types::VIDEO.iter().all(|t| t.bits() == 32));
 //! ```
 
-use super::operand::{ImmRule, OperandSpec, Role, SelRule, SignRule, WidthRule};
+use super::operand::{ImmRule, OperandSpec, Operands, Role, SelRule, SignRule, WidthRule};
 use super::operation::{IntOp, Operation, ScalarOp, SimdOp};
 use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, TypeSlot, ATYPE, BTYPE, DTYPE,
@@ -39,13 +39,12 @@ macro_rules! opcodes {
                 opcode: Opcode::$var,
                 name: $name,
                 family: Operation::$kind $(($op))?.family(),
-                sources: $srcs,
                 doc_anchor: $anchor,
                 summary: $summary,
                 example: $example,
                 measured: Some(Gpu::H100),
                 syntax: $syntax,
-                operands: $ops,
+                operands: Operands::table($ops, $srcs),
             },)*
         ];
 

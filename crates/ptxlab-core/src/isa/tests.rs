@@ -401,6 +401,38 @@ fn one_modifier_vocabulary() {
     }
 }
 
+/// One struct of operand positions for both tables: a table row writes one `d` and its
+/// sources, the last of which only the video instructions may leave out; no program row's
+/// last source is optional in that way (its validator asks the row's rule for when it is).
+#[test]
+fn one_operand_positions_struct() {
+    use super::{CarryUse, LastSource};
+    for row in OPCODES {
+        let ops = &row.operands;
+        assert_eq!(ops.dsts.len(), 1, "{}", row.name);
+        assert_eq!(ops.dsts[0].name, "d", "{}", row.name);
+        assert_eq!(ops.len(), 1 + ops.srcs.len(), "{}", row.name);
+        assert_eq!(ops.iter().count(), ops.len(), "{}", row.name);
+        assert_eq!(ops.at(1), ops.srcs.first(), "{}", row.name);
+        assert_eq!(ops.at(ops.len()), None, "{}", row.name);
+        assert_eq!(
+            (ops.carry, ops.wider, ops.specials),
+            (CarryUse::None, false, false)
+        );
+        match ops.last {
+            LastSource::Always => assert_eq!(ops.required_sources(), ops.srcs.len()),
+            LastSource::Optional => {
+                assert!(row.opcode.is_video(), "{}", row.name);
+                assert_eq!(ops.required_sources(), ops.srcs.len() - 1, "{}", row.name);
+            }
+            other => panic!("{}: {other:?}", row.name),
+        }
+    }
+    for row in super::OP_ROWS {
+        assert_ne!(row.operands.last, LastSource::Optional, "{}", row.name);
+    }
+}
+
 /// One comparison vocabulary: `vset*` takes the six ordered words, `setp` and `set` every
 /// word, all of them `Cmp`s; the parser never reads `.lo`/`.hi` as a comparison of the table
 /// (they are `mul`'s halves there).
