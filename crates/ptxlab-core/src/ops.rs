@@ -19,14 +19,15 @@ use crate::error::Diagnostic;
 use crate::eval::mask64;
 pub use crate::isa::op_rows::{OpRow, POp, OP_ROWS};
 use crate::isa::{
-    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, ImmRule, Mod, ModGroup, PositionKind, PrmtMode,
-    Role, ShiftDir, SignRule, Type, WidthRule,
+    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, Mod, ModGroup, PositionKind, PrmtMode, ShiftDir,
+    SignRule, Type, WidthRule,
 };
 use crate::isa::{CarryUse, LastSource};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,
 };
+use crate::validate::{FloatLits, Slot};
 
 pub use crate::value::FloatLit;
 
@@ -177,6 +178,7 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> 
         }
     }
     let insn = Validator {
+        text,
         op,
         name,
         op_span,
@@ -220,6 +222,8 @@ pub fn program_names() -> String {
 }
 
 struct Validator<'a> {
+    /// The statement's text.
+    text: &'a str,
     op: POp,
     name: &'a str,
     op_span: Span,
@@ -337,127 +341,60 @@ impl Validator<'_> {
         ))
     }
 
-    fn dst(&self, a: &Arg, pred: bool, sink_ok: bool) -> Result<Dst, Diagnostic> {
-        // `d|_`: ptxas accepts a sink as a second destination of any instruction and ignores
-        // it (`shl.b32 d|_, a, b;` computes what `shl.b32 d, a, b;` does, measured on an H200);
-        // a predicate there is refused.
-        if let Atom::Pair(first, second) = &a.atom {
-            return match second.atom {
-                Atom::Sink => self.dst(first, pred, sink_ok),
-                _ => Err(err(
-                    second.span.clone(),
-                    format!(
-                        "'{}' writes no predicate: after '|' only '_' (nothing) is accepted",
-                        self.name
-                    ),
-                )),
-            };
+    /// The one shape checker's slot for position `spec` (a destination or a source).
+    fn slot(&self, spec: &crate::isa::OperandSpec, dst: bool) -> Slot<'_> {
+        Slot::new(
+            crate::isa::Instr::Program(self.op),
+            self.text,
+            spec,
+            dst,
+            dst,
+        )
+    }
+
+    /// A selector written on `a`: the program rows take none (the ignored `.b01` ... are
+    /// taken off before).
+    fn no_selector(&self, a: &Arg) -> Result<(), Diagnostic> {
+        match &a.suffix {
+            Some(sp) => Err(crate::validate::no_selector(
+                crate::isa::Instr::Program(self.op),
+                &self.text[sp.clone()],
+                sp.clone(),
+            )),
+            None => Ok(()),
         }
-        if a.suffix.is_some() {
-            return Err(err(
-                a.span.clone(),
-                format!("'{}' takes no selector on its destination", self.name),
-            ));
-        }
-        if a.neg || a.not {
-            return Err(err(a.span.clone(), "a destination cannot be negated"));
-        }
+    }
+
+    /// A destination: its shape checked by the one checker of both tables, then a register
+    /// or `_`.
+    fn dst(&self, a: &Arg, slot: Slot) -> Result<Dst, Diagnostic> {
+        let a = slot.shape(a)?;
+        self.no_selector(a)?;
         match &a.atom {
             Atom::Reg(r) => Ok(Dst::Reg(r.clone())),
-            Atom::Sink if sink_ok => Ok(Dst::Sink),
-            Atom::Sink => Err(err(
-                a.span.clone(),
-                format!(
-                    "'{}' cannot drop its result: write a register, not '_'",
-                    self.name
-                ),
-            )),
+            Atom::Sink => Ok(Dst::Sink),
             _ => Err(err(
                 a.span.clone(),
-                format!(
-                    "the destination of '{}' must be a {}register",
-                    self.name,
-                    if pred { "predicate " } else { "" }
-                ),
+                format!("'{}' cannot stand here", &self.text[a.span.clone()]),
             )),
         }
     }
 
-    /// A source: register or immediate; `!` only where `pred`; floats take no integer immediate.
-    /// Whether a float literal may stand where a source is read: any for a float operand, `0f..`
-    /// for a .b32 operand, `0d..` for a .b64 one, either as an element of a packing mov
-    /// (`bw` is the operand's width when its type is a bit type, 1 for a vector element).
-    fn float_ok(&self, f: FloatLit, float: bool, bw: u32) -> bool {
-        float
-            || matches!(
-                (f, bw),
-                (FloatLit::F32(_), 32)
-                    | (FloatLit::F64(_), 64)
-                    | (FloatLit::F32(_) | FloatLit::F64(_), 1)
-            )
-    }
-
-    /// A source: register or immediate; `!` only where `pred`; float operands take no integer
-    /// immediate. `bw`: see [`Validator::float_ok`].
-    fn src(
-        &self,
-        a: &Arg,
-        pred: bool,
-        float: bool,
-        imm_ok: bool,
-        bw: u32,
-    ) -> Result<Src, Diagnostic> {
-        if a.suffix.is_some() {
-            return Err(err(
-                a.span.clone(),
-                format!(
-                    "'{}' takes no selector (.b0, .h1 ...) on its sources",
-                    self.name
-                ),
-            ));
-        }
-        if a.neg {
-            return Err(err(
-                a.span.clone(),
-                format!("'{}' takes no negated operand", self.name),
-            ));
-        }
+    /// A source: its shape checked by the one checker of both tables, then a register, an
+    /// immediate or a float literal.
+    fn src(&self, a: &Arg, slot: Slot) -> Result<Src, Diagnostic> {
+        let a = slot.shape(a)?;
+        self.no_selector(a)?;
         match &a.atom {
-            Atom::Reg(r) => {
-                if a.not && !pred {
-                    return Err(err(a.span.clone(), "'!' negates only predicates"));
-                }
-                Ok(Src::Reg {
-                    name: r.clone(),
-                    not: a.not,
-                })
-            }
-            _ if a.not => Err(err(a.span.clone(), "'!' negates only a predicate register")),
-            Atom::Imm(v) if imm_ok && !float => Ok(Src::Imm(*v)),
-            Atom::Imm(_) if float => Err(err(
+            Atom::Reg(r) => Ok(Src::Reg {
+                name: r.clone(),
+                not: a.not,
+            }),
+            Atom::Imm(v) => Ok(Src::Imm(*v)),
+            Atom::Float(f) => Ok(Src::Float(*f)),
+            _ => Err(err(
                 a.span.clone(),
-                "a floating-point operand takes a float literal (0f3f800000), not an integer",
-            )),
-            Atom::Float(f) if imm_ok && self.float_ok(*f, float, bw) => Ok(Src::Float(*f)),
-            Atom::Float(_) => Err(err(
-                a.span.clone(),
-                format!(
-                    "'{}' takes a floating-point literal only where it reads a float (or 0f.. for .b32, 0d.. for .b64)",
-                    self.name
-                ),
-            )),
-            Atom::Imm(_) => Err(err(
-                a.span.clone(),
-                format!("this operand of '{}' must be a register", self.name),
-            )),
-            Atom::Sink => Err(err(a.span.clone(), "'_' (no value) cannot be a source")),
-            Atom::Vector(_) => Err(err(
-                a.span.clone(),
-                format!("'{}' takes no vector operand; braces belong to mov.bN", self.name),
-            )),
-            Atom::Pair(..) => Err(err(
-                a.span.clone(),
-                "'|' pairs two predicate destinations of setp",
+                format!("'{}' cannot stand here", &self.text[a.span.clone()]),
             )),
         }
     }
@@ -534,47 +471,40 @@ impl Validator<'_> {
                 0
             }
         };
+        // A float literal stands where a float is read, and as the bits of a bit-type operand
+        // of its width.
+        let floats = |o: &crate::isa::OperandSpec| {
+            if insn.float_of(o.float) {
+                FloatLits::Float
+            } else {
+                FloatLits::Bits(bit_width(o.width))
+            }
+        };
         let d = pos.dsts[0];
-        let pred = insn.width_of(d.width, 1) == 1;
-        match (&ops[0].atom, d.kind) {
-            (Atom::Pair(p, q), PositionKind::PredPair) => {
-                let pp = self.dst(p, true, true)?;
-                let qq = self.dst(q, true, true)?;
+        let slot = self.slot(&d, true).pred(insn.width_of(d.width, 1) == 1);
+        let slots: Vec<Slot> = pos.srcs[..ops.len() - nd]
+            .iter()
+            .map(|o| {
+                self.slot(o, false)
+                    .pred(insn.width_of(o.width, 1) == 1)
+                    .floats(floats(o))
+            })
+            .collect();
+        let first = slot.shape(&ops[0])?;
+        match &first.atom {
+            Atom::Pair(p, q) => {
+                let pp = self.dst(p, slot.alone())?;
+                let qq = self.dst(q, slot.alone())?;
                 if pp == Dst::Sink && qq == Dst::Sink {
                     return Err(err(ops[0].span.clone(), "at most one of p|q may be '_'"));
                 }
                 insn.dsts.push(pp);
                 insn.dsts.push(qq);
             }
-            (_, kind) => insn.dsts.push(self.dst(
-                &ops[0],
-                pred,
-                matches!(kind, PositionKind::Droppable | PositionKind::PredPair),
-            )?),
+            _ => insn.dsts.push(self.dst(first, slot)?),
         }
-        for (k, a) in ops[nd..].iter().enumerate() {
-            let o = pos.srcs[k];
-            let pred = insn.width_of(o.width, 1) == 1;
-            let float = insn.float_of(o.float);
-            let imm_ok = o.imm != ImmRule::Never;
-            if let (Atom::Float(_), Role::Shift) = (&a.atom, o.role) {
-                // ptxas 13.5 refuses a float literal as a shift amount, even as 0f.. bits.
-                return Err(err(
-                    a.span.clone(),
-                    format!(
-                        "{}'s {} is a shift amount: write an integer, not a floating-point literal",
-                        self.name, o.name
-                    ),
-                ));
-            }
-            let s = self.src(a, pred, float, imm_ok, bit_width(o.width))?;
-            if let (PositionKind::Imm(what), Src::Reg { .. }) = (o.kind, &s) {
-                return Err(err(
-                    a.span.clone(),
-                    format!("{}'s {} must be a number ({what})", self.name, o.name),
-                ));
-            }
-            insn.srcs.push(s);
+        for (a, slot) in ops[nd..].iter().zip(slots) {
+            insn.srcs.push(self.src(a, slot)?);
         }
         // The carry flag: read after the sources, written after d.
         if pos.carry == CarryUse::Reads {
@@ -592,6 +522,8 @@ impl Validator<'_> {
     fn mov(&self, insn: &mut OpInsn) -> Result<(), Diagnostic> {
         let ops = &self.ops;
         self.count(2, "d, a")?;
+        let pos = &self.op.row().operands;
+        let part = |dst| Slot::part(crate::isa::Instr::Program(self.op), self.text, dst);
         let ty = insn.ty;
         let bw = if ty.is_bits() { ty.bits() } else { 0 };
         let is_vec = |a: &Arg| matches!(a.atom, Atom::Vector(_));
@@ -603,9 +535,17 @@ impl Validator<'_> {
             ));
         }
         if !dv && !sv {
-            insn.dsts.push(self.dst(&ops[0], ty == Type::Pred, false)?);
-            insn.srcs
-                .push(self.src(&ops[1], ty == Type::Pred, ty.is_float(), true, bw)?);
+            let floats = if ty.is_float() {
+                FloatLits::Float
+            } else {
+                FloatLits::Bits(bw)
+            };
+            let (d, a) = (pos.dst(0), pos.src(0));
+            let pred = ty == Type::Pred;
+            insn.dsts
+                .push(self.dst(&ops[0], self.slot(&d, true).pred(pred))?);
+            let slot = self.slot(&a, false).pred(pred).floats(floats);
+            insn.srcs.push(self.src(&ops[1], slot)?);
             return Ok(());
         }
         let vec_arg = if dv { &ops[0] } else { &ops[1] };
@@ -648,13 +588,16 @@ impl Validator<'_> {
         if dv {
             insn.unpack = true;
             for e in elems {
-                insn.dsts.push(self.dst(e, false, true)?);
+                insn.dsts.push(self.dst(e, part(true))?);
             }
-            insn.srcs
-                .push(self.src(&ops[1], false, false, true, ty.bits())?);
+            let slot = self
+                .slot(&pos.src(0), false)
+                .floats(FloatLits::Bits(ty.bits()));
+            insn.srcs.push(self.src(&ops[1], slot)?);
         } else {
             insn.pack = true;
-            insn.dsts.push(self.dst(&ops[0], false, false)?);
+            insn.dsts
+                .push(self.dst(&ops[0], self.slot(&pos.dst(0), true))?);
             for e in elems {
                 if matches!(e.atom, Atom::Sink) {
                     // ptxas 13.5 takes a sink inside a source vector for mov.b32 only.
@@ -663,7 +606,7 @@ impl Validator<'_> {
                     }
                     insn.srcs.push(Src::Sink);
                 } else {
-                    insn.srcs.push(self.src(e, false, false, true, 1)?);
+                    insn.srcs.push(self.src(e, part(false))?);
                 }
             }
         }

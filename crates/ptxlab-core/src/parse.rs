@@ -15,7 +15,7 @@
 
 use crate::ast::{Form, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;
-use crate::isa::{Opcode, OPCODES};
+use crate::isa::{Opcode, OperandSpec, SignRule, WidthRule, OPCODES};
 use crate::scan::{Arg, Atom, Head};
 
 /// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
@@ -107,7 +107,7 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
     }
     let mut operands = Vec::with_capacity(args.len());
     for (k, a) in args.into_iter().enumerate() {
-        operands.push(operand(head.text, name, k, a)?);
+        operands.push(operand(head.text, opcode, k, a)?);
     }
     let form = gather_form(&mods);
     let mut it = operands.into_iter();
@@ -125,63 +125,39 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
     Ok(insn)
 }
 
-/// Operand `k` of a table instruction named `name`, from what was written.
-fn operand(text: &str, name: &str, k: usize, a: Arg) -> Result<Operand, Diagnostic> {
+/// Operand `k` of a table instruction, from what was written: its shape checked by the one
+/// checker of both tables ([`crate::validate::Slot`]), its selector read.
+fn operand(text: &str, opcode: Opcode, k: usize, a: Arg) -> Result<Operand, Diagnostic> {
     let refuse = |sp: &Span, msg: String| Err(Diagnostic::new(sp.clone(), msg));
-    if a.not {
-        return refuse(
-            &a.span,
-            format!(
-                "'!' negates a predicate, and '{name}' reads none: write a register or a number"
-            ),
-        );
-    }
-    let kind = match a.atom {
-        Atom::Reg(r) => OperandKind::Reg(r),
-        Atom::Imm(v) => OperandKind::Imm(v),
-        // `d|_`: ptxas accepts a sink as a second destination and ignores it
-        // (`add.u32 d|_, a, b;` computes what `add.u32 d, a, b;` does, measured on an H200); a
-        // predicate there is refused.
-        Atom::Pair(first, second)
-            if k == 0
-                && matches!(second.atom, Atom::Sink)
-                && !(second.not || second.neg || second.suffix.is_some()) =>
-        {
-            return operand(text, name, k, *first);
+    let ops = opcode.operands();
+    // A position past the row's last: named as the table names sources, its count refused
+    // by the validator.
+    let extra;
+    let spec = match ops.at(k) {
+        Some(s) => s,
+        None => {
+            let name = crate::ast::SOURCE_NAMES
+                .get(k - 1)
+                .copied()
+                .unwrap_or("an operand");
+            extra = OperandSpec::value(name, WidthRule::Type, SignRule::Unsigned);
+            &extra
         }
-        Atom::Pair(_, second) => {
-            let msg = if k == 0 {
-                format!("'{name}' writes no predicate: after '|' only '_' (nothing) is accepted")
-            } else {
-                format!("'{name}' takes no pair of operands ('|' joins two destinations)")
-            };
-            return refuse(&second.span, msg);
-        }
-        Atom::Vector(_) => {
+    };
+    let instr = crate::isa::Instr::Table(opcode);
+    // `-` is read here and checked by the validator (which sources, how wide); immediates too.
+    let slot = crate::validate::Slot::new(instr, text, spec, k == 0, k == 0)
+        .negatable(true)
+        .immediates(true);
+    let a = slot.shape(&a)?;
+    let kind = match &a.atom {
+        Atom::Reg(r) => OperandKind::Reg(r.clone()),
+        Atom::Imm(v) => OperandKind::Imm(*v),
+        // The shape checker lets only a register or a number through at a table position.
+        _ => {
             return refuse(
                 &a.span,
-                format!("'{name}' takes no vector ({{...}}): write a register or a number"),
-            )
-        }
-        Atom::Float(_) => {
-            return refuse(
-                &a.span,
-                format!(
-                    "'{}' is a floating-point number; '{name}' takes integer operands",
-                    &text[a.span.clone()]
-                ),
-            )
-        }
-        Atom::Sink if k == 0 => {
-            return refuse(
-                &a.span,
-                format!("'{name}' cannot drop its result: '_' is not a destination it takes (ptxas refuses it)"),
-            )
-        }
-        Atom::Sink => {
-            return refuse(
-                &a.span,
-                "'_' stands for a result dropped; it cannot be a source".to_string(),
+                format!("'{}' cannot stand here", &text[a.span.clone()]),
             )
         }
     };

@@ -186,8 +186,8 @@ fn ignored_suffixes_read_as_without() {
         ("and.b16 d, a.b12, b;", ".b12"),
         ("and.b64 d.b12, a, b;", ".b12"),
         ("cvt.u32.u32 d, a.b12;", ".b12"),
-        ("mov.b32 d, {lo.b12, hi};", "lo.b12"),
-        ("setp.lt.s32 p|q.b01, a, b;", "q.b01"),
+        ("mov.b32 d, {lo.b12, hi};", ".b12"),
+        ("setp.lt.s32 p|q.b01, a, b;", ".b01"),
     ] {
         let e = check(text).unwrap_err();
         assert_eq!(&text[e.span.clone()], at, "{text}: {e}");

@@ -374,3 +374,125 @@ fn a_refused_modifier_says_why() {
         assert!(e.message.contains(says), "{text}: {e}");
     }
 }
+
+/// The shape of an operand (`_`, `p|q`, `{…}`, `!`, a number, a selector) is checked by one
+/// checker for both tables, so the same mistake reads the same on `add` and on `shl`: each row's
+/// example is written with each mistake on its destination or its first source, and the message
+/// is the one sentence with the row's and the operand's names.
+#[test]
+fn operand_shape_checks_read_alike_on_both_tables() {
+    use ptxlab_core::insn::check;
+    use ptxlab_core::isa::PositionKind;
+    // How many times each check was made, on table rows and on program rows.
+    let mut seen = [[0usize; 8]; 2];
+    for instr in Instr::all() {
+        let name = instr.name();
+        let ops = match instr {
+            Instr::Table(o) => o.operands(),
+            Instr::Program(p) => &p.row().operands,
+        };
+        let (head, rest) = instr
+            .example()
+            .split_once(' ')
+            .expect("an example has operands");
+        // The written operands, split at the commas outside braces.
+        let mut args: Vec<String> = vec![String::new()];
+        let mut depth = 0;
+        for c in rest.trim_end_matches(';').chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    args.push(String::new());
+                    continue;
+                }
+                _ => {}
+            }
+            args.last_mut().unwrap().push(c);
+        }
+        let args: Vec<String> = args.iter().map(|a| a.trim().to_string()).collect();
+        let with = |k: usize, a: String| {
+            let mut v = args.clone();
+            v[k] = a;
+            format!("{head} {};", v.join(", "))
+        };
+        let side = usize::from(matches!(instr, Instr::Program(_)));
+        let refused = |text: &str| check(text).expect_err(text).message;
+        let d = ops.dsts[0];
+        // Destination mistakes, where the destination is one register.
+        if d.kind == PositionKind::Value {
+            let dn = &args[0];
+            let m = refused(&with(0, format!("!{dn}")));
+            assert_eq!(m, "a destination cannot be negated; drop the '!'", "{name}");
+            seen[side][0] += 1;
+            let m = refused(&with(0, "5".into()));
+            assert!(
+                m.starts_with(&format!("{} of '{name}' must be a ", d.name))
+                    && m.ends_with("register, not a number"),
+                "{name}: {m}"
+            );
+            seen[side][1] += 1;
+            let m = refused(&with(0, format!("{dn}|!_")));
+            assert_eq!(
+                m,
+                format!("'{name}' writes no predicate: after '|' only '_' (nothing) is accepted"),
+            );
+            seen[side][2] += 1;
+            let m = refused(&with(0, "_".into()));
+            assert_eq!(
+                m,
+                format!(
+                    "'{name}' cannot drop its result: '_' is not a destination it takes (ptxas refuses it)"
+                ),
+            );
+            seen[side][3] += 1;
+        }
+        // Source mistakes on the first source, where it is a register in the example.
+        let k = 1;
+        let a = &args[k];
+        let o = ops.srcs[0];
+        if !a.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let m = refused(&with(k, "_".into()));
+        assert_eq!(m, "'_' stands for a result dropped; it cannot be a source");
+        seen[side][4] += 1;
+        let m = refused(&with(k, format!("{a}|_")));
+        assert_eq!(
+            m,
+            format!(
+                "{} of '{name}' takes no pair: '|' joins two destinations (setp's p|q, or d|_)",
+                o.name
+            )
+        );
+        seen[side][5] += 1;
+        if o.kind != PositionKind::Parts {
+            let m = refused(&with(k, format!("{{{a}, {a}}}")));
+            assert_eq!(
+                m,
+                format!(
+                    "{} of '{name}' takes no vector ({{...}}): braces hold the parts of mov.bN; write a register or a number",
+                    o.name
+                )
+            );
+            seen[side][6] += 1;
+        }
+        // `!` on a source that is not a predicate.
+        if check(&with(k, format!("!{a}"))).is_err() {
+            let m = refused(&with(k, format!("!{a}")));
+            assert_eq!(
+                m,
+                format!(
+                    "'!' negates a predicate, and {} of '{name}' is not one: write a register or a number",
+                    o.name
+                ),
+            );
+            seen[side][7] += 1;
+        }
+    }
+    for (side, counts) in seen.iter().enumerate() {
+        for (check, n) in counts.iter().enumerate() {
+            assert!(*n > 0, "check {check} was never made on side {side}");
+        }
+    }
+}

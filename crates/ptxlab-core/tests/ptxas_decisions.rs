@@ -66,8 +66,10 @@ fn shared_ptxas_decisions() {
 
 /// What ptxas 13.5 decided about the syntax of real PTX around the operands: constant
 /// expressions, literals wider than 64 bits (`tests/data/ptxas-syntax.jsonl`, asked with
-/// `scripts/ptxas_programs.py --stdin`), and a `_` second destination (`d|_`), for table and
-/// program instructions alike, each compared with `insn::check`.
+/// `scripts/ptxas_programs.py --stdin`), a `_` second destination (`d|_`, and what may not
+/// follow the `|`), and the shapes of operands the one shape checker refuses (`!d`, `a|_`,
+/// `{a, b}` as a source, `_` as a source, `-` inside braced parts), for table and program
+/// instructions alike, each compared with `insn::check`.
 #[test]
 fn syntax_ptxas_decisions() {
     let path = concat!(
@@ -77,7 +79,14 @@ fn syntax_ptxas_decisions() {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     // ptxas takes `mov.u32 d, a + 1;` (a register plus a constant, address arithmetic); what it
     // computes is not measured, so ptxlab refuses it for now.
-    let not_modelled = ["mov.u32 d, a + 1;"];
+    // ptxas also takes `-a, -b` on the logic instructions, as on the table's (where the two
+    // cancel, measured); on these it is not measured, so ptxlab refuses it for now.
+    let not_modelled = [
+        "mov.u32 d, a + 1;",
+        "and.b32 d, -a, -b;",
+        "xor.b32 d, -a, -b;",
+        "or.b32 d, -a, -b;",
+    ];
     let (mut n, mut accepted) = (0, 0);
     let mut bad = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -100,7 +109,7 @@ fn syntax_ptxas_decisions() {
         }
     }
     assert!(
-        n >= 79 && accepted >= 60,
+        n >= 112 && accepted >= 67,
         "{n} decisions, {accepted} accepted"
     );
     assert!(

@@ -16,6 +16,9 @@
 //! assert!(validate(&parse("vadd.u32.u32.u32 d, a.b3, b;").unwrap()).is_ok());
 //! ```
 
+mod shape;
+pub(crate) use shape::{no_selector, FloatLits, Slot};
+
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
 use crate::isa::{
@@ -586,13 +589,13 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
     if let OperandKind::Imm(_) = d.kind {
         return Err(Diagnostic::new(
             d.span.clone(),
-            format!("the destination of '{op}' must be a register, not a number"),
+            format!("d of '{op}' must be a register, not a number"),
         ));
     }
     if d.neg {
         return Err(Diagnostic::new(
             neg_span(d),
-            "the destination cannot be negated; drop the '-'",
+            "a destination cannot be negated; drop the '-'",
         ));
     }
     check_selector(insn, d, 0, sels[0])?;
@@ -652,9 +655,7 @@ fn check_selector(
     let span = sel_span(o);
     let r = role(pos);
     let msg = match (insn.opcode.family(), rule) {
-        (Family::Integer, _) => {
-            format!("'{sel}': selectors belong to video instructions; '{op}' takes none")
-        }
+        (Family::Integer, _) => return Err(no_selector(Instr::Table(insn.opcode), &sel.to_string(), span)),
         (_, SelRule::None) if pos == 0 && insn.opcode.family() == Family::Vmad => {
             format!("'{sel}': vmad always writes all of d; d takes no selector")
         }
