@@ -240,18 +240,8 @@ fn listed(types: &[Type]) -> String {
 }
 
 impl Validator<'_> {
-    /// Where the modifier `word` is written, for a message about it (the opcode when it is
-    /// not).
-    fn span_of(&self, word: &str) -> Span {
-        self.mods
-            .iter()
-            .find(|x| x.1 == word)
-            .map_or(self.op_span.clone(), |x| x.0.clone())
-    }
-
     fn run(self) -> Result<OpInsn, Diagnostic> {
         let op = self.op;
-        let name = self.name;
         let row = op.row();
         // The instruction as its words set it; its types are set once they are checked.
         let mut insn = OpInsn {
@@ -296,28 +286,6 @@ impl Validator<'_> {
         let ty = types[0].0;
         let src_ty = (row.syntax.slots.len() > 1).then(|| types[1].0);
         (insn.ty, insn.src_ty) = (ty, src_ty);
-        // The type a comparison reads: the second where there is one (set's), else the one
-        // (setp's).
-        let cmp_ty = src_ty.unwrap_or(ty);
-        if let (Some(c), true) = (insn.cmp, op.compares()) {
-            let ty = cmp_ty;
-            if !Cmp::for_type(ty).contains(&c) {
-                let sp = self.span_of(c.name());
-                let kinds = if ty.is_bits() {
-                    "bit types compare only for equality"
-                } else if ty.is_signed() {
-                    "signed types take eq ne lt le gt ge (lo ls hi hs are for unsigned types)"
-                } else if ty.is_float() {
-                    "lo ls hi hs compare unsigned integers; floats take lt le gt ge and the unordered forms"
-                } else {
-                    "integer types take no unordered or NaN comparisons"
-                };
-                return Err(
-                    err(sp, format!("{name}.{}.{}: {kinds}", c.name(), ty.name()))
-                        .allowed(Cmp::for_type(ty).iter().map(|c| format!(".{}", c.name()))),
-                );
-            }
-        }
         crate::validate::check_needs(instr, &mods, &types)?;
         self.operands(&mut insn)?;
         Ok(insn)

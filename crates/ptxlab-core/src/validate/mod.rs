@@ -22,7 +22,8 @@ pub(crate) use shape::{no_selector, FloatLits, Slot};
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
 use crate::isa::{
-    immediate_rule, selector_rules, source_counts, Family, Instr, ModGroup, NeedOf, SelRule, Syntax,
+    immediate_rule, selector_rules, source_counts, Cmp, Family, Instr, ModGroup, NeedOf, SelRule,
+    Syntax,
 };
 
 /// Check a parsed instruction the way ptxas does for sm_90.
@@ -372,6 +373,7 @@ pub(crate) fn check_needs(
     let syn = instr.syntax();
     let name = instr.name();
     let find = |m: Mod| mods.iter().find(|(x, _)| *x == m).map(|(_, s)| s);
+    check_compared(instr, mods, types)?;
     for need in syn.needs {
         let NeedOf::Without(b) = need.of else {
             continue;
@@ -457,6 +459,40 @@ pub(crate) fn check_needs(
         }
     }
     Ok(())
+}
+
+/// A comparison needs a compared type that takes it ([`Cmp::for_type`], as ptxas decides):
+/// the compared type is the last slot's (`setp`'s one, `set`'s second). The six words of the
+/// `vset` rows hold on every type they take, so there it never refuses.
+fn check_compared(
+    instr: Instr,
+    mods: &[(Mod, Span)],
+    types: &[(Type, Span)],
+) -> Result<(), Diagnostic> {
+    let (Some((Mod::Cmp(c), sp)), Some((ty, _))) = (
+        mods.iter().find(|(m, _)| matches!(m, Mod::Cmp(_))),
+        types.last(),
+    ) else {
+        return Ok(());
+    };
+    let (c, ty) = (*c, *ty);
+    if Cmp::for_type(ty).contains(&c) {
+        return Ok(());
+    }
+    let kinds = if ty.is_bits() {
+        "bit types compare only for equality"
+    } else if ty.is_signed() {
+        "signed types take eq ne lt le gt ge (lo ls hi hs are for unsigned types)"
+    } else if ty.is_float() {
+        "lo ls hi hs compare unsigned integers; floats take lt le gt ge and the unordered forms"
+    } else {
+        "integer types take no unordered or NaN comparisons"
+    };
+    Err(Diagnostic::new(
+        sp.clone(),
+        format!("{}.{}.{}: {kinds}", instr.name(), c.name(), ty.name()),
+    )
+    .allowed(Cmp::for_type(ty).iter().map(|c| format!(".{}", c.name()))))
 }
 
 /// Scalar video: a secondary operation and a destination part both use c.
