@@ -456,6 +456,19 @@ impl Validator<'_> {
                 self.slot(o, false)
                     .pred(insn.width_of(o.width, 1) == 1)
                     .floats(floats(o))
+                    .negatable(true)
+            })
+            .collect();
+        // `-` on the sources: the rule of both tables (`-a` and `-b` together, which cancel).
+        let negated: Vec<crate::validate::Negated> = pos.srcs[..ops.len() - nd]
+            .iter()
+            .zip(&ops[nd..])
+            .map(|(o, a)| crate::validate::Negated {
+                neg: a.neg,
+                bits: insn.width_of(o.width, 1),
+                float: insn.float_of(o.float),
+                name: o.name,
+                at: a.span.start..a.span.start + 1,
             })
             .collect();
         let first = slot.shape(&ops[0])?;
@@ -474,6 +487,7 @@ impl Validator<'_> {
         for (a, slot) in ops[nd..].iter().zip(slots) {
             insn.srcs.push(self.src(a, slot)?);
         }
+        crate::validate::check_negated(crate::isa::Instr::Program(self.op), &negated)?;
         // The carry flag: read after the sources, written after d.
         if pos.carry == CarryUse::Reads {
             insn.srcs.push(Src::Reg {
@@ -512,8 +526,20 @@ impl Validator<'_> {
             let pred = ty == Type::Pred;
             insn.dsts
                 .push(self.dst(&ops[0], self.slot(&d, true).pred(pred))?);
-            let slot = self.slot(&a, false).pred(pred).floats(floats);
+            let slot = self
+                .slot(&a, false)
+                .pred(pred)
+                .floats(floats)
+                .negatable(true);
             insn.srcs.push(self.src(&ops[1], slot)?);
+            let negated = crate::validate::Negated {
+                neg: ops[1].neg,
+                bits: ty.bits(),
+                float: ty.is_float(),
+                name: a.name,
+                at: ops[1].span.start..ops[1].span.start + 1,
+            };
+            crate::validate::check_negated(crate::isa::Instr::Program(self.op), &[negated])?;
             return Ok(());
         }
         let vec_arg = if dv { &ops[0] } else { &ops[1] };

@@ -79,14 +79,7 @@ fn syntax_ptxas_decisions() {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     // ptxas takes `mov.u32 d, a + 1;` (a register plus a constant, address arithmetic); what it
     // computes is not measured, so ptxlab refuses it for now.
-    // ptxas also takes `-a, -b` on the logic instructions, as on the table's (where the two
-    // cancel, measured); on these it is not measured, so ptxlab refuses it for now.
-    let not_modelled = [
-        "mov.u32 d, a + 1;",
-        "and.b32 d, -a, -b;",
-        "xor.b32 d, -a, -b;",
-        "or.b32 d, -a, -b;",
-    ];
+    let not_modelled = ["mov.u32 d, a + 1;"];
     let (mut n, mut accepted) = (0, 0);
     let mut bad = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -118,4 +111,50 @@ fn syntax_ptxas_decisions() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// What ptxas 13.5 decided about `-a, -b` on every program row
+/// (`tests/data/ptxas-negation.jsonl`, made by `scripts/ptxas_negation.py`, which also checked
+/// that each accepted form assembles to the machine code of the form without the two `-`):
+/// ptxlab accepts exactly those, and computes for each what it computes without them.
+#[test]
+fn negation_ptxas_decisions() {
+    use ptxlab_core::Inputs;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/ptxas-negation.jsonl"
+    );
+    let (n, bad) = agree(path);
+    assert!(n >= 774, "{n} decisions");
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let inputs = [
+        Inputs::new(0x8000_0000, 0x7fff_ffff, 1, 0),
+        Inputs::new(0xffff_fff0, 5, 0, 3),
+        Inputs::new(0x1234_5678, 0x9abc_def0, 0x3210, 1),
+    ];
+    let mut same = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if !v["accepted"].as_bool().unwrap() {
+            continue;
+        }
+        let ptx = v["ptx"].as_str().unwrap();
+        let plain = ptx.replacen("-a, -b", "a, b", 1);
+        let (with, without) = (check(ptx).unwrap(), check(&plain).unwrap());
+        for x in &inputs {
+            assert_eq!(
+                with.evaluate(x).values,
+                without.evaluate(x).values,
+                "{ptx} against {plain}"
+            );
+        }
+        same += 1;
+    }
+    assert!(same >= 300, "{same} accepted forms compared");
 }

@@ -723,22 +723,82 @@ fn check_selector(
     Err(Diagnostic::new(span, msg).allowed(allowed))
 }
 
-/// Negation: `-a` and `-b` together cancel and are accepted (on 32-bit registers) by every
-/// instruction; otherwise only `vmad` negates, and then the product or `c`, not both, and
-/// nothing at all with `.po`.
-fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(), Diagnostic> {
-    let op = insn.opcode.name();
-    for (i, o) in insn.srcs.iter().enumerate() {
-        if o.neg && bits.get(i + 1).copied().unwrap_or(32) != 32 {
-            return Err(Diagnostic::new(
-                neg_span(o),
+/// A source as the negation rule reads it: whether it is written `-x`, how wide its register
+/// is, its name, and where the `-` is.
+pub(crate) struct Negated<'a> {
+    pub neg: bool,
+    pub bits: u32,
+    /// It is read as a float (ptxas refuses `-` on one).
+    pub float: bool,
+    pub name: &'a str,
+    pub at: Span,
+}
+
+/// `-` on sources, for both tables: only on 32-bit integer registers, and on a row that does not
+/// negate (every one but `vmad`) only `-a` and `-b` together, which cancel: ptxas takes them
+/// on every instruction and its machine code is that without them (measured on an H100 for
+/// the table; for the program rows, `tests/data/ptxas-negation.jsonl` compares the machine
+/// code). What `vmad` negates its own rules check after.
+pub(crate) fn check_negated(instr: Instr, srcs: &[Negated]) -> Result<(), Diagnostic> {
+    let op = instr.name();
+    if let Some(o) = srcs.iter().find(|o| o.neg && (o.bits != 32 || o.float)) {
+        return Err(Diagnostic::new(
+            o.at.clone(),
+            format!(
+                "'-' applies to 32-bit integer registers only; {} of '{op}' is {}",
+                o.name,
+                if o.float {
+                    format!("a {}-bit float", o.bits)
+                } else if o.bits == 1 {
+                    "a predicate".to_string()
+                } else {
+                    format!("{} bits wide", o.bits)
+                }
+            ),
+        ));
+    }
+    if instr.syntax().negation {
+        return Ok(());
+    }
+    let neg = |i: usize| srcs.get(i).is_some_and(|o| o.neg);
+    let refused = if neg(0) != neg(1) {
+        Some(if neg(0) { 0 } else { 1 })
+    } else {
+        (2..srcs.len()).find(|&i| neg(i))
+    };
+    if let Some(i) = refused {
+        return Err(Diagnostic::new(
+            srcs[i].at.clone(),
+            if srcs.len() < 2 {
+                format!("'{op}' does not negate its source")
+            } else {
                 format!(
-                    "'-' applies to 32-bit registers only; {} of '{op}' is {} bits wide",
-                    role(i + 1),
-                    bits.get(i + 1).copied().unwrap_or(32)
-                ),
-            ));
-        }
+                    "'{op}' does not negate its sources (only -a and -b together, which cancel)"
+                )
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// Negation: the rule of both tables ([`check_negated`]), then `vmad`'s: it negates the
+/// product or `c`, not both, and nothing at all with `.po`.
+fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(), Diagnostic> {
+    let srcs: Vec<Negated> = insn
+        .srcs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| Negated {
+            neg: o.neg,
+            bits: bits.get(i + 1).copied().unwrap_or(32),
+            float: false,
+            name: role(i + 1),
+            at: neg_span(o),
+        })
+        .collect();
+    check_negated(Instr::Table(insn.opcode), &srcs)?;
+    if !syn.negation {
+        return Ok(());
     }
     let neg = |i: usize| insn.srcs.get(i).is_some_and(|o| o.neg);
     let product = neg(0) != neg(1);
@@ -747,22 +807,6 @@ fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(
         neg_span(&insn.srcs[i])
     };
     let other = (2..insn.srcs.len()).find(|&i| neg(i));
-    if !syn.negation {
-        if product || other.is_some() {
-            let span = if product {
-                product_span()
-            } else {
-                neg_span(&insn.srcs[other.unwrap_or(2)])
-            };
-            return Err(Diagnostic::new(
-                span,
-                format!(
-                    "'{op}' does not negate its sources (only -a and -b together, which cancel)"
-                ),
-            ));
-        }
-        return Ok(());
-    }
     if insn.form.po && (product || other.is_some()) {
         let span = if product {
             product_span()
