@@ -496,3 +496,39 @@ fn operand_shape_checks_read_alike_on_both_tables() {
         }
     }
 }
+
+/// A special register (`%tid.x`) has a value only in a program: one instruction that names it
+/// says so, on either table, where it said "unknown selector '.x'" (the table) or took `.x` for
+/// a selector (the program rows).
+#[test]
+fn a_special_register_points_to_programs() {
+    use ptxlab_core::insn::check;
+    for (text, at, tail) in [
+        (
+            "mov.u32 %r1, %tid.x;",
+            "%tid.x",
+            "(the Program view, or `ptxlab run` with %tid.x=V)",
+        ),
+        ("cvt.u64.u32 %rd1, %ctaid.y;", "%ctaid.y", "%ctaid.y=V)"),
+        (
+            "add.u32 %r1, %tid.x, 1;",
+            "%tid.x",
+            "where ptxas reads it with mov or cvt",
+        ),
+        (
+            "vadd.u32.u32.u32 d, %ntid.z, b;",
+            "%ntid.z",
+            "where ptxas reads it with mov or cvt",
+        ),
+        ("mov.u32 %tid.x, 1;", "%tid.x", "which is read only"),
+    ] {
+        let e = check(text).expect_err(text);
+        assert_eq!(&text[e.span.clone()], at, "{text}: {e}");
+        assert!(
+            e.message
+                .starts_with(&format!("'{at}' is a special register"))
+                && e.message.ends_with(tail),
+            "{text}: {e}"
+        );
+    }
+}

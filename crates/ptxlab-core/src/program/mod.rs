@@ -222,42 +222,7 @@ impl Program {
     }
 }
 
-/// The special registers a kernel reads, each with its width and the value it has when none is
-/// given.
-pub const SPECIAL: &[(&str, u32, u64)] = &[
-    ("%tid.x", 32, 0),
-    ("%tid.y", 32, 0),
-    ("%tid.z", 32, 0),
-    ("%ntid.x", 32, 1),
-    ("%ntid.y", 32, 1),
-    ("%ntid.z", 32, 1),
-    ("%ctaid.x", 32, 0),
-    ("%ctaid.y", 32, 0),
-    ("%ctaid.z", 32, 0),
-    ("%nctaid.x", 32, 1),
-    ("%nctaid.y", 32, 1),
-    ("%nctaid.z", 32, 1),
-    ("%tid.w", 32, 0),
-    ("%ntid.w", 32, 0),
-    ("%ctaid.w", 32, 0),
-    ("%nctaid.w", 32, 0),
-    ("%laneid", 32, 0),
-    ("%warpid", 32, 0),
-    ("%nwarpid", 32, 1),
-    ("%smid", 32, 0),
-    ("%nsmid", 32, 1),
-    ("%gridid", 64, 0),
-    ("%lanemask_eq", 32, 1),
-    ("%lanemask_le", 32, 1),
-    ("%lanemask_lt", 32, 0),
-    ("%lanemask_ge", 32, 0xffff_ffff),
-    ("%lanemask_gt", 32, 0xffff_fffe),
-    ("%clock", 32, 0),
-    ("%clock64", 64, 0),
-    ("%globaltimer", 64, 0),
-    ("%dynamic_smem_size", 32, 0),
-    ("%total_smem_size", 32, 0),
-];
+pub use crate::isa::SPECIAL;
 
 /// The special register of this name: its width and default value.
 pub fn special(name: &str) -> Option<(u32, u64)> {

@@ -153,6 +153,29 @@ impl<'a> Slot<'a> {
     pub(crate) fn shape<'x>(&self, a: &'x Arg) -> Result<&'x Arg, Diagnostic> {
         let n = self.instr.name();
         let refuse = |sp: Span, msg: String| Err(Diagnostic::new(sp, msg));
+        // `%tid.x`: a special register, which has a value only in a program. (One with no dot,
+        // `%laneid`, reads like any register here: by position.)
+        let written = self.text[a.span.clone()].trim_start_matches(['-', '!']);
+        if a.suffix.is_some() && crate::isa::is_special(written) {
+            if self.dst {
+                return refuse(
+                    a.span.clone(),
+                    format!("'{written}' is a special register, which is read only"),
+                );
+            }
+            let reads = matches!(self.instr, Instr::Program(p) if p.row().operands.specials);
+            return refuse(
+                a.span.clone(),
+                format!(
+                    "'{written}' is a special register: it has a value only in a program (the Program view, or `ptxlab run` with {written}=V){}",
+                    if reads {
+                        ""
+                    } else {
+                        ", where ptxas reads it with mov or cvt"
+                    }
+                ),
+            );
+        }
         match &a.atom {
             Atom::Pair(..) if self.pair => return Ok(a),
             Atom::Pair(first, second) if self.dst && self.first => {
