@@ -19,6 +19,7 @@ pub fn Learn(props: &Props) -> Html {
     let row = insn.instr();
     let notes = ptxlab_core::notes::modifier_notes(insn);
     let sel_note = ptxlab_core::notes::selector_note(insn);
+    let neg_note = ptxlab_core::notes::negation_note(insn);
     html! {
         <div class="learn-body">
             <p><strong>{ row.name() }</strong>{ format!(" ({}): ", row.family().describe()) }{ row.summary() }</p>
@@ -29,6 +30,9 @@ pub fn Learn(props: &Props) -> Html {
             }
             if let Some(n) = sel_note.as_ref() {
                 <p>{ n.text.clone() }{ example_html(n) }</p>
+            }
+            if let Some(n) = neg_note.as_ref() {
+                <p>{ n.text.clone() }</p>
             }
             { measured(row.measured()) }
             <EmittedBy opcode={row.name()} />

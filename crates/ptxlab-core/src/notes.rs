@@ -682,7 +682,24 @@ pub fn selectors(insn: &Instruction) -> Option<Note> {
 pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
     let mut out = modifier_notes(insn);
     out.extend(selector_note(insn));
+    out.extend(negation_note(insn));
     out
+}
+
+/// The note on `-a, -b` written on an instruction that does not negate (every one but
+/// `vmad`): the two cancel. None otherwise.
+pub fn negation_note(insn: &crate::insn::Insn) -> Option<Note> {
+    let both = match insn {
+        crate::insn::Insn::Table(i) => {
+            !i.opcode.syntax().negation && i.srcs.len() >= 2 && i.srcs[0].neg && i.srcs[1].neg
+        }
+        crate::insn::Insn::Op { op, .. } => op.negated,
+    };
+    both.then(|| {
+        Note::plain(
+            "-a and -b cancel: ptxas takes the two negations together and computes what it computes without them, so a and b are read as they are.",
+        )
+    })
 }
 
 /// The notes on what an instruction's types and modifiers do: a table instruction's modifiers
@@ -843,6 +860,14 @@ pub fn every_note() -> Vec<(String, Note)> {
             for n in program(&op) {
                 out.push((text.to_string(), n));
             }
+        }
+    }
+    for text in ["add.u32 d, -a, -b;", "and.b32 d, -a, -b;"] {
+        if let Some(n) = crate::insn::check(text)
+            .ok()
+            .and_then(|i| negation_note(&i))
+        {
+            out.push((text.to_string(), n));
         }
     }
     out

@@ -92,6 +92,10 @@ pub struct OpInsn {
     /// `mad.cc`, `madc`: `.hi` (true) or `.lo`, the half of the product added.
     #[serde(default)]
     pub hi: bool,
+    /// Written `-a, -b`: the two negations, which cancel (ptxas drops them: the machine code is
+    /// that without them), so only the text shows them.
+    #[serde(default)]
+    pub negated: bool,
     /// The carry chain: writes the carry flag (`add.cc`, `sub.cc`, `mad.cc`, and `addc`,
     /// `subc`, `madc` with `.cc`). The flag is the last destination, [`CARRY_FLAG`].
     #[serde(default)]
@@ -260,6 +264,7 @@ impl Validator<'_> {
             unpack: false,
             pack: false,
             hi: false,
+            negated: false,
             cc: op.is_carry() && !op.carry_in(),
         };
         // The first word written apart from the opcode (`shf .l`).
@@ -488,6 +493,7 @@ impl Validator<'_> {
             insn.srcs.push(self.src(a, slot)?);
         }
         crate::validate::check_negated(crate::isa::Instr::Program(self.op), &negated)?;
+        insn.negated = negated.first().is_some_and(|n| n.neg);
         // The carry flag: read after the sources, written after d.
         if pos.carry == CarryUse::Reads {
             insn.srcs.push(Src::Reg {
@@ -1193,7 +1199,10 @@ impl OpInsn {
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.reads_carry(*i))
-            .map(|(_, x)| src(x))
+            .map(|(i, x)| {
+                let minus = if self.negated && i < 2 { "-" } else { "" };
+                format!("{minus}{}", src(x))
+            })
             .collect();
         let d = if self.unpack {
             format!("{{{}}}", ds.join(", "))

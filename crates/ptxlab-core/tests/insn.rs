@@ -369,3 +369,28 @@ fn setp_answers_as_written() {
         }
     }
 }
+
+/// `-a, -b` cancel on every instruction but `vmad`: the canonical text keeps them, the values are
+/// those without them, and the notes (Learn, `ptxlab explain`) say so on both tables; on `vmad`,
+/// which negates, and without negations there is no such note.
+#[test]
+fn cancelling_negations_are_kept_in_the_text_and_explained() {
+    use ptxlab_core::notes::{for_insn, negation_note};
+    let v = Inputs::new(0xffff_fff0, 7, 0x1234, 1);
+    for (with, without) in [
+        ("and.b32 d, -a, -b;", "and.b32 d, a, b;"),
+        ("setp.lt.s32 p|q, -a, -b;", "setp.lt.s32 p|q, a, b;"),
+        ("add.cc.u32 d, -a, -b;", "add.cc.u32 d, a, b;"),
+        ("add.u32 d, -a, -b;", "add.u32 d, a, b;"),
+        ("dp4a.u32.u32 d, -a, -b, c;", "dp4a.u32.u32 d, a, b, c;"),
+    ] {
+        let (a, b) = (check(with).unwrap(), check(without).unwrap());
+        assert_eq!(a.canonical(), with, "{with}");
+        assert_eq!(a.evaluate(&v).values, b.evaluate(&v).values, "{with}");
+        let note = negation_note(&a).unwrap_or_else(|| panic!("{with}: no note"));
+        assert!(note.text.starts_with("-a and -b cancel"), "{with}");
+        assert!(for_insn(&a).contains(&note), "{with}");
+        assert!(negation_note(&b).is_none(), "{without}");
+    }
+    assert!(negation_note(&check("vmad.s32.u32.u32 d, -a, -b, c;").unwrap()).is_none());
+}
