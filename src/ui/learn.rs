@@ -17,9 +17,10 @@ pub struct Props {
 pub fn Learn(props: &Props) -> Html {
     let insn = props.insn.as_ref();
     let row = insn.instr();
-    let notes = ptxlab_core::notes::modifier_notes(insn);
+    // What the types and modifiers do, and that -a, -b cancel where they are written.
+    let mut notes = ptxlab_core::notes::modifier_notes(insn);
+    notes.extend(ptxlab_core::notes::negation_note(insn));
     let sel_note = ptxlab_core::notes::selector_note(insn);
-    let neg_note = ptxlab_core::notes::negation_note(insn);
     html! {
         <div class="learn-body">
             <p><strong>{ row.name() }</strong>{ format!(" ({}): ", row.family().describe()) }{ row.summary() }</p>
@@ -30,9 +31,6 @@ pub fn Learn(props: &Props) -> Html {
             }
             if let Some(n) = sel_note.as_ref() {
                 <p>{ n.text.clone() }{ example_html(n) }</p>
-            }
-            if let Some(n) = neg_note.as_ref() {
-                <p>{ n.text.clone() }</p>
             }
             { measured(row.measured()) }
             <EmittedBy opcode={row.name()} />

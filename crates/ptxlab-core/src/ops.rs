@@ -225,6 +225,20 @@ pub fn program_names() -> String {
     POp::all().map(|o| o.name()).collect::<Vec<_>>().join(", ")
 }
 
+/// Where a float literal may stand at position `o` of `insn`: any where a float is read, and as
+/// the bits of a bit-type operand of its width.
+fn floats_at(insn: &OpInsn, o: &crate::isa::OperandSpec) -> FloatLits {
+    if insn.float_of(o.float) {
+        return FloatLits::Float;
+    }
+    let t = match o.width {
+        WidthRule::Type | WidthRule::Wide => insn.ty,
+        WidthRule::Second => insn.src_ty.unwrap_or(insn.ty),
+        WidthRule::Bits(_) | WidthRule::Part | WidthRule::Pred => return FloatLits::Bits(0),
+    };
+    FloatLits::Bits(if t.is_bits() { t.bits() } else { 0 })
+}
+
 struct Validator<'a> {
     /// The statement's text.
     text: &'a str,
@@ -346,10 +360,7 @@ impl Validator<'_> {
         match &a.atom {
             Atom::Reg(r) => Ok(Dst::Reg(r.clone())),
             Atom::Sink => Ok(Dst::Sink),
-            _ => Err(err(
-                a.span.clone(),
-                format!("'{}' cannot stand here", &self.text[a.span.clone()]),
-            )),
+            _ => Err(Slot::misplaced(a)),
         }
     }
 
@@ -365,10 +376,7 @@ impl Validator<'_> {
             }),
             Atom::Imm(v) => Ok(Src::Imm(*v)),
             Atom::Float(f) => Ok(Src::Float(*f)),
-            _ => Err(err(
-                a.span.clone(),
-                format!("'{}' cannot stand here", &self.text[a.span.clone()]),
-            )),
+            _ => Err(Slot::misplaced(a)),
         }
     }
 
@@ -432,50 +440,8 @@ impl Validator<'_> {
         }
         self.count(nd + ns, &form(has_last))?;
         // The width a bit-type operand has: a float literal of that width stands there too.
-        let bit_width = |w: WidthRule| {
-            let t = match w {
-                WidthRule::Type | WidthRule::Wide => insn.ty,
-                WidthRule::Second => insn.src_ty.unwrap_or(insn.ty),
-                WidthRule::Bits(_) | WidthRule::Part | WidthRule::Pred => return 0,
-            };
-            if t.is_bits() {
-                t.bits()
-            } else {
-                0
-            }
-        };
-        // A float literal stands where a float is read, and as the bits of a bit-type operand
-        // of its width.
-        let floats = |o: &crate::isa::OperandSpec| {
-            if insn.float_of(o.float) {
-                FloatLits::Float
-            } else {
-                FloatLits::Bits(bit_width(o.width))
-            }
-        };
         let d = pos.dsts[0];
         let slot = self.slot(&d, true).pred(insn.width_of(d.width, 1) == 1);
-        let slots: Vec<Slot> = pos.srcs[..ops.len() - nd]
-            .iter()
-            .map(|o| {
-                self.slot(o, false)
-                    .pred(insn.width_of(o.width, 1) == 1)
-                    .floats(floats(o))
-                    .negatable(true)
-            })
-            .collect();
-        // `-` on the sources: the rule of both tables (`-a` and `-b` together, which cancel).
-        let negated: Vec<crate::validate::Negated> = pos.srcs[..ops.len() - nd]
-            .iter()
-            .zip(&ops[nd..])
-            .map(|(o, a)| crate::validate::Negated {
-                neg: a.neg,
-                bits: insn.width_of(o.width, 1),
-                float: insn.float_of(o.float),
-                name: o.name,
-                at: a.span.start..a.span.start + 1,
-            })
-            .collect();
         let first = slot.shape(&ops[0])?;
         match &first.atom {
             Atom::Pair(p, q) => {
@@ -489,7 +455,22 @@ impl Validator<'_> {
             }
             _ => insn.dsts.push(self.dst(first, slot)?),
         }
-        for (a, slot) in ops[nd..].iter().zip(slots) {
+        // `-` on the sources: the rule of both tables (`-a` and `-b` together, which cancel).
+        let mut negated = Vec::with_capacity(ops.len() - nd);
+        for (a, o) in ops[nd..].iter().zip(pos.srcs) {
+            let (bits, float) = (insn.width_of(o.width, 1), insn.float_of(o.float));
+            let slot = self
+                .slot(o, false)
+                .pred(bits == 1)
+                .floats(floats_at(insn, o))
+                .negatable(true);
+            negated.push(crate::validate::Negated {
+                neg: a.neg,
+                bits,
+                float,
+                name: o.name,
+                at: a.span.start..a.span.start + 1,
+            });
             insn.srcs.push(self.src(a, slot)?);
         }
         crate::validate::check_negated(crate::isa::Instr::Program(self.op), &negated)?;

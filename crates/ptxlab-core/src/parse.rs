@@ -154,12 +154,7 @@ fn operand(text: &str, opcode: Opcode, k: usize, a: Arg) -> Result<Operand, Diag
         Atom::Reg(r) => OperandKind::Reg(r.clone()),
         Atom::Imm(v) => OperandKind::Imm(*v),
         // The shape checker lets only a register or a number through at a table position.
-        _ => {
-            return refuse(
-                &a.span,
-                format!("'{}' cannot stand here", &text[a.span.clone()]),
-            )
-        }
+        _ => return Err(crate::validate::Slot::misplaced(a)),
     };
     let sel = match (&kind, &a.suffix) {
         (_, None) => None,

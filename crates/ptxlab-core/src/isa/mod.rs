@@ -28,8 +28,8 @@ pub mod vocab;
 pub use instr::Instr;
 pub use op_rows::{OpRow, POp, OP_ROWS};
 pub use operand::{
-    is_special, CarryUse, FloatRule, ImmRule, LastSource, OperandSpec, Operands, PositionKind,
-    Role, SelRule, SignRule, WidthRule, SPECIAL,
+    is_dotted_special, CarryUse, FloatRule, ImmRule, LastSource, OperandSpec, Operands,
+    PositionKind, Role, SelRule, SignRule, WidthRule, SPECIAL,
 };
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
 pub use rows::{Opcode, OPCODES};

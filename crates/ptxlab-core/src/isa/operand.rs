@@ -513,7 +513,14 @@ pub const SPECIAL: &[(&str, u32, u64)] = &[
     ("%total_smem_size", 32, 0),
 ];
 
-/// Whether `name` is a special register ([`SPECIAL`]).
-pub fn is_special(name: &str) -> bool {
-    SPECIAL.iter().any(|(n, _, _)| *n == name)
+/// Whether `name` is a special register with a dot: a component of `%tid`, `%ntid`, `%ctaid`
+/// or `%nctaid` (`%tid.x`), the ones of [`SPECIAL`] an operand's suffix could be taken for.
+pub fn is_dotted_special(name: &str) -> bool {
+    matches!(
+        name.split_once('.'),
+        Some((
+            "%tid" | "%ntid" | "%ctaid" | "%nctaid",
+            "x" | "y" | "z" | "w"
+        ))
+    )
 }

@@ -499,3 +499,18 @@ fn one_comparison_vocabulary() {
         );
     }
 }
+
+/// The dotted special registers the operand checker names are exactly those of `SPECIAL` with
+/// a dot.
+#[test]
+fn dotted_special_registers_are_those_of_the_list() {
+    for (name, _, _) in crate::isa::SPECIAL {
+        assert_eq!(
+            crate::isa::is_dotted_special(name),
+            name.contains('.'),
+            "{name}"
+        );
+    }
+    assert!(!crate::isa::is_dotted_special("%r1.x"));
+    assert!(!crate::isa::is_dotted_special("%tid.b0"));
+}

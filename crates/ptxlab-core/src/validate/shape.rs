@@ -13,7 +13,7 @@ use crate::scan::{Arg, Atom};
 use crate::value::FloatLit;
 
 /// Where a float literal may stand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FloatLits {
     /// Nowhere on this instruction (the table's rows read integers).
     Never,
@@ -39,7 +39,7 @@ impl FloatLits {
 }
 
 /// One operand position as the shape checker reads it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(crate) struct Slot<'a> {
     instr: Instr,
     text: &'a str,
@@ -140,9 +140,10 @@ impl<'a> Slot<'a> {
         Slot { imm, ..self }
     }
 
-    /// "b of 'add'".
-    fn of(&self) -> String {
-        format!("{} of '{}'", self.name, self.instr.name())
+    /// What no position takes in the shape that [`Slot::shape`] let through: never made, as
+    /// every caller reads each shape the checker allows, but a message rather than a panic.
+    pub(crate) fn misplaced(a: &Arg) -> Diagnostic {
+        Diagnostic::new(a.span.clone(), "this operand cannot stand here")
     }
 
     /// What was written at `a` may stand here, or why not. A destination written `d|_` gives
@@ -151,162 +152,162 @@ impl<'a> Slot<'a> {
     /// `p|q` where a pair stands, and braced parts where parts stand, come back whole for the
     /// caller to read.
     pub(crate) fn shape<'x>(&self, a: &'x Arg) -> Result<&'x Arg, Diagnostic> {
-        let n = self.instr.name();
-        let refuse = |sp: Span, msg: String| Err(Diagnostic::new(sp, msg));
+        self.misfit(a).map_err(|(span, says)| {
+            let n = self.instr.name();
+            let msg = match says {
+                Says::Of(rest) => format!("{} of '{n}' {rest}", self.name),
+                Says::Named(rest) => format!("'{n}' {rest}"),
+                Says::Plain(s) => s.to_string(),
+                Says::Owned(s) => s,
+            };
+            Diagnostic::new(span, msg)
+        })
+    }
+
+    /// [`Slot::shape`]'s decision, its message in pieces.
+    fn misfit<'x>(&self, a: &'x Arg) -> Result<&'x Arg, (Span, Says)> {
+        let whole = a.span.clone();
         // `%tid.x`: a special register, which has a value only in a program. (One with no dot,
         // `%laneid`, reads like any register here: by position.)
-        let written = self.text[a.span.clone()].trim_start_matches(['-', '!']);
-        if a.suffix.is_some() && crate::isa::is_special(written) {
-            if self.dst {
-                return refuse(
-                    a.span.clone(),
-                    format!("'{written}' is a special register, which is read only"),
-                );
-            }
+        let written = self.text[whole.clone()].trim_start_matches(['-', '!']);
+        if a.suffix.is_some() && crate::isa::is_dotted_special(written) {
             let reads = matches!(self.instr, Instr::Program(p) if p.row().operands.specials);
-            return refuse(
-                a.span.clone(),
-                format!(
-                    "'{written}' is a special register: it has a value only in a program (the Program view, or `ptxlab run` with {written}=V){}",
-                    if reads {
-                        ""
-                    } else {
-                        ", where ptxas reads it with mov or cvt"
-                    }
-                ),
-            );
+            let tail = match (self.dst, reads) {
+                (true, _) => ", which is read only".to_string(),
+                (false, true) => format!(": it has a value only in a program (the Program view, or `ptxlab run` with {written}=V)"),
+                (false, false) => format!(": it has a value only in a program (the Program view, or `ptxlab run` with {written}=V), where ptxas reads it with mov or cvt"),
+            };
+            let msg = format!("'{written}' is a special register{tail}");
+            return Err((whole, Says::Owned(msg)));
         }
         match &a.atom {
             Atom::Pair(..) if self.pair => return Ok(a),
             Atom::Pair(first, second) if self.dst && self.first => {
                 let plain = !(second.not || second.neg || second.suffix.is_some());
                 if matches!(second.atom, Atom::Sink) && plain && !a.not && !a.neg {
-                    return self.shape(first);
+                    return self.misfit(first);
                 }
-                return refuse(
+                return Err((
                     second.span.clone(),
-                    format!("'{n}' writes no predicate: after '|' only '_' (nothing) is accepted"),
-                );
+                    Says::Named("writes no predicate: after '|' only '_' (nothing) is accepted"),
+                ));
             }
             Atom::Pair(_, second) => {
-                return refuse(
+                return Err((
                     second.span.clone(),
-                    format!(
-                        "{} takes no pair: '|' joins two destinations (setp's p|q, or d|_)",
-                        self.of()
-                    ),
-                )
+                    Says::Of("takes no pair: '|' joins two destinations (setp's p|q, or d|_)"),
+                ))
             }
             Atom::Vector(_) if self.parts => return Ok(a),
             Atom::Vector(_) => {
-                return refuse(
-                    a.span.clone(),
-                    format!(
-                        "{} takes no vector ({{...}}): braces hold the parts of mov.bN; write a register{}",
-                        self.of(),
-                        if self.dst { "" } else { " or a number" }
-                    ),
-                )
+                return Err((
+                    whole,
+                    Says::Of(if self.dst {
+                        "takes no vector ({...}): braces hold the parts of mov.bN; write a register"
+                    } else {
+                        "takes no vector ({...}): braces hold the parts of mov.bN; write a register or a number"
+                    }),
+                ))
             }
             _ => {}
         }
         let first = a.span.start..a.span.start + 1;
         if self.dst {
-            if a.neg || a.not {
-                let c = if a.neg { '-' } else { '!' };
-                return refuse(
-                    first,
-                    format!("a destination cannot be negated; drop the '{c}'"),
-                );
-            }
             return match a.atom {
+                _ if a.neg => Err((
+                    first,
+                    Says::Plain("a destination cannot be negated; drop the '-'"),
+                )),
+                _ if a.not => Err((
+                    first,
+                    Says::Plain("a destination cannot be negated; drop the '!'"),
+                )),
                 Atom::Sink if self.sink => Ok(a),
-                Atom::Sink => refuse(
-                    a.span.clone(),
-                    format!(
-                        "'{n}' cannot drop its result: '_' is not a destination it takes (ptxas refuses it)"
+                Atom::Sink => Err((
+                    whole,
+                    Says::Named(
+                        "cannot drop its result: '_' is not a destination it takes (ptxas refuses it)",
                     ),
-                ),
-                Atom::Imm(_) | Atom::Float(_) => refuse(
-                    a.span.clone(),
-                    format!(
-                        "{} must be a {}register, not a number",
-                        self.of(),
-                        if self.pred { "predicate " } else { "" }
-                    ),
-                ),
+                )),
+                Atom::Imm(_) | Atom::Float(_) if self.pred => Err((
+                    whole,
+                    Says::Of("must be a predicate register, not a number"),
+                )),
+                Atom::Imm(_) | Atom::Float(_) => {
+                    Err((whole, Says::Of("must be a register, not a number")))
+                }
                 _ => Ok(a),
             };
         }
-        if matches!(a.atom, Atom::Sink) {
-            return refuse(
-                a.span.clone(),
-                "'_' stands for a result dropped; it cannot be a source".to_string(),
-            );
-        }
-        if a.not {
-            if !matches!(a.atom, Atom::Reg(_)) {
-                return refuse(
-                    first,
-                    "'!' negates a predicate register, not a number".to_string(),
-                );
-            }
-            if !self.pred {
-                return refuse(
-                    first,
-                    format!(
-                        "'!' negates a predicate, and {} is not one: write a register or a number",
-                        self.of()
-                    ),
-                );
-            }
-        }
-        if a.neg && !self.neg {
-            return refuse(first, format!("'{n}' does not negate its sources"));
-        }
         match a.atom {
-            Atom::Float(_) if self.shift => refuse(
-                a.span.clone(),
-                format!(
-                    "{} is a shift amount: write an integer, not a floating-point literal",
-                    self.of()
-                ),
-            ),
-            Atom::Float(f) if !self.float.takes(f) => refuse(
-                a.span.clone(),
-                format!(
-                    "'{}' is a floating-point literal, and {} is an integer{}",
-                    &self.text[a.span.clone()],
-                    self.of(),
+            Atom::Sink => Err((
+                whole,
+                Says::Plain("'_' stands for a result dropped; it cannot be a source"),
+            )),
+            _ if a.not && !matches!(a.atom, Atom::Reg(_)) => Err((
+                first,
+                Says::Plain("'!' negates a predicate register, not a number"),
+            )),
+            _ if a.not && !self.pred => Err((
+                first,
+                Says::Owned(format!(
+                    "'!' negates a predicate, and {} of '{}' is not one: write a register or a number",
+                    self.name,
+                    self.instr.name()
+                )),
+            )),
+            _ if a.neg && !self.neg => Err((first, Says::Named("does not negate its sources"))),
+            Atom::Float(_) if self.shift => Err((
+                whole,
+                Says::Of("is a shift amount: write an integer, not a floating-point literal"),
+            )),
+            Atom::Float(f) if !self.float.takes(f) => Err((
+                whole.clone(),
+                Says::Owned(format!(
+                    "'{}' is a floating-point literal, and {} of '{}' is an integer{}",
+                    &self.text[whole],
+                    self.name,
+                    self.instr.name(),
                     if self.float != FloatLits::Never {
                         " (a float literal stands where a float is read, and as bits: 0f.. for .b32, 0d.. for .b64)"
                     } else {
                         ""
                     }
+                )),
+            )),
+            Atom::Imm(_) if self.float == FloatLits::Float => Err((
+                whole,
+                Says::Of(
+                    "is a floating-point value: write a float literal (0f3f800000), not an integer",
                 ),
-            ),
-            Atom::Imm(_) if self.float == FloatLits::Float => refuse(
-                a.span.clone(),
-                format!(
-                    "{} is a floating-point value: write a float literal (0f3f800000), not an integer",
-                    self.of()
-                ),
-            ),
-            Atom::Imm(_) | Atom::Float(_) if !self.imm => refuse(
-                a.span.clone(),
-                format!("{} must be a register, not a number", self.of()),
-            ),
-            Atom::Reg(_) if self.imm_only.is_some() => refuse(
-                a.span.clone(),
-                format!(
-                    "{} must be a number ({}), not a register",
-                    self.of(),
-                    self.imm_only.unwrap_or_default()
-                ),
-            ),
+            )),
+            Atom::Imm(_) | Atom::Float(_) if !self.imm => {
+                Err((whole, Says::Of("must be a register, not a number")))
+            }
+            Atom::Reg(_) => match self.imm_only {
+                Some(what) => Err((
+                    whole,
+                    Says::Owned(format!(
+                        "{} of '{}' must be a number ({what}), not a register",
+                        self.name,
+                        self.instr.name()
+                    )),
+                )),
+                None => Ok(a),
+            },
             _ => Ok(a),
         }
     }
+}
+
+/// A refusal's message in pieces, put together once ([`Slot::shape`]).
+enum Says {
+    /// After "b of 'add' ".
+    Of(&'static str),
+    /// After "'add' ".
+    Named(&'static str),
+    Plain(&'static str),
+    Owned(String),
 }
 
 /// A selector written where the instruction takes none, the same words on both tables.
