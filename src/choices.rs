@@ -7,9 +7,8 @@
 use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAMES};
 use ptxlab_core::insn::{check, Insn};
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
-use ptxlab_core::isa::{Instr, POp};
-use ptxlab_core::ops::OpInsn;
-use ptxlab_core::{Family, Opcode, Type, OPCODES};
+use ptxlab_core::isa::{Instr, ROWS};
+use ptxlab_core::{Family, Opcode, Type};
 
 /// One choice of a control.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,38 +180,6 @@ fn select(key: &str, label: &str, choices: Vec<Choice>, row: Row) -> Group {
     }
 }
 
-/// The switch of a one-modifier group (`.sat`, `.po`, `.relu`, `.cc`, `.shiftamt`).
-fn switch(insn: &Instruction, g: ModGroup, m: Mod, on: bool) -> Group {
-    let off = with_mod(insn, |x| *x == m, None);
-    let with = with_mod(insn, |x| *x == m, Some(m));
-    toggle(g.key(), g.label(), insn, on, &off, &with, Row::Modifiers)
-}
-
-/// The list of a group of alternatives (`.eq`..., `.clamp`/`.wrap`, `.shr7`/`.shr15`,
-/// `.lo`/`.hi`/`.wide`), with "none" unless the syntax requires one.
-fn alternatives(insn: &Instruction, g: ModGroup, offered: &[Mod], required: bool) -> Group {
-    let in_group = |m: &Mod| ModGroup::of(*m) == g;
-    let current = insn.mods.iter().map(|(m, _)| *m).find(in_group);
-    let mut choices = Vec::new();
-    if !required || current.is_none() {
-        choices.push(choice(
-            "none",
-            &with_mod(insn, in_group, None),
-            current.is_none(),
-        ));
-    }
-    for &m in offered {
-        let c = with_mod(insn, in_group, Some(m));
-        choices.push(choice(format!(".{}", m.name()), &c, current == Some(m)));
-    }
-    select(
-        g.key(),
-        g.label_for(Instr::Table(insn.opcode)),
-        choices,
-        Row::Modifiers,
-    )
-}
-
 /// Scalar video: no second step, a secondary operation with `c`, or a merge into a part of `d`
 /// (the parts `d`'s selector rule lists).
 fn second_step(insn: &Instruction, syntax: &Syntax) -> Group {
@@ -346,57 +313,93 @@ fn selector_groups(insn: &Instruction, k: usize, rule: SelRule, out: &mut Vec<Gr
     }
 }
 
-/// Every control for the given (valid) instruction, read from the opcode's row: the
-/// modifier groups its syntax takes, its type slots and its operands' selector rules. Whether
-/// a given combination is accepted is left to the checker.
-pub fn groups(insn: &Instruction) -> Vec<Group> {
-    let op = insn.opcode;
-    let fam = op.family();
-    let syntax = op.syntax();
-    let mut out = Vec::new();
-
-    // Family, then opcode.
-    out.push(families(fam, &insn.canonical()));
-    let ops = OPCODES
+/// Every control for the given (valid) instruction of either table, read from its row
+/// ([`ptxlab_core::isa::ROWS`]): family, opcode, a list per type slot, the row's modifier
+/// groups in the row's order, and, where the row has them, the video instructions' second
+/// step, lane mask, negations and selectors. Whether a given combination is accepted is left
+/// to the checker.
+pub fn groups(insn: &Insn) -> Vec<Group> {
+    let instr = insn.instr();
+    let row = instr.row();
+    let text = insn.canonical();
+    let mut out = vec![families(row.family, &text)];
+    let ops = ROWS
         .iter()
-        .filter(|o| o.family == fam)
-        .map(|o| fixed_choice(o.name, &switch_opcode(insn, o.opcode), o.opcode == op))
+        .filter(|r| r.family == row.family)
+        .map(|r| {
+            let here = r.instr == instr;
+            let to = if here {
+                text.clone()
+            } else {
+                switch_to(insn, r.instr)
+            };
+            fixed_choice(r.name, &to, here)
+        })
         .collect();
     out.push(select("opcode", "Opcode", ops, Row::Opcode));
-
-    // Modifier groups, in the order of ModGroup::ALL.
-    for g in ModGroup::ALL {
-        let offered: Vec<Mod> = g.members().filter(|m| syntax.takes(*m)).collect();
-        let written = insn.mods.iter().any(|(m, _)| ModGroup::of(*m) == g);
-        match g {
-            ModGroup::Type => type_groups(insn, syntax, &mut out),
-            ModGroup::SecOp if fam == Family::ScalarVideo => out.push(second_step(insn, syntax)),
-            ModGroup::SecOp if fam.is_simd() => accumulate_and_mask(insn, &mut out),
-            ModGroup::SecOp => {}
-            _ if offered.is_empty() && !written => {}
-            _ if g.is_switch() => {
-                let m = g.members().next().unwrap_or(Mod::Sat);
-                let on = insn.mods.iter().any(|(x, _)| *x == m);
-                out.push(switch(insn, g, m, on));
+    type_groups(insn, &mut out);
+    let table = insn.table();
+    for (g, required, mods) in row.mod_groups() {
+        match (g, table) {
+            (ModGroup::SecOp, Some(i)) if row.family == Family::ScalarVideo => {
+                out.push(second_step(i, &row.syntax))
+            }
+            (ModGroup::SecOp, Some(i)) => accumulate_and_mask(i, &mut out),
+            _ if mods.len() == 1 => {
+                let on = insn.modifier(g).is_some();
+                let off = insn.with_modifier(g, None);
+                let with = insn.with_modifier(g, Some(mods[0]));
+                out.push(Group {
+                    key: g.key().into(),
+                    label: g.label_for(instr).into(),
+                    control: Control::Toggle,
+                    choices: vec![
+                        any_choice("off", if on { &off } else { insn }, !on),
+                        any_choice("on", if on { insn } else { &with }, on),
+                    ],
+                    row: Row::Modifiers,
+                });
             }
             _ => {
-                let required = syntax.mods.required.contains(&g);
-                out.push(alternatives(insn, g, &offered, required));
+                let current = insn.modifier(g);
+                let mut choices = Vec::new();
+                if !required || current.is_none() {
+                    let none = insn.with_modifier(g, None);
+                    choices.push(any_choice("none", &none, current.is_none()));
+                }
+                for m in mods {
+                    let c = insn.with_modifier(g, Some(m));
+                    let label = format!(".{}", m.name());
+                    choices.push(any_choice(label, &c, current == Some(m)));
+                }
+                out.push(select(g.key(), g.label_for(instr), choices, Row::Modifiers));
             }
         }
-        // Negations sit with vmad's modifiers, before the result part.
-        if g == ModGroup::Po && syntax.negation {
-            negations(insn, &mut out);
+        // Negations sit with vmad's modifiers, after .po.
+        if let (ModGroup::Po, Some(i)) = (g, table) {
+            if row.syntax.negation {
+                negations(i, &mut out);
+            }
         }
     }
-
     // Selectors, as each source position's rule says.
-    for k in 0..2 {
-        if let Some(spec) = op.source(k) {
-            selector_groups(insn, k, spec.sel, &mut out);
+    if let Some(i) = table {
+        for k in 0..2 {
+            if let Some(spec) = i.opcode.source(k) {
+                selector_groups(i, k, spec.sel, &mut out);
+            }
         }
     }
     out
+}
+
+/// The text that switching to `to` produces: a table instruction's form carried over to
+/// another of its family ([`switch_opcode`]), otherwise `to`'s example.
+fn switch_to(insn: &Insn, to: Instr) -> String {
+    match (insn.table(), to) {
+        (Some(i), Instr::Table(op)) => switch_opcode(i, op),
+        _ => to.example().to_string(),
+    }
 }
 
 /// The family list, one entry per family of [`Family::ALL`] (both tables): the current
@@ -416,127 +419,30 @@ fn families(current: Family, text: &str) -> Group {
     select("family", "Family", fams, Row::Opcode)
 }
 
-/// The controls for an instruction of either kind.
-pub fn any_groups(insn: &Insn) -> Vec<Group> {
-    match insn {
-        Insn::Table(i) => groups(i),
-        Insn::Op { op, .. } => op_groups(op),
-    }
+fn any_choice(label: impl Into<String>, insn: &Insn, selected: bool) -> Choice {
+    fixed_choice(label, &insn.canonical(), selected)
 }
 
-fn op_choice(label: impl Into<String>, op: &OpInsn, selected: bool) -> Choice {
-    fixed_choice(label, &op.canonical(), selected)
-}
-
-/// Every control for a program instruction, read from its row ([`ptxlab_core::isa::OP_ROWS`]):
-/// family, opcode, the types it takes and its modifier groups. The checker judges each choice.
-pub fn op_groups(op: &OpInsn) -> Vec<Group> {
-    let row = op.op.row();
-    let text = op.canonical();
-    let mut out = Vec::new();
-    out.push(families(row.family, &text));
-    let ops = POp::all()
-        .filter(|o| o.family() == row.family)
-        .map(|o| {
-            if o == op.op {
-                fixed_choice(o.name(), &text, true)
-            } else {
-                fixed_choice(o.name(), o.example(), false)
-            }
-        })
-        .collect();
-    out.push(select("opcode", "Opcode", ops, Row::Opcode));
-    // The first type is d's where a second type names other operands; the second type's
-    // label names the sources it reads (`cvt`'s a, `set`'s a and b, `slct`'s c).
-    let seconds = row.second_type_sources();
-    let dlabel = match op.op {
-        POp::CvtPack => "Packed type",
-        _ if !seconds.is_empty() => "d type",
-        _ => "Type",
-    };
-    let types = row
-        .types(0)
-        .iter()
-        .map(|&t| op_choice(format!(".{}", t.name()), &op.with_type(t), t == op.ty))
-        .collect();
-    out.push(select("type0", dlabel, types, Row::Modifiers));
-    if let Some(src) = op.src_ty {
-        let types = row
-            .types(1)
-            .iter()
-            .map(|&t| {
-                let mut c = op.clone();
-                c.src_ty = Some(t);
-                op_choice(format!(".{}", t.name()), &c, t == src)
-            })
-            .collect();
-        let names: Vec<String> = seconds.iter().map(|&i| op.src_name(i)).collect();
-        let label = format!("{} type", names.join(" and "));
-        out.push(select("type1", &label, types, Row::Modifiers));
-    }
-    // Each modifier group gives its control's key and label, and what its modifiers set.
-    for (g, required, mods) in row.mod_groups() {
-        let (key, label) = (g.key(), g.label_for(Instr::Program(op.op)));
-        let current = op.modifier(g);
-        if mods.len() == 1 {
-            let on = current.is_some();
-            let off = op.with_modifier(g, None);
-            let with = op.with_modifier(g, Some(mods[0]));
-            out.push(Group {
-                key: key.into(),
-                label: label.into(),
-                control: Control::Toggle,
-                choices: vec![
-                    op_choice("off", if on { &off } else { op }, !on),
-                    op_choice("on", if on { op } else { &with }, on),
-                ],
-                row: Row::Modifiers,
-            });
-            continue;
-        }
-        let mut choices = Vec::new();
-        if !required || current.is_none() {
-            choices.push(op_choice(
-                "none",
-                &op.with_modifier(g, None),
-                current.is_none(),
-            ));
-        }
-        for m in mods {
-            let c = op.with_modifier(g, Some(m));
-            choices.push(op_choice(format!(".{}", m.name()), &c, current == Some(m)));
-        }
-        out.push(select(key, label, choices, Row::Modifiers));
-    }
-    out
-}
-
-/// One list per type slot, offering the types the syntax lists for it.
-fn type_groups(insn: &Instruction, syntax: &Syntax, out: &mut Vec<Group>) {
-    let type_slots: Vec<usize> = insn
-        .mods
-        .iter()
-        .enumerate()
-        .filter(|(_, (m, _))| matches!(m, Mod::Type(_)))
-        .map(|(i, _)| i)
-        .collect();
-    for (k, &at) in type_slots.iter().enumerate().take(3) {
-        let Mod::Type(current) = insn.mods[at].0 else {
-            continue;
-        };
-        let slot = syntax.slots.get(k);
+/// One list per type slot written, offering the types the row lists for it (one, for a slot
+/// that takes one: `vshl`'s `b`, `cvt.pack`'s `c`).
+fn type_groups(insn: &Insn, out: &mut Vec<Group>) {
+    let slots = insn.instr().row().syntax.slots;
+    for (k, current) in insn.types().into_iter().enumerate() {
+        let slot = slots.get(k);
         let offered: &[Type] = slot.map_or(&Type::TABLE, |s| s.types);
         let choices = offered
             .iter()
             .map(|&t| {
-                let mut c = insn.clone();
-                c.mods[at].0 = Mod::Type(t);
-                choice(format!(".{}", t.name()), &c, t == current)
+                any_choice(
+                    format!(".{}", t.name()),
+                    &insn.with_type(k, t),
+                    t == current,
+                )
             })
             .collect();
         out.push(select(
             &format!("type{k}"),
-            &slot.map_or("type".into(), |s| s.label()),
+            &slot.map_or("Type".into(), |s| s.label()),
             choices,
             Row::Modifiers,
         ));
@@ -581,7 +487,7 @@ mod tests {
     #[test]
     fn scalar_groups_round_trip() {
         let insn = parse("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
-        let g = groups(&insn);
+        let g = groups(&Insn::from(insn.clone()));
         assert_eq!(find(&g, "opcode").selected().unwrap().label, "vadd");
         assert_eq!(find(&g, "type1").selected().unwrap().label, ".u32");
         assert!(find(&g, "sat").choices[1].selected);
@@ -616,12 +522,57 @@ mod tests {
         assert!(fams.contains(&"logic and shift"), "{fams:?}");
     }
 
+    /// One builder for every row of both tables: the opcode list is the row's family, one
+    /// list per type written with the slot's label, and a control per modifier group of the
+    /// row, in the row's order.
+    #[test]
+    fn one_builder_reads_every_row() {
+        for instr in Instr::all() {
+            let insn = check(instr.example()).unwrap();
+            let g = groups(&insn);
+            let row = instr.row();
+            let ops = find(&g, "opcode");
+            let family: Vec<&str> = ROWS
+                .iter()
+                .filter(|r| r.family == row.family)
+                .map(|r| r.name)
+                .collect();
+            let listed: Vec<&str> = ops.choices.iter().map(|c| c.label.as_str()).collect();
+            assert_eq!(listed, family);
+            assert_eq!(ops.selected().unwrap().label, row.name);
+            for (k, t) in insn.types().into_iter().enumerate() {
+                let list = find(&g, &format!("type{k}"));
+                assert_eq!(list.selected().unwrap().label, format!(".{}", t.name()));
+                assert_eq!(list.label, row.syntax.slots[k].label(), "{}", row.name);
+            }
+            let keys: Vec<&str> = g.iter().map(|x| x.key.as_str()).collect();
+            let mut at = 0;
+            for (grp, _, _) in row.mod_groups() {
+                let key = match grp {
+                    ModGroup::SecOp if row.family == Family::ScalarVideo => "second",
+                    ModGroup::SecOp => "accumulate",
+                    _ => grp.key(),
+                };
+                let i = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                    panic!("{}: no control {key}", row.name);
+                });
+                assert!(i > at, "{}: {key} out of the row's order", row.name);
+                at = i;
+            }
+        }
+        // Both tables' labels come from the slots.
+        let set = groups(&check("set.lt.u32.s32 d, a, b;").unwrap());
+        assert_eq!(find(&set, "type1").label, "Type of a and b");
+        let pack = groups(&check("cvt.pack.sat.u8.s32.b32 d, a, b, c;").unwrap());
+        assert_eq!(find(&pack, "type2").label, "Type of c");
+        let vadd = groups(&check("vadd.u32.u32.u32 d, a, b;").unwrap());
+        assert_eq!(find(&vadd, "type0").label, "Type of d");
+    }
+
     #[test]
     fn program_instruction_groups() {
-        let Insn::Op { op, .. } = check("setp.lt.s32 p|q, a, b;").unwrap() else {
-            panic!()
-        };
-        let g = op_groups(&op);
+        let op = check("setp.lt.s32 p|q, a, b;").unwrap();
+        let g = groups(&op);
         assert_eq!(
             find(&g, "family").selected().unwrap().label,
             "comparison and selection"
@@ -648,10 +599,8 @@ mod tests {
             .unwrap();
         assert_eq!(and.text, "setp.lt.and.s32 p|q, a, b, c;");
         assert!(and.error.is_none());
-        let Insn::Op { op, .. } = check("prmt.b32 d, a, b, c;").unwrap() else {
-            panic!()
-        };
-        let g = op_groups(&op);
+        let op = check("prmt.b32 d, a, b, c;").unwrap();
+        let g = groups(&op);
         let modes: Vec<&str> = find(&g, "prmt")
             .choices
             .iter()
@@ -661,40 +610,28 @@ mod tests {
             modes,
             ["none", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"]
         );
-        let Insn::Op { op, .. } = check("cvt.sat.s8.s32 d, a;").unwrap() else {
-            panic!()
-        };
-        let g = op_groups(&op);
+        let op = check("cvt.sat.s8.s32 d, a;").unwrap();
+        let g = groups(&op);
         assert_eq!(find(&g, "type1").selected().unwrap().label, ".s32");
         assert_eq!(find(&g, "sat").choices[0].text, "cvt.s8.s32 d, a;");
-        let Insn::Op { op, .. } = check("shf.r.clamp.b32 d, a, b, c;").unwrap() else {
-            panic!()
-        };
-        let g = op_groups(&op);
+        let op = check("shf.r.clamp.b32 d, a, b, c;").unwrap();
+        let g = groups(&op);
         assert_eq!(find(&g, "dir").choices.len(), 2, "a direction is required");
         assert_eq!(find(&g, "mode").selected().unwrap().label, ".clamp");
         // One group, one key and label for both kinds; `shf`'s mode says what it does.
         assert_eq!(find(&g, "mode").label, "Shift amount");
-        let Insn::Table(vshl) = check("vshl.u32.u32.u32.clamp d, a, b;").unwrap() else {
-            panic!()
-        };
+        let vshl = check("vshl.u32.u32.u32.clamp d, a, b;").unwrap();
         assert_eq!(find(&groups(&vshl), "mode").label, "Mode");
-        let Insn::Op { op, .. } = check("cvt.sat.s8.s32 d, a;").unwrap() else {
-            panic!()
-        };
-        let Insn::Table(add) = check("add.sat.s32 d, a, b;").unwrap() else {
-            panic!()
-        };
-        assert_eq!(find(&op_groups(&op), "sat").label, ".sat");
+        let op = check("cvt.sat.s8.s32 d, a;").unwrap();
+        let add = check("add.sat.s32 d, a, b;").unwrap();
+        assert_eq!(find(&groups(&op), "sat").label, ".sat");
         assert_eq!(find(&groups(&add), "sat").label, ".sat");
     }
 
     #[test]
     fn carry_chain_groups() {
-        let Insn::Op { op, .. } = check("madc.hi.cc.u32 d, a, b, c;").unwrap() else {
-            panic!()
-        };
-        let g = op_groups(&op);
+        let op = check("madc.hi.cc.u32 d, a, b, c;").unwrap();
+        let g = groups(&op);
         let ops: Vec<&str> = find(&g, "opcode")
             .choices
             .iter()
@@ -723,10 +660,8 @@ mod tests {
             t16.error
         );
         // cvt.pack: the narrow types read c, the 16-bit ones do not.
-        let Insn::Op { op, .. } = check("cvt.pack.sat.u8.s32.b32 d, a, b, c;").unwrap() else {
-            panic!()
-        };
-        let g = op_groups(&op);
+        let op = check("cvt.pack.sat.u8.s32.b32 d, a, b, c;").unwrap();
+        let g = groups(&op);
         let u16 = find(&g, "type0")
             .choices
             .iter()
@@ -739,7 +674,7 @@ mod tests {
     #[test]
     fn simd_selectors_and_mask() {
         let insn = parse("vmin4.s32.u32.u32.add d.b0, a.b0000, b.b2222, c;").unwrap();
-        let g = groups(&insn);
+        let g = groups(&Insn::from(insn.clone()));
         assert!(find(&g, "accumulate").choices[1].selected);
         assert!(find(&g, "mask0").choices[1].selected);
         assert!(find(&g, "mask1").choices[0].selected);
@@ -773,9 +708,9 @@ mod tests {
 
     #[test]
     fn every_template_gives_groups() {
-        for info in OPCODES {
-            let insn = parse(info.opcode.example()).unwrap();
-            let g = groups(&insn);
+        for info in ptxlab_core::OPCODES {
+            let insn = parse(info.example).unwrap();
+            let g = groups(&Insn::from(insn.clone()));
             assert!(g.len() >= 2);
             for grp in &g {
                 assert!(

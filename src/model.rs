@@ -208,7 +208,7 @@ impl State {
                 let groups = match &self.valid {
                     // Same instruction written differently: keep the pickers.
                     Some(old) if old.insn.canonical() == insn.canonical() => old.groups.clone(),
-                    _ => Rc::new(choices::any_groups(&insn)),
+                    _ => Rc::new(choices::groups(&insn)),
                 };
                 let trace = insn.trace(&self.inputs());
                 self.valid = Some(Valid {
@@ -621,7 +621,7 @@ mod tests {
         ];
         let mut offered = 0;
         for info in ptxlab_core::OPCODES {
-            let s = State::new(info.opcode.example(), values[0]);
+            let s = State::new(info.example, values[0]);
             let groups = s.valid.as_ref().unwrap().groups.clone();
             for g in groups.iter() {
                 for c in g.choices.iter().filter(|c| c.error.is_none()) {

@@ -13,7 +13,7 @@ pub const DEFAULT_VALUES: [u64; 4] = [0x2808_cf1b, 0x0000_0024, 0x0000_0000, 0x0
 mod tests {
     use super::*;
     use ptxlab_core::ast::Mod;
-    use ptxlab_core::{notes, OPCODES};
+    use ptxlab_core::{notes, Opcode};
 
     #[test]
     fn default_text_checks() {
@@ -22,9 +22,9 @@ mod tests {
 
     #[test]
     fn every_modifier_has_a_note() {
-        for info in OPCODES {
+        for &opcode in Opcode::ALL {
             for m in Mod::ALL {
-                assert!(!notes::modifier(info.opcode, m).text.is_empty());
+                assert!(!notes::modifier(opcode, m).text.is_empty());
             }
         }
     }

@@ -158,7 +158,7 @@ test.describe('playground', () => {
       [['Family', 'SIMD, 4 byte lanes']],
       [['Family', 'SIMD, 2 half-word lanes']],
       [['Family', 'video multiply-add']],
-      [['Family', 'integer arithmetic'], ['type', '.u32']],
+      [['Family', 'integer arithmetic'], ['Type', '.u32']],
       [['Family', 'integer arithmetic'], ['Opcode', 'mul']],
     ];
     let compared = 0;

@@ -149,7 +149,7 @@ test.describe('program instructions in the single view', () => {
     await expect(field).toHaveValue('set.lt.u32.u32 d, a, b;');
     await expect(page.getByLabel('d (hex)', { exact: true })).toHaveValue('0x00000000');
     // The second type's list names the sources it reads; an .f32 d writes 1.0.
-    await expect(page.getByText('a and b type', { exact: true })).toBeVisible();
+    await expect(page.getByText('Type of a and b', { exact: true })).toBeVisible();
     await page.locator('#pick-type0').selectOption({ label: '.f32' });
     await page.locator('#pick-cmp').selectOption({ label: '.hi' });
     await expect(field).toHaveValue('set.hi.f32.u32 d, a, b;');

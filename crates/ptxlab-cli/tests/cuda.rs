@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use ptxlab_cli::read_jsonl;
-use ptxlab_core::{check, cuda::asm_statement, Opcode, OPCODES};
+use ptxlab_core::{check, cuda::asm_statement, Opcode};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -32,10 +32,10 @@ fn generator_matches_nvcc_checked_statements() {
         n += 1;
     }
     assert!(n > 300, "fixture has only {n} statements");
-    let missing: Vec<&str> = OPCODES
+    let missing: Vec<&str> = Opcode::ALL
         .iter()
-        .filter(|o| !seen.contains(&o.opcode))
-        .map(|o| o.name)
+        .filter(|o| !seen.contains(o))
+        .map(|o| o.name())
         .collect();
     assert!(
         missing.is_empty(),

@@ -105,7 +105,8 @@ fn selector_for(r: &mut Rng, rule: SelRule, n: usize) -> String {
 /// evaluators are exercised on real forms; a few still break a rule (a modifier that narrows
 /// the types, say).
 pub fn plausible(r: &mut Rng) -> String {
-    let row = &OPCODES[r.below(OPCODES.len())];
+    let opcode = isa::Opcode::ALL[r.below(isa::Opcode::ALL.len())];
+    let row = opcode.info();
     let syn = &row.syntax;
     let mut mods: Vec<Mod> = syn
         .slots
@@ -133,16 +134,16 @@ pub fn plausible(r: &mut Rng) -> String {
         }
     }
     let mut s = String::from(row.name);
-    for m in isa::canonical_order(row.opcode, mods.iter().copied()) {
+    for m in isa::canonical_order(opcode, mods.iter().copied()) {
         s.push('.');
         s.push_str(m.name());
     }
-    let (lo, hi) = isa::source_counts(row.opcode);
+    let (lo, hi) = isa::source_counts(opcode);
     let secop = mods.iter().any(|m| matches!(m, Mod::SecOp(_)));
     // Scalar video: a secondary operation, or a merge into a part of d, needs the third source.
     let merge = lo < hi && !secop && r.chance(1, 2);
     let nsrc = if secop || merge { hi } else { lo };
-    let rules = isa::selector_rules(row.opcode, merge);
+    let rules = isa::selector_rules(opcode, merge);
     let n = lanes::lane_count(row.family);
     let dsel = if merge {
         pick(r, &rules[0].selectors()).to_string()

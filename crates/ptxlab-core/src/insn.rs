@@ -36,7 +36,7 @@ use crate::ast::{Guard, Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
-use crate::isa::Instr;
+use crate::isa::{Instr, Mod, ModGroup, Type};
 use crate::ops::{Dst, OpInsn, Src};
 use crate::plan::Plan;
 use crate::readings::{
@@ -550,6 +550,91 @@ impl Insn {
         match self {
             Insn::Table(_) => k == 0,
             Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| *d != Dst::Sink),
+        }
+    }
+    /// The modifier of group `g` written (for a program row, also one its fields always name:
+    /// `shf`'s direction, `mad.cc`'s half); `None` when none is.
+    pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
+        match self {
+            Insn::Table(i) => i
+                .mods
+                .iter()
+                .map(|(m, _)| *m)
+                .find(|m| ModGroup::of(*m) == g),
+            Insn::Op { op, .. } => op.modifier(g),
+        }
+    }
+    /// The instruction with group `g` set to `m` (`None`: none of it), and the operands that
+    /// come with it on a program row (a Boolean operation's predicate `c`, a carry out). Not
+    /// validated: the pickers ask [`check`] about its text.
+    pub fn with_modifier(&self, g: ModGroup, m: Option<Mod>) -> Insn {
+        match self {
+            Insn::Table(i) => {
+                let mut c = i.clone();
+                c.mods.retain(|(x, _)| ModGroup::of(*x) != g);
+                if let Some(m) = m {
+                    c.mods.push((m, 0..0));
+                }
+                Insn::Table(c)
+            }
+            Insn::Op { guard, op } => Insn::Op {
+                guard: guard.clone(),
+                op: op.with_modifier(g, m),
+            },
+        }
+    }
+    /// The types written, slot by slot ([`crate::isa::Syntax::slots`]): a table instruction's
+    /// type words in order; a program row's instruction type, then its second type and its
+    /// third where it has them.
+    pub fn types(&self) -> Vec<Type> {
+        match self {
+            Insn::Table(i) => i
+                .mods
+                .iter()
+                .filter_map(|(m, _)| match m {
+                    Mod::Type(t) => Some(*t),
+                    _ => None,
+                })
+                .collect(),
+            Insn::Op { op, .. } => {
+                let row = op.op.row();
+                let mut v = vec![op.ty];
+                v.extend(op.src_ty);
+                if op.src_ty.is_some() && row.reads_third(op.ty) {
+                    v.extend(row.types(2).first());
+                }
+                v
+            }
+        }
+    }
+    /// The instruction with the type of slot `k` set to `t`, and the operands that come with
+    /// it on a program row (`cvt.pack`'s narrow types read a `c`). Not validated.
+    pub fn with_type(&self, k: usize, t: Type) -> Insn {
+        match self {
+            Insn::Table(i) => {
+                let mut c = i.clone();
+                if let Some((m, _)) = c
+                    .mods
+                    .iter_mut()
+                    .filter(|(m, _)| matches!(m, Mod::Type(_)))
+                    .nth(k)
+                {
+                    *m = Mod::Type(t);
+                }
+                Insn::Table(c)
+            }
+            Insn::Op { guard, op } => Insn::Op {
+                guard: guard.clone(),
+                op: match k {
+                    0 => op.with_type(t),
+                    1 => {
+                        let mut c = op.clone();
+                        c.src_ty = Some(t);
+                        c
+                    }
+                    _ => op.clone(),
+                },
+            },
         }
     }
 }

@@ -89,7 +89,7 @@ pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
 pub use insn::Insn;
-pub use isa::{Family, Opcode, OpcodeInfo, OPCODES};
+pub use isa::{Family, Opcode, Row, OPCODES};
 pub use parse::parse;
 pub use plan::Plan;
 pub use readings::{

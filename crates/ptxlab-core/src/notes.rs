@@ -840,16 +840,14 @@ fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
 /// with where it comes from (`"vadd .sat"`, `"selectors Scalar"`): what the tests walk.
 pub fn every_note() -> Vec<(String, Note)> {
     let mut out = Vec::new();
-    for info in crate::isa::OPCODES {
+    for &opcode in crate::isa::Opcode::ALL {
+        let info = opcode.info();
         let takes = |m: Mod| match m {
             Mod::Type(t) => info.syntax.slots.iter().any(|s| s.types.contains(&t)),
             _ => info.syntax.takes(m),
         };
         for m in Mod::ALL.into_iter().filter(|&m| takes(m)) {
-            out.push((
-                format!("{} .{}", info.name, m.name()),
-                modifier(info.opcode, m),
-            ));
+            out.push((format!("{} .{}", info.name, m.name()), modifier(opcode, m)));
         }
     }
     for k in SelectorNote::ALL {

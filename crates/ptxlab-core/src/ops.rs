@@ -17,12 +17,13 @@ use crate::ast::Span;
 use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
-pub use crate::isa::op_rows::{OpRow, POp, OP_ROWS};
+pub use crate::isa::Row;
 use crate::isa::{
     BoolOp, ClampMode, Cmp, FloatRule, HalfMode, Mod, ModGroup, PositionKind, PrmtMode, ShiftDir,
     SignRule, Type, WidthRule,
 };
 use crate::isa::{CarryUse, LastSource};
+pub use crate::isa::{POp, OP_ROWS};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
     Detail, Flag, FlagSet, Flow, Recorder, Saturation, Stage, StageKind, Trace, Tracer, Val, Views,

@@ -1,5 +1,6 @@
 //! One index of every instruction ptxlab reads: the 47 video and integer arithmetic opcodes of
-//! [`OPCODES`] and the program instructions of [`OP_ROWS`]. Whatever asks about an instruction by
+//! [`OPCODES`] and the program instructions of [`OP_ROWS`](super::OP_ROWS), the two parts of
+//! the one table [`ROWS`], whose row [`Instr::row`] finds. Whatever asks about an instruction by
 //! name (the checker's dispatch, its suggestions for a misspelt name, the family list, Learn,
 //! `ptxlab explain`) asks here, so both tables are one list to it.
 //!
@@ -14,24 +15,21 @@
 //! assert!(Instr::all().count() > 60);
 //! ```
 
-use super::{Family, Gpu, Opcode, POp, Syntax, OPCODES, OP_ROWS};
+use super::{Family, Gpu, Opcode, POp, Row, Syntax, OPCODES, ROWS};
 
 /// Any instruction: a row of either table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instr {
     /// A row of [`OPCODES`].
     Table(Opcode),
-    /// A row of [`OP_ROWS`].
+    /// A row of [`OP_ROWS`](super::OP_ROWS).
     Program(POp),
 }
 
 impl Instr {
     /// Every instruction: the table's rows in their order, then the program rows.
     pub fn all() -> impl Iterator<Item = Instr> + Clone {
-        OPCODES
-            .iter()
-            .map(|r| Instr::Table(r.opcode))
-            .chain(OP_ROWS.iter().map(|r| Instr::Program(r.op)))
+        ROWS.iter().map(|r| r.instr)
     }
     /// The instruction named by an opcode word and the modifiers written after it: `add.cc`
     /// and `cvt.pack` are rows of their own ([`POp::of_statement`]); `None` for a word no row
@@ -42,55 +40,54 @@ impl Instr {
             .map(Instr::Program)
             .or_else(|| Opcode::from_name(word).map(Instr::Table))
     }
+    /// Its row, of whichever table holds it: everything below reads it.
+    pub fn row(self) -> &'static Row {
+        // Each half of the table is generated in declaration order, so the discriminants
+        // index it (`isa::tests` checks that every row sits where its index says).
+        &ROWS[self.index()]
+    }
+    /// Its place in [`ROWS`]: the table's opcodes first, then the program rows.
+    pub fn index(self) -> usize {
+        match self {
+            Instr::Table(o) => o as usize,
+            Instr::Program(p) => OPCODES.len() + p as usize,
+        }
+    }
     /// Its name as written: `vadd`, `add.cc`.
     pub fn name(self) -> &'static str {
-        match self {
-            Instr::Table(o) => o.name(),
-            Instr::Program(p) => p.name(),
-        }
+        self.row().name
     }
     /// Its family.
     pub fn family(self) -> Family {
-        match self {
-            Instr::Table(o) => o.family(),
-            Instr::Program(p) => p.family(),
-        }
+        self.row().family
     }
     /// The GPU its values were measured on.
     pub fn measured(self) -> Option<Gpu> {
-        match self {
-            Instr::Table(o) => o.info().measured,
-            Instr::Program(p) => p.row().measured,
-        }
+        self.row().measured
     }
     /// What it computes, in a sentence of our own.
     pub fn summary(self) -> &'static str {
-        match self {
-            Instr::Table(o) => o.info().summary,
-            Instr::Program(p) => p.summary(),
-        }
+        self.row().summary
     }
     /// A text ptxas accepts: the starting point when the pickers switch to it.
     pub fn example(self) -> &'static str {
-        match self {
-            Instr::Table(o) => o.example(),
-            Instr::Program(p) => p.example(),
-        }
+        self.row().example
     }
     /// What ptxas accepts of it: its type slots, its modifiers and what they need, one
     /// [`Syntax`] for a row of either table.
     pub fn syntax(self) -> &'static Syntax {
-        match self {
-            Instr::Table(o) => o.syntax(),
-            Instr::Program(p) => &p.row().syntax,
-        }
+        &self.row().syntax
     }
     /// Link to its section of NVIDIA's PTX documentation.
     pub fn doc_url(self) -> String {
-        match self {
-            Instr::Table(o) => o.doc_url(),
-            Instr::Program(p) => p.doc_url(),
-        }
+        self.row().doc_url()
+    }
+}
+
+/// Written as its name (`"vadd"`, `"add.cc"`), as a row is shown.
+impl serde::Serialize for Instr {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 

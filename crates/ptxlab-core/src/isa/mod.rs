@@ -12,7 +12,7 @@
 //! assert_eq!(vadd4.family(), Family::Simd4);
 //! assert!(vadd4.syntax().takes(Mod::Sat));
 //! assert!(vadd4.doc_url().starts_with("https://docs.nvidia.com/"));
-//! assert!(OPCODES.iter().all(|row| row.opcode.info().name == row.name));
+//! assert!(OPCODES.iter().all(|row| row.instr.row().name == row.name));
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -26,13 +26,42 @@ pub mod rows;
 pub mod vocab;
 
 pub use instr::Instr;
-pub use op_rows::{OpRow, POp, OP_ROWS};
+pub use op_rows::POp;
 pub use operand::{
     is_dotted_special, CarryUse, FloatRule, ImmRule, LastSource, OperandSpec, Operands,
     PositionKind, Role, SelRule, SignRule, WidthRule, SPECIAL,
 };
 pub use operation::{IntOp, Operation, ScalarOp, SimdOp};
-pub use rows::{Opcode, OPCODES};
+pub use rows::Opcode;
+
+/// Every instruction's row, in one table: the 47 video and integer arithmetic opcodes in the
+/// order the ISA lists them ([`OPCODES`]), then the program instructions ([`OP_ROWS`]).
+/// [`Instr::row`] indexes it; each half is written by its own macro, which also makes its
+/// index enum ([`Opcode`], [`POp`]).
+pub static ROWS: [Row; ROW_COUNT] = joined();
+/// The rows of the video and integer arithmetic opcodes: the first part of [`ROWS`].
+pub const OPCODES: &[Row] = ROWS.split_at(rows::TABLE.len()).0;
+/// The rows of the program instructions (logic, move, compare, convert, carry chain): the
+/// rest of [`ROWS`].
+pub const OP_ROWS: &[Row] = ROWS.split_at(rows::TABLE.len()).1;
+
+const ROW_COUNT: usize = rows::TABLE.len() + op_rows::PROGRAM.len();
+
+/// The two halves of [`ROWS`] as one array, at compile time.
+const fn joined() -> [Row; ROW_COUNT] {
+    let mut out = [rows::TABLE[0]; ROW_COUNT];
+    let mut i = 0;
+    while i < rows::TABLE.len() {
+        out[i] = rows::TABLE[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < op_rows::PROGRAM.len() {
+        out[i + j] = op_rows::PROGRAM[j];
+        j += 1;
+    }
+    out
+}
 pub use vocab::{
     BoolOp, ClampMode, Cmp, Form, HalfMode, Mod, ModGroup, PrmtMode, Scale, SecOp, SelKind,
     Selector, ShiftDir, Type, TypeSlot,
@@ -156,12 +185,13 @@ pub fn measured_sentence(measured: Option<Gpu>) -> String {
     }
 }
 
-/// One row: everything about one opcode.
+/// One row of either table ([`OPCODES`], [`OP_ROWS`]): everything about one instruction, in
+/// one struct for all of them. [`Instr::row`] finds any instruction's row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct OpcodeInfo {
-    /// The opcode this row describes.
-    pub opcode: Opcode,
-    /// Its name as written: `vadd`, `mad`.
+pub struct Row {
+    /// The instruction this row describes (serialised as its name).
+    pub instr: Instr,
+    /// Its name as written: `vadd`, `mad`, `add.cc`.
     pub name: &'static str,
     /// Its family.
     pub family: Family,
@@ -169,20 +199,65 @@ pub struct OpcodeInfo {
     pub doc_anchor: &'static str,
     /// What it computes, in a sentence of our own.
     pub summary: &'static str,
-    /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
+    /// A text ptxas accepts, the starting point when the pickers switch to it.
     pub example: &'static str,
     /// The GPU its values were measured on (every row: an H100; `tests/checklist.rs` finds
-    /// H100 cases of each).
+    /// H100 cases of each table row, `tests/gpu_programs.rs` of each program row).
     pub measured: Option<Gpu>,
-    /// Types and modifiers ptxas accepts.
+    /// The types and modifiers ptxas accepts, and what a modifier needs.
     pub syntax: Syntax,
-    /// Its operand positions: `d`, then every source it can have, the video instructions' `c`
-    /// optional (the same struct as a program row's).
+    /// Its operand positions: the destinations, then every source it can have (the video
+    /// instructions' `c` optional), each with its kind, role, width, sign and float rules.
     pub operands: Operands,
 }
 
-/// Another name for a row of [`OPCODES`].
-pub type Row = OpcodeInfo;
+impl Row {
+    /// Link to its section of NVIDIA's PTX documentation.
+    pub fn doc_url(&self) -> String {
+        format!("{PTX_DOC_BASE}#{}", self.doc_anchor)
+    }
+    /// Whether a form whose first type is `ty` takes the third type (and the source it types:
+    /// `cvt.pack.sat.u8.s32.b32` reads a `c`).
+    pub fn reads_third(&self, ty: Type) -> bool {
+        self.third().is_some_and(|s| s.written_with(ty))
+    }
+    /// The third type slot when it comes with some first types only (`cvt.pack`'s `c` type).
+    pub fn third(&self) -> Option<&'static TypeSlot> {
+        self.syntax.slots.get(2).filter(|s| !s.with.is_empty())
+    }
+    /// The types slot `k` takes (none past the last slot): for a program row 0 is the
+    /// instruction type and 1 the second type; for a table row 0 is `d`'s (or the only) type.
+    pub fn types(&self, k: usize) -> &'static [Type] {
+        self.syntax.slots.get(k).map_or(&[], |s| s.types)
+    }
+    /// Its modifier groups in the row's order: (the group, whether one of it must be
+    /// written, its modifiers).
+    pub fn mod_groups(&self) -> impl Iterator<Item = (ModGroup, bool, Vec<Mod>)> + '_ {
+        self.syntax.mods.groups().into_iter().map(|g| {
+            (
+                g,
+                self.syntax.mods.required.contains(&g),
+                self.syntax.mods.of_group(g).collect(),
+            )
+        })
+    }
+    /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
+    /// `b`, `slct`'s `c`); empty without a second type, and for every table row (whose slots
+    /// are each a position's own type).
+    pub fn second_type_sources(&self) -> Vec<usize> {
+        if self.syntax.slots.len() < 2 || matches!(self.instr, Instr::Table(_)) {
+            return Vec::new();
+        }
+        (0..self.operands.srcs.len())
+            .filter(|&i| {
+                let o = self.operands.srcs[i];
+                o.width == WidthRule::Second
+                    || matches!(o.sign, SignRule::Slot(1) | SignRule::SlotIs(1, _))
+                    || matches!(o.float, FloatRule::Slot(1) | FloatRule::SlotIs(1, _))
+            })
+            .collect()
+    }
+}
 
 /// The syntax ptxas accepts for one opcode on sm_90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -204,7 +279,7 @@ pub struct Syntax {
 }
 
 /// The modifiers an instruction takes besides its types, for both tables ([`Syntax::mods`],
-/// [`OpRow::syntax`]): at most one of each group is written (but the [`ModGroup::repeatable`]
+/// [`Row::syntax`]): at most one of each group is written (but the [`ModGroup::repeatable`]
 /// ones, which may be written twice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Mods {
@@ -303,9 +378,8 @@ impl Syntax {
 
 impl Opcode {
     /// This opcode's row of [`OPCODES`].
-    pub fn info(self) -> &'static OpcodeInfo {
-        // The table is generated in declaration order, so the discriminant indexes it.
-        &OPCODES[self as usize]
+    pub fn info(self) -> &'static Row {
+        Instr::Table(self).row()
     }
     /// The name as written: `vadd`, `mad`.
     pub fn name(self) -> &'static str {
@@ -317,11 +391,11 @@ impl Opcode {
     }
     /// The opcode named `s` (without modifiers), if there is one.
     pub fn from_name(s: &str) -> Option<Opcode> {
-        OPCODES.iter().find(|o| o.name == s).map(|o| o.opcode)
+        Opcode::ALL.iter().copied().find(|o| o.name() == s)
     }
     /// Link to this opcode's section of NVIDIA's documentation.
     pub fn doc_url(self) -> String {
-        format!("{PTX_DOC_BASE}#{}", self.info().doc_anchor)
+        self.info().doc_url()
     }
     /// Whether it is a video instruction (ISA section 9.7.18) rather than integer arithmetic.
     pub fn is_video(self) -> bool {

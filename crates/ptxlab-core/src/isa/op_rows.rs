@@ -2,15 +2,15 @@
 //! real code uses around the video and integer arithmetic ones: `mov`, `and or xor not cnot`,
 //! `lop3`, `shf`, `shl shr`, `prmt`, `setp`, `set`, `selp`, `slct`, integer `cvt`, `cvt.pack` and
 //! the carry chain. One row per opcode
-//! ([`OP_ROWS`]), read the same way as [`super::OPCODES`]: the name, family, documentation
-//! anchor, the types and modifiers ptxas accepts, the operand form, an accepted example and a
+//! ([`OP_ROWS`](super::OP_ROWS)), read the same way as [`super::OPCODES`]: the name, family, documentation
+//! anchor, the types and modifiers ptxas accepts, the operand form (in its opcode's documentation), an accepted example and a
 //! summary in our own words. [`crate::ops`] parses, validates and evaluates them from these rows.
 //!
 //! Every one of them has been measured on an NVIDIA H100 (sm_90), the GPU the table's opcodes
 //! were measured on: `tests/data/gpu-programs-h100.jsonl.gz` holds 138,096 cases of 2,593 forms,
 //! and ptxlab's values equal the GPU's on all of them (`tests/gpu_programs.rs`). An H200 ran the
 //! same forms first (`tests/data/gpu-programs.jsonl.gz`, 128,256 cases) with the same results.
-//! Each row says so ([`OpRow::measured`]).
+//! Each row says so ([`Row::measured`]).
 //!
 //! ```
 //! use ptxlab_core::isa::{Family, POp, Type, OP_ROWS};
@@ -19,7 +19,7 @@
 //! assert_eq!(prmt.family(), Family::Move);
 //! assert_eq!(prmt.types(), &[Type::B32]);
 //! assert!(prmt.doc_url().ends_with("#data-movement-and-conversion-instructions-prmt"));
-//! assert!(OP_ROWS.iter().all(|r| r.op.row().name == r.name && r.measured.is_some()));
+//! assert!(OP_ROWS.iter().all(|r| r.instr.row().name == r.name && r.measured.is_some()));
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -29,84 +29,9 @@ use super::operand::{FloatRule, OperandSpec, PositionKind, Role, SignRule, Width
 use super::vocab::{ATYPE, DTYPE, TYPE};
 pub use super::{Beyond, Need, NeedOf};
 use super::{
-    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Mod, ModGroup, Mods, PrmtMode, ShiftDir, Syntax,
-    Type, TypeSlot, PTX_DOC_BASE,
+    BoolOp, ClampMode, Cmp, Family, Gpu, HalfMode, Instr, Mod, ModGroup, Mods, PrmtMode, Row,
+    ShiftDir, Syntax, Type, TypeSlot,
 };
-
-/// One row: everything about one program instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct OpRow {
-    /// The opcode this row describes.
-    pub op: POp,
-    /// Its name as written: `prmt`.
-    pub name: &'static str,
-    /// Its family.
-    pub family: Family,
-    /// Anchor of its section in NVIDIA's PTX documentation.
-    pub doc_anchor: &'static str,
-    /// What ptxas accepts, in the table's terms ([`Syntax`]): the type slots, in the order
-    /// written (the instruction type, for `cvt` the destination type; a second, `cvt`'s
-    /// source type, `cvt.pack`'s `a`/`b` type, `set`'s compared type, `slct`'s selector type;
-    /// and a third that comes with some first types only, `cvt.pack`'s `.b32`, the type of
-    /// `c`), each saying what it is the type of (`cvt`: `d`, then `a`); the modifiers; what
-    /// a modifier needs (`slct`'s `.ftz`, an `.f32` c); and the forms refused with a reason
-    /// of their own ([`Beyond`]). No program row takes negations.
-    pub syntax: Syntax,
-    /// The operand form, as the ISA writes it.
-    pub form: &'static str,
-    /// Each operand position's kind, role, width, sign and float rules (the shift amounts
-    /// are [`Role::Shift`], `prmt`'s selector [`Role::Selector`]).
-    pub operands: Operands,
-    /// A text ptxas accepts, the starting point when the pickers switch to this opcode.
-    pub example: &'static str,
-    /// What it computes, in a sentence of our own.
-    pub summary: &'static str,
-    /// The GPU its values were measured on (all of them, an H100; see `tests/data/README.md`).
-    pub measured: Option<Gpu>,
-}
-
-impl OpRow {
-    /// Whether a form whose first type is `ty` takes the third type (and the source it types:
-    /// `cvt.pack.sat.u8.s32.b32` reads a `c`).
-    pub fn reads_third(&self, ty: Type) -> bool {
-        self.third().is_some_and(|s| s.written_with(ty))
-    }
-    /// The third type slot, which comes with some first types only (`cvt.pack`'s `c` type).
-    pub fn third(&self) -> Option<&'static TypeSlot> {
-        self.syntax.slots.get(2).filter(|s| !s.with.is_empty())
-    }
-    /// The types slot `k` takes (none past the last slot): 0, the instruction type; 1, the
-    /// second type.
-    pub fn types(&self, k: usize) -> &'static [Type] {
-        self.syntax.slots.get(k).map_or(&[], |s| s.types)
-    }
-    /// Its modifier groups in the row's order: (the group, whether one of it must be
-    /// written, its modifiers).
-    pub fn mod_groups(&self) -> impl Iterator<Item = (ModGroup, bool, Vec<Mod>)> + '_ {
-        self.syntax.mods.groups().into_iter().map(|g| {
-            (
-                g,
-                self.syntax.mods.required.contains(&g),
-                self.syntax.mods.of_group(g).collect(),
-            )
-        })
-    }
-    /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
-    /// `b`, `slct`'s `c`); empty without a second type.
-    pub fn second_type_sources(&self) -> Vec<usize> {
-        if self.syntax.slots.len() < 2 {
-            return Vec::new();
-        }
-        (0..self.operands.srcs.len())
-            .filter(|&i| {
-                let o = self.operands.srcs[i];
-                o.width == WidthRule::Second
-                    || matches!(o.sign, SignRule::Slot(1) | SignRule::SlotIs(1, _))
-                    || matches!(o.float, FloatRule::Slot(1) | FloatRule::SlotIs(1, _))
-            })
-            .collect()
-    }
-}
 
 /// A program operand: a value (a register or an immediate) of a width, sign and float rule.
 const fn opd(width: WidthRule, sign: SignRule, float: FloatRule) -> OperandSpec {
@@ -247,15 +172,21 @@ macro_rules! op_rows {
         #[serde(rename_all = "lowercase")]
         pub enum POp {
             $(
-                #[doc = concat!("`", $name, "`")]
+                #[doc = concat!("`", $name, " ", $form, "`")]
                 $var,
             )*
         }
 
-        /// One row per program instruction.
-        pub const OP_ROWS: &[OpRow] = &[
-            $(OpRow {
-                op: POp::$var,
+        impl POp {
+            /// Every program opcode, in table order.
+            pub const ALL: &[POp] = &[$(POp::$var,)*];
+        }
+
+        /// One row per program instruction: the last rows of [`super::ROWS`], read as
+        /// [`super::OP_ROWS`].
+        pub(super) const PROGRAM: &[Row] = &[
+            $(Row {
+                instr: Instr::Program(POp::$var),
                 name: $name,
                 family: Family::$fam,
                 doc_anchor: $anchor,
@@ -266,7 +197,6 @@ macro_rules! op_rows {
                     beyond: op_rows!(@opt $($beyond)?),
                     negation: false,
                 },
-                form: $form,
                 operands: $ops,
                 example: $example,
                 summary: $summary,
@@ -501,10 +431,10 @@ op_rows! {
 }
 
 impl POp {
-    /// This opcode's row of [`OP_ROWS`].
-    pub fn row(self) -> &'static OpRow {
+    /// This opcode's row of [`OP_ROWS`](super::OP_ROWS).
+    pub fn row(self) -> &'static Row {
         // The table is generated in declaration order, so the discriminant indexes it.
-        &OP_ROWS[self as usize]
+        Instr::Program(self).row()
     }
     /// Whether any of its types is a float type (`mov`, `setp`, `set`, `selp`, `slct`): its
     /// parser, not the program's, decides what a float type means for it.
@@ -526,7 +456,7 @@ impl POp {
     }
     /// Every program opcode, in table order.
     pub fn all() -> impl Iterator<Item = POp> {
-        OP_ROWS.iter().map(|r| r.op)
+        POp::ALL.iter().copied()
     }
     /// The opcode as written.
     pub fn name(self) -> &'static str {
@@ -538,7 +468,7 @@ impl POp {
     }
     /// The opcode named `s`, if it is a program instruction.
     pub fn from_name(s: &str) -> Option<POp> {
-        OP_ROWS.iter().find(|r| r.name == s).map(|r| r.op)
+        POp::all().find(|p| p.name() == s)
     }
     /// Anchor of the instruction's section in NVIDIA's PTX documentation.
     pub fn doc_anchor(self) -> &'static str {
@@ -546,7 +476,7 @@ impl POp {
     }
     /// Link to the section of NVIDIA's PTX documentation.
     pub fn doc_url(self) -> String {
-        format!("{PTX_DOC_BASE}#{}", self.doc_anchor())
+        self.row().doc_url()
     }
     /// What it computes, in a sentence of our own.
     pub fn summary(self) -> &'static str {
@@ -567,16 +497,14 @@ impl POp {
     /// after it: `add`, `sub` and `mad` with `.cc` are links of the carry chain, and `cvt`
     /// with `.pack` right after it is `cvt.pack`. None for any other opcode word.
     pub fn of_statement(word: &str, mods: &[&str]) -> Option<POp> {
-        OP_ROWS
-            .iter()
-            .find(|r| match r.name.split_once('.') {
-                Some((w0, w1)) if w0 == word => match r.op.name_word() {
+        POp::all()
+            .find(|p| match p.name().split_once('.') {
+                Some((w0, w1)) if w0 == word => match p.name_word() {
                     Some(_) => mods.first() == Some(&w1),
                     None => mods.contains(&w1),
                 },
                 _ => false,
             })
-            .map(|r| r.op)
             .or_else(|| POp::from_name(word))
     }
     /// The second word of its name when that word belongs to the opcode and comes right after

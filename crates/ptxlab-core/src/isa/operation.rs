@@ -171,8 +171,8 @@ mod tests {
     #[test]
     fn no_two_rows_share_an_operation() {
         let mut seen = HashSet::new();
-        for row in OPCODES {
-            let op = row.opcode.operation();
+        for (&opcode, row) in crate::isa::Opcode::ALL.iter().zip(OPCODES) {
+            let op = opcode.operation();
             assert!(seen.insert(op), "{} shares its operation {op:?}", row.name);
         }
         assert_eq!(seen.len(), OPCODES.len());

@@ -18,7 +18,7 @@ use super::operation::{IntOp, Operation, ScalarOp, SimdOp};
 use super::vocab::{
     ClampMode, Cmp, HalfMode, Mod, ModGroup, Scale, SecOp, Type, TypeSlot, ATYPE, BTYPE, DTYPE,
 };
-use super::{Gpu, Mods, Need, NeedOf, OpcodeInfo, Syntax};
+use super::{Gpu, Instr, Mods, Need, NeedOf, Row, Syntax};
 
 macro_rules! opcodes {
     ($($var:ident $name:literal $kind:ident $(($op:path))? $srcs:literal $anchor:expr,
@@ -33,10 +33,11 @@ macro_rules! opcodes {
             )*
         }
 
-        /// One row per opcode, in the order the ISA lists them.
-        pub const OPCODES: &[OpcodeInfo] = &[
-            $(OpcodeInfo {
-                opcode: Opcode::$var,
+        /// One row per opcode, in the order the ISA lists them: the first rows of
+        /// [`super::ROWS`], which the table reads as [`super::OPCODES`].
+        pub(super) const TABLE: &[Row] = &[
+            $(Row {
+                instr: Instr::Table(Opcode::$var),
                 name: $name,
                 family: Operation::$kind $(($op))?.family(),
                 doc_anchor: $anchor,
@@ -49,6 +50,8 @@ macro_rules! opcodes {
         ];
 
         impl Opcode {
+            /// Every opcode, in table order.
+            pub const ALL: &[Opcode] = &[$(Opcode::$var,)*];
             /// What the opcode computes: its family's operation, named in its row.
             pub const fn operation(self) -> Operation {
                 match self {

@@ -3,10 +3,41 @@
 use super::*;
 
 #[test]
+fn one_table_holds_every_row_where_its_index_says() {
+    assert_eq!(ROWS.len(), Opcode::ALL.len() + POp::ALL.len());
+    assert_eq!(OPCODES.len(), Opcode::ALL.len());
+    assert_eq!(OP_ROWS.len(), POp::ALL.len());
+    let all: Vec<Instr> = Opcode::ALL
+        .iter()
+        .map(|&o| Instr::Table(o))
+        .chain(POp::ALL.iter().map(|&p| Instr::Program(p)))
+        .collect();
+    for (i, (row, &instr)) in ROWS.iter().zip(&all).enumerate() {
+        assert_eq!(row.instr, instr, "row {i}");
+        assert_eq!(instr.index(), i);
+        assert!(std::ptr::eq(instr.row(), row), "{}", row.name);
+        assert_eq!(
+            Instr::of_words(
+                row.name.split('.').next().unwrap(),
+                &row.name.split('.').skip(1).collect::<Vec<_>>()
+            ),
+            Some(instr),
+            "{}",
+            row.name
+        );
+    }
+    assert_eq!(Instr::all().collect::<Vec<_>>(), all);
+    // The two halves are the two tables' views of it.
+    assert!(std::ptr::eq(&OPCODES[0], &ROWS[0]));
+    assert!(std::ptr::eq(&OP_ROWS[0], &ROWS[OPCODES.len()]));
+}
+
+#[test]
 fn rows_are_indexed_by_discriminant_and_named_uniquely() {
-    for (i, row) in OPCODES.iter().enumerate() {
-        assert_eq!(row.opcode as usize, i, "{} out of order", row.name);
-        assert_eq!(Opcode::from_name(row.name), Some(row.opcode));
+    for (i, (&opcode, row)) in Opcode::ALL.iter().zip(OPCODES).enumerate() {
+        assert_eq!(opcode as usize, i, "{} out of order", row.name);
+        assert_eq!(row.instr, Instr::Table(opcode), "{}", row.name);
+        assert_eq!(Opcode::from_name(row.name), Some(opcode));
         assert!(!row.summary.is_empty() && !row.doc_anchor.is_empty());
     }
 }
@@ -75,8 +106,8 @@ fn every_program_operand_reads_what_its_row_has() {
 
 #[test]
 fn every_row_is_consistent() {
-    for row in OPCODES {
-        let op = row.opcode;
+    for (&opcode, row) in Opcode::ALL.iter().zip(OPCODES) {
+        let op = opcode;
         let syn = &row.syntax;
         // Every type slot is named and always written.
         for slot in syn.slots {
@@ -202,9 +233,9 @@ fn type_slot_labels_name_their_operand() {
             assert_eq!(
                 label,
                 if of.is_empty() {
-                    "type".to_string()
+                    "Type".to_string()
                 } else {
-                    format!("{of} type")
+                    format!("Type of {of}")
                 }
             );
         }
@@ -241,8 +272,8 @@ fn int_ops_are_listed_at_their_numbers_and_cover_the_integer_rows() {
     for (i, op) in IntOp::ALL.iter().enumerate() {
         assert_eq!(*op as usize, i, "{op:?} out of order");
     }
-    for row in OPCODES {
-        if let Operation::Int(op) = row.opcode.operation() {
+    for (&opcode, row) in Opcode::ALL.iter().zip(OPCODES) {
+        if let Operation::Int(op) = opcode.operation() {
             assert!(
                 IntOp::ALL.contains(&op),
                 "{} missing from IntOp::ALL",
@@ -407,7 +438,7 @@ fn one_modifier_vocabulary() {
 #[test]
 fn one_operand_positions_struct() {
     use super::{CarryUse, LastSource};
-    for row in OPCODES {
+    for (&opcode, row) in Opcode::ALL.iter().zip(OPCODES) {
         let ops = &row.operands;
         assert_eq!(ops.dsts.len(), 1, "{}", row.name);
         assert_eq!(ops.dsts[0].name, "d", "{}", row.name);
@@ -422,7 +453,7 @@ fn one_operand_positions_struct() {
         match ops.last {
             LastSource::Always => assert_eq!(ops.required_sources(), ops.srcs.len()),
             LastSource::Optional => {
-                assert!(row.opcode.is_video(), "{}", row.name);
+                assert!(opcode.is_video(), "{}", row.name);
                 assert_eq!(ops.required_sources(), ops.srcs.len() - 1, "{}", row.name);
             }
             other => panic!("{}: {other:?}", row.name),

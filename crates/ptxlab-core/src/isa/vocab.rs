@@ -1125,12 +1125,12 @@ impl TypeSlot {
     pub fn written_with(&self, first: Type) -> bool {
         self.with.is_empty() || self.with.contains(&first)
     }
-    /// Its label as the user reads it: "d type", "a and b type", or "type".
+    /// Its label as the user reads it: "Type of d", "Type of a and b", or "Type".
     pub fn label(&self) -> String {
         if self.of.is_empty() {
-            "type".into()
+            "Type".into()
         } else {
-            format!("{} type", self.of)
+            format!("Type of {}", self.of)
         }
     }
 }
