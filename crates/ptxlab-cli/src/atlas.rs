@@ -103,7 +103,7 @@ fn describe(insn: &Insn) -> Option<FormLine> {
                 dsts,
                 srcs,
                 carry_in: op.op.carry_in(),
-                carry_out: op.cc,
+                carry_out: op.form.cc,
             })
         }
     }

@@ -36,7 +36,7 @@ use crate::ast::{Guard, Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
-use crate::isa::{Instr, Mod, ModGroup, Type};
+use crate::isa::{Form, Instr, Mod, ModGroup, Type};
 use crate::ops::{Dst, OpInsn, Src};
 use crate::plan::Plan;
 use crate::readings::{
@@ -552,17 +552,16 @@ impl Insn {
             Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| *d != Dst::Sink),
         }
     }
-    /// The modifier of group `g` written (for a program row, also one its fields always name:
-    /// `shf`'s direction, `mad.cc`'s half); `None` when none is.
-    pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
+    /// Its types and modifiers decoded, one [`Form`] for either table.
+    pub fn form(&self) -> &Form {
         match self {
-            Insn::Table(i) => i
-                .mods
-                .iter()
-                .map(|(m, _)| *m)
-                .find(|m| ModGroup::of(*m) == g),
-            Insn::Op { op, .. } => op.modifier(g),
+            Insn::Table(i) => &i.form,
+            Insn::Op { op, .. } => &op.form,
         }
+    }
+    /// The modifier of group `g` written, if any.
+    pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
+        self.form().get(g)
     }
     /// The instruction with group `g` set to `m` (`None`: none of it), and the operands that
     /// come with it on a program row (a Boolean operation's predicate `c`, a carry out). Not
@@ -575,6 +574,7 @@ impl Insn {
                 if let Some(m) = m {
                     c.mods.push((m, 0..0));
                 }
+                c.form = Form::of(c.mods.iter().map(|(m, _)| *m));
                 Insn::Table(c)
             }
             Insn::Op { guard, op } => Insn::Op {
@@ -583,29 +583,9 @@ impl Insn {
             },
         }
     }
-    /// The types written, slot by slot ([`crate::isa::Syntax::slots`]): a table instruction's
-    /// type words in order; a program row's instruction type, then its second type and its
-    /// third where it has them.
+    /// The types written, slot by slot ([`crate::isa::Syntax::slots`]), as its form holds them.
     pub fn types(&self) -> Vec<Type> {
-        match self {
-            Insn::Table(i) => i
-                .mods
-                .iter()
-                .filter_map(|(m, _)| match m {
-                    Mod::Type(t) => Some(*t),
-                    _ => None,
-                })
-                .collect(),
-            Insn::Op { op, .. } => {
-                let row = op.op.row();
-                let mut v = vec![op.ty];
-                v.extend(op.src_ty);
-                if op.src_ty.is_some() && row.reads_third(op.ty) {
-                    v.extend(row.types(2).first());
-                }
-                v
-            }
-        }
+        self.form().types.iter().flatten().copied().collect()
     }
     /// The instruction with the type of slot `k` set to `t`, and the operands that come with
     /// it on a program row (`cvt.pack`'s narrow types read a `c`). Not validated.
@@ -621,6 +601,7 @@ impl Insn {
                 {
                     *m = Mod::Type(t);
                 }
+                c.form = Form::of(c.mods.iter().map(|(m, _)| *m));
                 Insn::Table(c)
             }
             Insn::Op { guard, op } => Insn::Op {
@@ -629,7 +610,7 @@ impl Insn {
                     0 => op.with_type(t),
                     1 => {
                         let mut c = op.clone();
-                        c.src_ty = Some(t);
+                        c.form.types[1] = Some(t);
                         c
                     }
                     _ => op.clone(),

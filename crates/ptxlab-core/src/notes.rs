@@ -783,7 +783,7 @@ pub fn program(op: &OpInsn) -> Vec<Note> {
 fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
     let mode_note = |name: &str| text.starts_with(&format!(".{name}:"));
     Some(match op.op {
-        POp::Prmt => match op.prmt {
+        POp::Prmt => match op.form.prmt {
             Some(m) if mode_note(m.name()) => C(
                 &format!("prmt.b32.{} d, a, b, c;", m.name()),
                 0x4433_2211,
@@ -798,7 +798,7 @@ fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
         POp::Shf if text.starts_with(".l:") || text.starts_with(".r:") => C(
             &format!(
                 "shf.{}.wrap.b32 d, a, b, c;",
-                if op.left { "l" } else { "r" }
+                if op.left() { "l" } else { "r" }
             ),
             0x89ab_cdef,
             0x0123_4567,
@@ -807,7 +807,7 @@ fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
         POp::Shf if mode_note("clamp") || mode_note("wrap") => C(
             &format!(
                 "shf.{}.{}.b32 d, a, b, c;",
-                if op.left { "l" } else { "r" },
+                if op.left() { "l" } else { "r" },
                 if mode_note("clamp") { "clamp" } else { "wrap" }
             ),
             0x89ab_cdef,
@@ -815,7 +815,7 @@ fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
             40,
         ),
         POp::Shl | POp::Shr if text.contains("the amount b") => C(
-            &format!("{}.{} d, a, b;", op.op.name(), op.ty.name()),
+            &format!("{}.{} d, a, b;", op.op.name(), op.ty().name()),
             0x1234,
             0x0001_0001,
             0,
@@ -827,7 +827,7 @@ fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
             0x1234_5678,
         ),
         POp::Cvt if mode_note("sat") => C(
-            &format!("cvt.sat.{}.s32 d, a;", op.ty.name()),
+            &format!("cvt.sat.{}.s32 d, a;", op.ty().name()),
             0xffff_1234,
             0,
             0,

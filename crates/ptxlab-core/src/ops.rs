@@ -18,11 +18,11 @@ use crate::bits::sext;
 use crate::error::Diagnostic;
 use crate::eval::mask64;
 pub use crate::isa::Row;
+use crate::isa::{CarryUse, LastSource};
 use crate::isa::{
-    BoolOp, ClampMode, Cmp, FloatRule, HalfMode, Mod, ModGroup, PositionKind, PrmtMode, ShiftDir,
+    ClampMode, Cmp, FloatRule, Form, HalfMode, Mod, ModGroup, PositionKind, PrmtMode, ShiftDir,
     SignRule, Type, WidthRule,
 };
-use crate::isa::{CarryUse, LastSource};
 pub use crate::isa::{POp, OP_ROWS};
 use crate::scan::{Arg, Atom};
 use crate::trace::{
@@ -64,24 +64,12 @@ pub enum Src {
 pub struct OpInsn {
     /// The opcode.
     pub op: POp,
-    /// The instruction type (for `cvt`, the destination type).
-    pub ty: Type,
-    /// `cvt`'s source type.
-    pub src_ty: Option<Type>,
-    /// `setp`'s comparison.
-    pub cmp: Option<Cmp>,
-    /// `setp`'s Boolean operation with `c`.
-    pub bool_op: Option<BoolOp>,
-    /// `prmt`'s mode (None: the generic form).
-    pub prmt: Option<PrmtMode>,
-    /// `shf.l` (true) or `shf.r`.
-    pub left: bool,
-    /// `shf`'s `.wrap` or `.clamp`.
-    pub mode: Option<ClampMode>,
-    /// `cvt.sat`: clamp to the destination's range.
-    pub sat: bool,
-    /// `setp.ftz`: subnormal floats read as zero.
-    pub ftz: bool,
+    /// Its types and modifiers, decoded as the table's are (one [`Form`] for both): `types[0]`
+    /// the instruction type (for `cvt`, the destination type), `types[1]` the second type
+    /// (`cvt`'s source type, `set`'s compared type ...), and the modifiers' fields (`setp`'s
+    /// comparison and Boolean operation, `prmt`'s mode, `shf`'s direction and mode, `.sat`,
+    /// `.ftz`, the carry chain's half and `.cc`).
+    pub form: Form,
     /// Destinations in order: `d`; `p`, `q` for setp; the elements of an unpacking `mov`.
     pub dsts: Vec<Dst>,
     /// Sources in order; the elements of a packing `mov`.
@@ -90,17 +78,10 @@ pub struct OpInsn {
     pub unpack: bool,
     /// `mov` with braces on the right: the parts are packed into `d`.
     pub pack: bool,
-    /// `mad.cc`, `madc`: `.hi` (true) or `.lo`, the half of the product added.
-    #[serde(default)]
-    pub hi: bool,
     /// Written `-a, -b`: the two negations, which cancel (ptxas drops them: the machine code is
     /// that without them), so only the text shows them.
     #[serde(default)]
     pub negated: bool,
-    /// The carry chain: writes the carry flag (`add.cc`, `sub.cc`, `mad.cc`, and `addc`,
-    /// `subc`, `madc` with `.cc`). The flag is the last destination, [`CARRY_FLAG`].
-    #[serde(default)]
-    pub cc: bool,
 }
 
 /// The carry flag's name as a register: the carry chain reads and writes it like one.
@@ -233,8 +214,8 @@ fn floats_at(insn: &OpInsn, o: &crate::isa::OperandSpec) -> FloatLits {
         return FloatLits::Float;
     }
     let t = match o.width {
-        WidthRule::Type | WidthRule::Wide => insn.ty,
-        WidthRule::Second => insn.src_ty.unwrap_or(insn.ty),
+        WidthRule::Type | WidthRule::Wide => insn.ty(),
+        WidthRule::Second => insn.src_ty().unwrap_or(insn.ty()),
         WidthRule::Bits(_) | WidthRule::Part | WidthRule::Pred => return FloatLits::Bits(0),
     };
     FloatLits::Bits(if t.is_bits() { t.bits() } else { 0 })
@@ -265,22 +246,16 @@ impl Validator<'_> {
         // The instruction as its words set it; its types are set once they are checked.
         let mut insn = OpInsn {
             op,
-            ty: row.types(0)[0],
-            src_ty: None,
-            cmp: None,
-            bool_op: None,
-            prmt: None,
-            left: false,
-            mode: None,
-            sat: false,
-            ftz: false,
+            form: Form {
+                types: [Some(row.types(0)[0]), None, None],
+                cc: op.is_carry() && !op.carry_in(),
+                ..Form::default()
+            },
             dsts: Vec::new(),
             srcs: Vec::new(),
             unpack: false,
             pack: false,
-            hi: false,
             negated: false,
-            cc: op.is_carry() && !op.carry_in(),
         };
         // The first word written apart from the opcode (`shf .l`).
         let instr = crate::isa::Instr::Program(op);
@@ -288,13 +263,13 @@ impl Validator<'_> {
             crate::validate::check_apart(instr, w, sp, self.first_spaced)?;
         }
         // Modifiers and types: the one checker of both tables, then each modifier sets its
-        // field.
+        // field of the form, as the table's do.
         let head = self.op_span.start..self.mods.last().map_or(self.op_span.end, |m| m.0.end);
         let words = self.mods.iter().map(|(sp, w)| (*w, sp));
         let mods = crate::validate::check_mods(instr, words, &head)?;
-        for (m, sp) in &mods {
-            if !insn.set_mod(*m) {
-                return Err(crate::validate::not_taken(instr, m.name(), sp.clone()));
+        for (m, _) in &mods {
+            if !matches!(m, Mod::Type(_)) {
+                insn.form.set(*m);
             }
         }
         let types: Vec<(Type, Span)> = self
@@ -305,7 +280,7 @@ impl Validator<'_> {
         crate::validate::check_types(instr, &types, &head)?;
         let ty = types[0].0;
         let src_ty = (row.syntax.slots.len() > 1).then(|| types[1].0);
-        (insn.ty, insn.src_ty) = (ty, src_ty);
+        insn.form.types = [Some(ty), src_ty, types.get(2).map(|t| t.0)];
         crate::validate::check_needs(instr, &mods, &types)?;
         self.operands(&mut insn)?;
         Ok(insn)
@@ -396,8 +371,8 @@ impl Validator<'_> {
         let (nd, mut ns) = (1, pos.srcs.len());
         let has_last = match pos.last {
             LastSource::Always => true,
-            LastSource::WithCombine => insn.bool_op.is_some(),
-            LastSource::WithThirdType => row.reads_third(insn.ty),
+            LastSource::WithCombine => insn.form.bool_op.is_some(),
+            LastSource::WithThirdType => row.reads_third(insn.ty()),
             // When written (no program row has it; the video instructions' `c`).
             LastSource::Optional => ops.len() == nd + pos.srcs.len(),
         };
@@ -483,7 +458,7 @@ impl Validator<'_> {
                 not: false,
             });
         }
-        if insn.cc {
+        if insn.form.cc {
             insn.dsts.push(Dst::Reg(CARRY_FLAG.to_string()));
         }
         Ok(())
@@ -494,7 +469,7 @@ impl Validator<'_> {
         self.count(2, "d, a")?;
         let pos = &self.op.row().operands;
         let part = |dst| Slot::part(crate::isa::Instr::Program(self.op), self.text, dst);
-        let ty = insn.ty;
+        let ty = insn.ty();
         let bw = if ty.is_bits() { ty.bits() } else { 0 };
         let is_vec = |a: &Arg| matches!(a.atom, Atom::Vector(_));
         let (dv, sv) = (is_vec(&ops[0]), is_vec(&ops[1]));
@@ -655,7 +630,7 @@ impl OpInsn {
     }
     /// Whether destination `i` is the carry flag.
     pub fn writes_carry(&self, i: usize) -> bool {
-        self.cc && i + 1 == self.dsts.len()
+        self.form.cc && i + 1 == self.dsts.len()
     }
     /// Whether source `i` is the carry flag.
     pub fn reads_carry(&self, i: usize) -> bool {
@@ -673,18 +648,18 @@ impl OpInsn {
     fn width_of(&self, w: WidthRule, parts: usize) -> u32 {
         match w {
             // No program row takes `.wide`, so a wide rule is the type's width.
-            WidthRule::Type | WidthRule::Wide => self.ty.bits(),
-            WidthRule::Second => self.src_ty.unwrap_or(self.ty).bits(),
+            WidthRule::Type | WidthRule::Wide => self.ty().bits(),
+            WidthRule::Second => self.src_ty().unwrap_or(self.ty()).bits(),
             WidthRule::Bits(n) => u32::from(n),
-            WidthRule::Part => self.ty.bits() / parts.max(1) as u32,
+            WidthRule::Part => self.ty().bits() / parts.max(1) as u32,
             WidthRule::Pred => 1,
         }
     }
     /// The type written in slot `i`: the instruction type (0), the second type (1).
     fn slot_type(&self, i: u8) -> Option<Type> {
         match i {
-            0 => Some(self.ty),
-            1 => self.src_ty,
+            0 => Some(self.ty()),
+            1 => self.src_ty(),
             _ => None,
         }
     }
@@ -754,7 +729,7 @@ impl OpInsn {
     /// `ptxlab`'s help read these).
     pub fn notes(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let t = self.ty;
+        let t = self.ty();
         let kind = |t: Type| {
             if t == Type::Pred {
                 "predicates (true or false)".to_string()
@@ -788,21 +763,21 @@ impl OpInsn {
                 "the pair fills all 32 bits of d; there is no c".to_string()
             });
             out.push(".sat: required; values past the range become its minimum or maximum".into());
-        } else if let (POp::Set, Some(st)) = (self.op, self.src_ty) {
+        } else if let (POp::Set, Some(st)) = (self.op, self.src_ty()) {
             out.push(match t {
                 Type::F32 => ".f32: d is 1.0 (0x3f800000) when the answer is true and 0.0 when it is false".to_string(),
                 Type::S32 => ".s32: d is -1 (all ones) when the answer is true and 0 when it is false".to_string(),
                 _ => ".u32: d is 0xffffffff (all ones) when the answer is true and 0 when it is false".to_string(),
             });
             out.push(format!(".{}: a and b are {}", st.name(), kind(st)));
-        } else if let (POp::Slct, Some(ct)) = (self.op, self.src_ty) {
+        } else if let (POp::Slct, Some(ct)) = (self.op, self.src_ty()) {
             out.push(format!(".{}: a, b and d are {}", t.name(), kind(t)));
             out.push(if ct == Type::F32 {
                 ".f32: c is read as an f32: -0 counts as >= 0 and takes a; NaN is not >= 0 and takes b".to_string()
             } else {
                 ".s32: c is read as a signed 32-bit integer: 0 and up take a, negative values take b".to_string()
             });
-            if self.ftz {
+            if self.form.ftz {
                 out.push(
                     ".ftz: a subnormal c is read as zero, as .ftz reads f32 operands, so it takes a whatever its sign (measured on an H100 and an H200: a negative subnormal c takes a with .ftz and b without)".into(),
                 );
@@ -819,7 +794,7 @@ impl OpInsn {
                 kind(t)
             ));
             if matches!(self.op, POp::MadCc | POp::Madc) {
-                out.push(if self.hi {
+                out.push(if self.hi() {
                     if t.bits() == 16 {
                         ".hi (16 bits): the product of a and b widened to 32 bits, bits 32..47 of it, which are all 0 for .u16 and copies of the sign for .s16".to_string()
                     } else {
@@ -836,7 +811,7 @@ impl OpInsn {
                     "the carry flag CC.CF, written by an earlier .cc, is added as a third term".into()
                 });
             }
-            if self.cc {
+            if self.form.cc {
                 out.push(if matches!(self.op, POp::SubCc | POp::Subc) {
                     ".cc: bit n of a + ~b + carry in goes to CC.CF: 1 when nothing was borrowed"
                         .into()
@@ -845,7 +820,7 @@ impl OpInsn {
                         .into()
                 });
             }
-        } else if let Some(src) = self.src_ty {
+        } else if let Some(src) = self.src_ty() {
             out.push(format!(
                 ".{}.{}: a is read as {}, d is written as {}",
                 t.name(),
@@ -866,17 +841,17 @@ impl OpInsn {
             out.push(format!(".{}: {}", t.name(), which.replace("{k}", &kind(t))));
         }
         if self.op == POp::Shf {
-            out.push(if self.left {
+            out.push(if self.left() {
                 ".l: b:a moves left by the amount; d is the upper 32 bits of the result".into()
             } else {
                 ".r: b:a moves right by the amount; d is the lower 32 bits of the result".into()
             });
-            out.push(match self.mode {
+            out.push(match self.form.mode {
                 Some(ClampMode::Clamp) => ".clamp: amounts above 32 count as 32".into(),
                 _ => ".wrap: only the amount's low 5 bits count (modulo 32)".into(),
             });
         }
-        if let Some(c) = self.cmp {
+        if let Some(c) = self.form.cmp {
             let t = self.cmp_ty();
             let how = match c {
                 _ if c.reads_unsigned() => "as unsigned, whatever the type".to_string(),
@@ -901,7 +876,7 @@ impl OpInsn {
             };
             out.push(format!(".{}: {what}, read {how}", c.name()));
         }
-        if let Some(b) = self.bool_op {
+        if let Some(b) = self.form.bool_op {
             out.push(if self.op == POp::Set {
                 format!(".{0}: the answer is (the comparison) {0} c", b.name())
             } else {
@@ -911,16 +886,16 @@ impl OpInsn {
                 )
             });
         }
-        if self.ftz && self.op.compares() {
+        if self.form.ftz && self.op.compares() {
             out.push(".ftz: a subnormal a or b is read as zero of its sign".into());
         }
-        if self.sat && self.op == POp::Cvt {
+        if self.form.sat && self.op == POp::Cvt {
             out.push(format!(
                 ".sat: values outside .{}'s range become its minimum or maximum instead of losing their upper bits",
                 t.name()
             ));
         }
-        match (self.op, self.prmt) {
+        match (self.op, self.form.prmt) {
             (POp::Prmt, None) => out.push(
                 "Each of c's four low nibbles fills one byte of d: its value 0-7 names a byte of b:a (a is bytes 0-3, b bytes 4-7); with 8 added, the byte's sign bit is copied over all 8 bits instead".into(),
             ),
@@ -977,24 +952,24 @@ impl OpInsn {
     /// The modifier of group `g` this instruction carries, if any (`.lt` for a comparison,
     /// `.l` or `.r` for a direction, `.lo` or `.hi` for a half).
     pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
-        match g {
-            ModGroup::Dir => Some(Mod::Dir(if self.left { ShiftDir::L } else { ShiftDir::R })),
-            ModGroup::Mode => self.mode.map(Mod::Mode),
-            ModGroup::Prmt => self.prmt.map(Mod::Prmt),
-            ModGroup::Cmp => self.cmp.map(Mod::Cmp),
-            ModGroup::Bool => self.bool_op.map(Mod::Bool),
-            ModGroup::Ftz => self.ftz.then_some(Mod::Ftz),
-            ModGroup::Sat => self.sat.then_some(Mod::Sat),
-            ModGroup::Half => Some(Mod::Half(if self.hi { HalfMode::Hi } else { HalfMode::Lo })),
-            ModGroup::Cc => self.cc.then_some(Mod::Cc),
-            // The table's groups: no program row takes them.
-            ModGroup::Type
-            | ModGroup::SecOp
-            | ModGroup::Scale
-            | ModGroup::Po
-            | ModGroup::Relu
-            | ModGroup::Shiftamt => None,
-        }
+        self.form.get(g)
+    }
+    /// The instruction type (for `cvt`, the destination type): the form's first.
+    pub fn ty(&self) -> Type {
+        self.form.ty(0)
+    }
+    /// The second type, where the row has one (`cvt`'s source type, `set`'s compared type,
+    /// `slct`'s selector type, `cvt.pack`'s `a` and `b` type).
+    pub fn src_ty(&self) -> Option<Type> {
+        self.form.types[1]
+    }
+    /// `shf.l` (true) or `shf.r`.
+    pub fn left(&self) -> bool {
+        self.form.dir == Some(ShiftDir::L)
+    }
+    /// `mad.cc`, `madc`: `.hi` (true) or `.lo`, the half of the product added.
+    pub fn hi(&self) -> bool {
+        self.form.half == Some(HalfMode::Hi)
     }
 
     /// The instruction with modifier group `g` set to `m` (`None`: none of the group), and
@@ -1004,19 +979,22 @@ impl OpInsn {
     pub fn with_modifier(&self, g: ModGroup, m: Option<Mod>) -> OpInsn {
         let mut c = self.clone();
         match m {
-            Some(m) if ModGroup::of(m) == g => c.set_mod(m),
-            Some(_) => false,
-            None => c.clear(g),
-        };
+            Some(m) if ModGroup::of(m) == g => {
+                c.form.clear(g);
+                c.form.set(m);
+            }
+            Some(_) => {}
+            None => c.form.clear(g),
+        }
         match g {
             // The Boolean operation reads a predicate c; without it there is none.
-            ModGroup::Bool => c.third_source(c.bool_op.is_some()),
+            ModGroup::Bool => c.third_source(c.form.bool_op.is_some()),
             // The carry out is the last destination.
             ModGroup::Cc => {
-                if self.cc {
+                if self.form.cc {
                     c.dsts.pop();
                 }
-                if c.cc {
+                if c.form.cc {
                     c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
                 }
             }
@@ -1025,64 +1003,19 @@ impl OpInsn {
         c
     }
 
-    /// Set the field modifier `m` names, not the operands that come with it: what the
-    /// validator does with each modifier it reads, the inverse of [`Self::modifier`]. False,
-    /// and nothing set, for a modifier no program instruction takes.
-    fn set_mod(&mut self, m: Mod) -> bool {
-        match m {
-            Mod::Dir(d) => self.left = d == ShiftDir::L,
-            Mod::Mode(c) => self.mode = Some(c),
-            Mod::Prmt(p) => self.prmt = Some(p),
-            Mod::Cmp(c) => self.cmp = Some(c),
-            Mod::Bool(b) => self.bool_op = Some(b),
-            Mod::Ftz => self.ftz = true,
-            Mod::Sat => self.sat = true,
-            Mod::Cc => self.cc = true,
-            Mod::Half(HalfMode::Hi) => self.hi = true,
-            Mod::Half(HalfMode::Lo) => self.hi = false,
-            Mod::Half(HalfMode::Wide)
-            | Mod::Type(_)
-            | Mod::SecOp(_)
-            | Mod::Scale(_)
-            | Mod::Po
-            | Mod::Relu
-            | Mod::Shiftamt => return false,
-        }
-        true
-    }
-
-    /// Set group `g` to none of its modifiers (a direction to `.r`, a half to `.lo`). False
-    /// for a group no program instruction takes.
-    fn clear(&mut self, g: ModGroup) -> bool {
-        match g {
-            ModGroup::Dir => self.left = false,
-            ModGroup::Mode => self.mode = None,
-            ModGroup::Prmt => self.prmt = None,
-            ModGroup::Cmp => self.cmp = None,
-            ModGroup::Bool => self.bool_op = None,
-            ModGroup::Ftz => self.ftz = false,
-            ModGroup::Sat => self.sat = false,
-            ModGroup::Half => self.hi = false,
-            ModGroup::Cc => self.cc = false,
-            ModGroup::Type
-            | ModGroup::SecOp
-            | ModGroup::Scale
-            | ModGroup::Po
-            | ModGroup::Relu
-            | ModGroup::Shiftamt => return false,
-        }
-        true
-    }
-
     /// The instruction with its first type set to `t`, and the operands that come with it
     /// (`cvt.pack`'s types narrower than 16 bits read a `c`, its 16-bit types none). Not
     /// validated, like [`Self::with_modifier`].
     pub fn with_type(&self, t: Type) -> OpInsn {
         let mut c = self.clone();
-        c.ty = t;
+        c.form.types[0] = Some(t);
         let row = self.op.row();
         if row.operands.last == LastSource::WithThirdType {
             c.third_source(row.reads_third(t));
+            c.form.types[2] = row
+                .third()
+                .filter(|s| s.written_with(t))
+                .map(|s| s.types[0]);
         }
         c
     }
@@ -1107,14 +1040,14 @@ impl OpInsn {
             s.push_str(w);
         }
         if matches!(self.op, POp::MadCc | POp::Madc) {
-            s.push_str(if self.hi { ".hi" } else { ".lo" });
+            s.push_str(if self.hi() { ".hi" } else { ".lo" });
         }
-        if self.cc {
+        if self.form.cc {
             s.push_str(".cc");
         }
         if self.op == POp::Shf {
-            s.push_str(if self.left { ".l" } else { ".r" });
-            if let Some(m) = self.mode {
+            s.push_str(if self.left() { ".l" } else { ".r" });
+            if let Some(m) = self.form.mode {
                 s.push_str(if m == ClampMode::Wrap {
                     ".wrap"
                 } else {
@@ -1122,23 +1055,23 @@ impl OpInsn {
                 });
             }
         }
-        if let Some(c) = self.cmp {
+        if let Some(c) = self.form.cmp {
             s.push('.');
             s.push_str(c.name());
         }
-        if let Some(b) = self.bool_op {
+        if let Some(b) = self.form.bool_op {
             s.push('.');
             s.push_str(b.name());
         }
-        if self.ftz {
+        if self.form.ftz {
             s.push_str(".ftz");
         }
-        if self.sat {
+        if self.form.sat {
             s.push_str(".sat");
         }
         s.push('.');
-        s.push_str(self.ty.name());
-        if let Some(t) = self.src_ty {
+        s.push_str(self.ty().name());
+        if let Some(t) = self.src_ty() {
             s.push('.');
             s.push_str(t.name());
         }
@@ -1147,12 +1080,12 @@ impl OpInsn {
         if let Some(t) = row
             .third()
             .and_then(|s| s.types.first())
-            .filter(|_| row.reads_third(self.ty))
+            .filter(|_| row.reads_third(self.ty()))
         {
             s.push('.');
             s.push_str(t.name());
         }
-        if let Some(m) = self.prmt {
+        if let Some(m) = self.form.prmt {
             s.push('.');
             s.push_str(m.name());
         }
@@ -1344,7 +1277,7 @@ impl OpInsn {
                 });
             }
         }
-        let w = self.ty.bits();
+        let w = self.ty().bits();
         let v = &*v;
         let one = match self.op {
             POp::And => self.bitwise("&", v[0] & v[1], v, st),
@@ -1419,7 +1352,7 @@ impl OpInsn {
 
     /// `and`, `or`, `xor`: `r` is `a SYM b`, bit by bit.
     fn bitwise<S: Tracer>(&self, sym: &str, r: u64, v: &[u64], st: &mut S) -> u64 {
-        let w = self.ty.bits();
+        let w = self.ty().bits();
         st.stage([], || {
             Stage::new(
                 StageKind::Operate,
@@ -1512,7 +1445,7 @@ impl OpInsn {
 
     fn shf<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let (a, b, c) = (v[0], v[1], v[2] as u32);
-        let clamp = self.mode == Some(ClampMode::Clamp);
+        let clamp = self.form.mode == Some(ClampMode::Clamp);
         let n = if clamp { c.min(32) } else { c & 31 };
         let funnel = (b << 32) | a;
         st.stage([], || {
@@ -1546,14 +1479,14 @@ impl OpInsn {
             },
         );
         // shf.l keeps bits 63-n .. 32-n of b:a, shf.r keeps bits n+31 .. n.
-        let lo = if self.left { 32 - n } else { n };
+        let lo = if self.left() { 32 - n } else { n };
         let d = (funnel >> lo) & 0xffff_ffff;
         st.stage([], || {
             Stage::new(
                 StageKind::Field,
                 format!(
                     "{} by {n}: the 32 bits {}..{} of b:a",
-                    if self.left {
+                    if self.left() {
                         "shifted left"
                     } else {
                         "shifted right"
@@ -1563,7 +1496,7 @@ impl OpInsn {
                 ),
                 Val::reg("d", 32, d),
             )
-            .op(if self.left {
+            .op(if self.left() {
                 "(b:a << n) >> 32"
             } else {
                 "(b:a >> n) & 0xffffffff"
@@ -1584,7 +1517,7 @@ impl OpInsn {
     }
 
     fn shift<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
-        let w = self.ty.bits();
+        let w = self.ty().bits();
         let (a, b) = (v[0], v[1] as u32);
         let n = b.min(w);
         st.stage([(b > w, Flag::AmountClamped)], || {
@@ -1596,7 +1529,7 @@ impl OpInsn {
             .op(format!("min(b, {w})"))
             .input(Val::reg("b", 32, b as u64))
         });
-        let signed = self.ty.is_signed();
+        let signed = self.ty().is_signed();
         let d = if self.op == POp::Shl {
             if n >= w {
                 0
@@ -1654,7 +1587,7 @@ impl OpInsn {
         let pool64 = ((b as u64) << 32) | a as u64;
         let bytes: [u64; 8] = std::array::from_fn(|i| (pool64 >> (8 * i)) & 0xff);
         // For each byte of d: the pool byte, and whether its sign is replicated.
-        let picks: [(u8, bool); 4] = match self.prmt {
+        let picks: [(u8, bool); 4] = match self.form.prmt {
             None => std::array::from_fn(|i| {
                 let nib = (c >> (4 * i)) & 0xf;
                 ((nib & 7) as u8, nib & 8 != 0)
@@ -1667,7 +1600,7 @@ impl OpInsn {
         st.stage([], || {
             Stage::new(
                 StageKind::Pool,
-                match self.prmt {
+                match self.form.prmt {
                     None => "the 8-byte pool b:a (bytes 0-3 from a, 4-7 from b); each nibble of c picks one".to_string(),
                     Some(m) => format!(
                         "the 8-byte pool b:a; mode .{} with c & 3 = {} picks the bytes",
@@ -1701,7 +1634,7 @@ impl OpInsn {
             };
             d |= out << (8 * i);
             st.stage([(rep, Flag::SignExtended)], || {
-                let label = match self.prmt {
+                let label = match self.form.prmt {
                     None => format!(
                         "d.b{i}: selector nibble 0x{:x} = byte {k}{}",
                         (c >> (4 * i)) & 0xf,
@@ -1752,13 +1685,13 @@ impl OpInsn {
     /// means is [`Cmp::holds`], which the video comparisons read too.
     fn compare(&self, a: u64, b: u64) -> bool {
         let t = self.cmp_ty();
-        let c = self.cmp.unwrap_or(Cmp::Eq);
+        let c = self.form.cmp.unwrap_or(Cmp::Eq);
         if t.is_float() {
             let (x, y) = if t == Type::F32 {
                 let f = |v: u64| {
                     let bits = v as u32;
                     let mut x = f32::from_bits(bits);
-                    if self.ftz && x.is_subnormal() {
+                    if self.form.ftz && x.is_subnormal() {
                         x = if bits >> 31 != 0 { -0.0 } else { 0.0 };
                     }
                     x as f64
@@ -1784,15 +1717,15 @@ impl OpInsn {
     }
 
     fn slct<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
-        let w = self.ty.bits();
+        let w = self.ty().bits();
         let c = v[2] as u32;
-        let float = self.src_ty == Some(Type::F32);
+        let float = self.src_ty() == Some(Type::F32);
         // A float c: its sign decides, except that NaN is not >= 0, and -0 is; with .ftz a
         // subnormal counts as zero (of either sign), so it takes a.
         let subnormal = float && c & 0x7f80_0000 == 0 && c & 0x007f_ffff != 0;
         let nan = float && c & 0x7f80_0000 == 0x7f80_0000 && c & 0x007f_ffff != 0;
         let take_a = if float {
-            !nan && (c >> 31 == 0 || c & 0x7fff_ffff == 0 || (self.ftz && subnormal))
+            !nan && (c >> 31 == 0 || c & 0x7fff_ffff == 0 || (self.form.ftz && subnormal))
         } else {
             c as i32 >= 0
         };
@@ -1806,7 +1739,7 @@ impl OpInsn {
                 )
             } else if nan {
                 "c is NaN, which is not >= 0".to_string()
-            } else if self.ftz && subnormal {
+            } else if self.form.ftz && subnormal {
                 format!(
                     "c = {:e} is subnormal, read as 0 (.ftz), which is >= 0",
                     f32::from_bits(c)
@@ -1839,7 +1772,7 @@ impl OpInsn {
     }
 
     fn cvt_pack<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
-        let t = self.ty;
+        let t = self.ty();
         let n = t.bits();
         let (lo, hi) = t.range();
         let mut packed = 0u64;
@@ -1900,7 +1833,7 @@ impl OpInsn {
     /// product. 16-bit `madc.hi` keeps bits 32..47 of the product of the operands widened to
     /// 32 bits (see "16-bit `madc.hi`" in docs/hardware-vs-spec.md).
     fn carry<S: Tracer>(&self, chain: Chain, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
-        let ty = self.ty;
+        let ty = self.ty();
         let n = ty.bits();
         let m = u128::from(mask64(n));
         let (a, b) = (v[0], v[1]);
@@ -1957,7 +1890,7 @@ impl OpInsn {
                 };
                 // 16-bit operands multiply as 32-bit words: .hi keeps bits 32..47.
                 let shift = if n == 16 { 32 } else { n };
-                let h = if self.hi {
+                let h = if self.hi() {
                     (product as u128) >> shift
                 } else {
                     product as u128
@@ -1980,20 +1913,20 @@ impl OpInsn {
                 st.stage([], || {
                     Stage::new(
                         StageKind::Truncate,
-                        match (self.hi, n) {
+                        match (self.hi(), n) {
                             (true, 16) => "bits 32..47: the high word of the product of the 32-bit widened operands",
                             (true, _) => "its high half",
                             _ => "its low half",
                         },
                         Val::new("h", n, false, h as i128),
                     )
-                    .op(if self.hi {
+                    .op(if self.hi() {
                         format!("(a * b) >> {shift}")
                     } else {
                         format!("(a * b) mod 2^{n}")
                     })
                     .input(product_val())
-                    .flow(Flow::shifted(if self.hi { shift as i32 } else { 0 }, false))
+                    .flow(Flow::shifted(if self.hi() { shift as i32 } else { 0 }, false))
                 });
                 let formula = if cf_in { "h + c + CC.CF" } else { "h + c" };
                 (h, u128::from(c) & m, formula, ["h", "c"])
@@ -2030,7 +1963,7 @@ impl OpInsn {
         if let Some(o) = out.first_mut() {
             *o = Some(d);
         }
-        if self.cc {
+        if self.form.cc {
             st.stage([], || {
                 let borrow = if sub { " (1: nothing borrowed)" } else { "" };
                 Stage::new(
@@ -2051,14 +1984,14 @@ impl OpInsn {
     /// The type a comparison (`setp`, `set`) reads `a` and `b` as: the second type where there
     /// is one (`set`'s), else the one (`setp`'s).
     fn cmp_ty(&self) -> Type {
-        self.src_ty.unwrap_or(self.ty)
+        self.src_ty().unwrap_or(self.ty())
     }
 
     /// The comparison of `setp` and `set`, `a CMP b`, and its stage.
     fn compare_stage<S: Tracer>(&self, v: &[u64], st: &mut S) -> bool {
         let ty = self.cmp_ty();
         let w = ty.bits();
-        let c = self.cmp.unwrap_or(Cmp::Eq);
+        let c = self.form.cmp.unwrap_or(Cmp::Eq);
         let t = self.compare(v[0], v[1]);
         st.stage([], || {
             let show = |n: &str, x: u64| {
@@ -2100,7 +2033,7 @@ impl OpInsn {
     /// of d's type: all ones for `.u32`/`.s32`, 1.0 for `.f32`, 0 when false.
     fn set<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
         let t = self.compare_stage(v, st);
-        let r = match self.bool_op {
+        let r = match self.form.bool_op {
             None => t,
             Some(bo) => {
                 let cc = v[2] != 0;
@@ -2118,15 +2051,19 @@ impl OpInsn {
             }
         };
         // True as d's type: its bits, how the stage names them, and the formula's word.
-        let (one, name, word) = match self.ty {
+        let (one, name, word) = match self.ty() {
             Type::F32 => (0x3f80_0000, "1.0 (0x3f800000)", "1.0"),
             Type::S32 => (0xffff_ffff, "-1 (all ones)", "~0"),
             _ => (0xffff_ffff, "0xffffffff (all ones)", "~0"),
         };
         let d = if r { one } else { 0 };
         st.stage([], || {
-            let answer = if self.bool_op.is_some() { "r" } else { "t" };
-            let out = if self.ty.is_signed() {
+            let answer = if self.form.bool_op.is_some() {
+                "r"
+            } else {
+                "t"
+            };
+            let out = if self.ty().is_signed() {
                 Val::new("d", 32, true, -(r as i128))
             } else {
                 Val::reg("d", 32, d)
@@ -2135,7 +2072,7 @@ impl OpInsn {
                 StageKind::Operate,
                 format!(
                     "{answer} as .{}: {}",
-                    self.ty.name(),
+                    self.ty().name(),
                     if r { name } else { "0" }
                 ),
                 out,
@@ -2148,7 +2085,7 @@ impl OpInsn {
 
     fn setp<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
         let t = self.compare_stage(v, st);
-        let (p, q) = match self.bool_op {
+        let (p, q) = match self.form.bool_op {
             None => (t, !t),
             Some(bo) => {
                 let cc = v[2] != 0;
@@ -2173,8 +2110,8 @@ impl OpInsn {
     }
 
     fn cvt<S: Tracer>(&self, v: &[u64], st: &mut S) -> u64 {
-        let at = self.src_ty.unwrap_or(self.ty);
-        let dt = self.ty;
+        let at = self.src_ty().unwrap_or(self.ty());
+        let dt = self.ty();
         let x: i128 = if at.is_signed() {
             sext(v[0], at.bits()) as i128
         } else {
@@ -2195,7 +2132,7 @@ impl OpInsn {
             .flow(Flow::extend(false))
         });
         let (lo, hi) = dt.range();
-        if self.sat {
+        if self.form.sat {
             let y = x.clamp(lo, hi);
             st.stage(
                 [(x > hi, Flag::ClampedHigh), (x < lo, Flag::ClampedLow)],
@@ -2260,7 +2197,7 @@ impl OpInsn {
     }
 
     fn mov_eval<S: Tracer>(&self, v: &[u64], st: &mut S, out: &mut [Option<u64>]) {
-        let w = self.ty.bits();
+        let w = self.ty().bits();
         if self.pack {
             let n = self.srcs.len() as u32;
             let ew = w / n;

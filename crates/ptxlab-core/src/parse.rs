@@ -231,40 +231,7 @@ fn drop_ignored_suffixes(insn: &mut Instruction) {
 
 /// Gather modifiers by kind; the first of each kind wins (the validator reports repeats).
 fn gather_form(mods: &[(Mod, Span)]) -> Form {
-    let mut f = Form::default();
-    let mut nt = 0;
-    for (m, _) in mods {
-        match *m {
-            Mod::Type(t) => {
-                if nt < 3 {
-                    f.types[nt] = Some(t);
-                }
-                nt += 1;
-            }
-            Mod::Sat => f.sat = true,
-            Mod::SecOp(s) => {
-                f.secop.get_or_insert(s);
-            }
-            Mod::Cmp(c) => {
-                f.cmp.get_or_insert(c);
-            }
-            Mod::Mode(c) => {
-                f.mode.get_or_insert(c);
-            }
-            Mod::Scale(s) => {
-                f.scale.get_or_insert(s);
-            }
-            Mod::Po => f.po = true,
-            Mod::Half(h) => {
-                f.half.get_or_insert(h);
-            }
-            Mod::Relu => f.relu = true,
-            Mod::Shiftamt => f.shiftamt = true,
-            // The program rows' words: the parser reads only `Mod::TABLE`.
-            Mod::Dir(_) | Mod::Prmt(_) | Mod::Bool(_) | Mod::Ftz | Mod::Cc => {}
-        }
-    }
-    f
+    Form::of(mods.iter().map(|(m, _)| *m))
 }
 
 /// The refusal of an opcode word that no row has, suggesting `names` (the checker suggests

@@ -489,10 +489,10 @@ fn program_axes(insn: &Insn, op: &OpInsn) -> Vec<SweepAxis> {
                 k,
                 0,
                 32,
-                op.ty.bits(),
+                op.ty().bits(),
             ));
         } else if role == Role::Selector {
-            if op.prmt.is_some() {
+            if op.form.prmt.is_some() {
                 out.push(SweepAxis::field(
                     format!("{name} & 3 (mode index)"),
                     k,

@@ -74,7 +74,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         assert_eq!(row.instr, Instr::Program(op));
         let insn = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
         assert_eq!(insn.op, op, "{}", row.example);
-        assert!(row.types(0).contains(&insn.ty), "{}", row.example);
+        assert!(row.types(0).contains(&insn.ty()), "{}", row.example);
         assert_eq!(POp::from_name(row.name), Some(op));
         assert!(!row.summary.is_empty() && row.measured.is_some());
         let src: Vec<u64> = (0..insn.srcs.len())
@@ -104,7 +104,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
             POp::Madc => format!("madc.hi.{t} d, a, b, c;"),
             _ => row
                 .example
-                .replacen(&format!(".{}", insn.ty.name()), &format!(".{t}"), 1),
+                .replacen(&format!(".{}", insn.ty().name()), &format!(".{t}"), 1),
         };
         for t in Type::ALL {
             let text = form(t.name());

@@ -545,3 +545,28 @@ fn dotted_special_registers_are_those_of_the_list() {
     assert!(!crate::isa::is_dotted_special("%r1.x"));
     assert!(!crate::isa::is_dotted_special("%tid.b0"));
 }
+
+/// The one decoded form: every modifier of either table is read back as written, forgotten
+/// by its group, and the first of a group wins; types fill their slots in order.
+#[test]
+fn every_modifier_sets_and_reads_back_one_form() {
+    for m in Mod::ALL {
+        let g = ModGroup::of(m);
+        let mut f = Form::of([m]);
+        if let Mod::Type(t) = m {
+            assert_eq!(f.types, [Some(t), None, None]);
+            assert_eq!(f.get(g), None);
+        } else {
+            assert_eq!(f.get(g), Some(m), "{m:?}");
+            for other in g.members().filter(|&x| x != m) {
+                f.set(other);
+                assert_eq!(f.get(g), Some(m), "{m:?} then {other:?}");
+            }
+        }
+        f.clear(g);
+        assert_eq!(f, Form::default(), "{m:?}");
+    }
+    let f = Form::of([Mod::Type(Type::U32), Mod::Sat, Mod::Type(Type::S32)]);
+    assert_eq!(f.types, [Some(Type::U32), Some(Type::S32), None]);
+    assert_eq!(f.ty(1), Type::S32);
+}

@@ -789,19 +789,21 @@ impl Mod {
     }
 }
 
-/// The modifiers of an instruction gathered into typed fields (the evaluator reads these).
-/// Where a modifier is repeated or conflicting, the parser keeps the first; the validator
-/// reports the conflict from [`Instruction::mods`](crate::ast::Instruction::mods).
+/// The modifiers of an instruction of either table gathered into typed fields: the one
+/// decoded form the evaluators read, set by [`Form::set`] (the one place a modifier word
+/// becomes a field) and read back by [`Form::get`]. Where a modifier is repeated or
+/// conflicting, the first is kept; the validator reports the conflict from the words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Form {
     /// Types in the order written: `[dtype, atype, btype]` for video instructions,
-    /// `[type]` for most integer instructions, `[atype, btype]` for `dp4a`/`dp2a`, `vset`.
+    /// `[type]` for most integer instructions, `[atype, btype]` for `dp4a`/`dp2a`, `vset`;
+    /// a program row's instruction type and its second type (`cvt`'s source type).
     pub types: [Option<Type>; 3],
     /// `.sat` was written.
     pub sat: bool,
     /// The secondary operation, if any.
     pub secop: Option<SecOp>,
-    /// The comparison of `vset*`, if any.
+    /// The comparison of `vset*`, `setp` or `set`, if any.
     pub cmp: Option<Cmp>,
     /// `.clamp` or `.wrap`, if written.
     pub mode: Option<ClampMode>,
@@ -815,9 +817,32 @@ pub struct Form {
     pub relu: bool,
     /// `.shiftamt` was written.
     pub shiftamt: bool,
+    /// `shf`'s direction, `.l` or `.r`.
+    #[serde(default)]
+    pub dir: Option<ShiftDir>,
+    /// `prmt`'s mode (none: the generic form).
+    #[serde(default)]
+    pub prmt: Option<PrmtMode>,
+    /// `setp`'s and `set`'s Boolean operation with `c`.
+    #[serde(default)]
+    pub bool_op: Option<BoolOp>,
+    /// `.ftz`: subnormal floats read as zero.
+    #[serde(default)]
+    pub ftz: bool,
+    /// `.cc`: the carry chain writes the carry flag.
+    #[serde(default)]
+    pub cc: bool,
 }
 
 impl Form {
+    /// The form these modifiers give, in the order written ([`Form::set`] each).
+    pub fn of(mods: impl IntoIterator<Item = Mod>) -> Form {
+        let mut f = Form::default();
+        for m in mods {
+            f.set(m);
+        }
+        f
+    }
     /// Number of types given.
     pub fn type_count(&self) -> usize {
         self.types.iter().filter(|t| t.is_some()).count()
@@ -825,6 +850,88 @@ impl Form {
     /// The `i`-th type written; panics never: a missing type reads as `u32`.
     pub fn ty(&self, i: usize) -> Type {
         self.types.get(i).copied().flatten().unwrap_or(Type::U32)
+    }
+    /// Record modifier `m`: a type in the next free slot (past the third, none), any other
+    /// in its group's field unless one of the group is already there (the first wins).
+    pub fn set(&mut self, m: Mod) {
+        match m {
+            Mod::Type(t) => {
+                if let Some(slot) = self.types.iter_mut().find(|x| x.is_none()) {
+                    *slot = Some(t);
+                }
+            }
+            Mod::Sat => self.sat = true,
+            Mod::SecOp(s) => {
+                self.secop.get_or_insert(s);
+            }
+            Mod::Cmp(c) => {
+                self.cmp.get_or_insert(c);
+            }
+            Mod::Mode(c) => {
+                self.mode.get_or_insert(c);
+            }
+            Mod::Scale(s) => {
+                self.scale.get_or_insert(s);
+            }
+            Mod::Po => self.po = true,
+            Mod::Half(h) => {
+                self.half.get_or_insert(h);
+            }
+            Mod::Relu => self.relu = true,
+            Mod::Shiftamt => self.shiftamt = true,
+            Mod::Dir(d) => {
+                self.dir.get_or_insert(d);
+            }
+            Mod::Prmt(p) => {
+                self.prmt.get_or_insert(p);
+            }
+            Mod::Bool(b) => {
+                self.bool_op.get_or_insert(b);
+            }
+            Mod::Ftz => self.ftz = true,
+            Mod::Cc => self.cc = true,
+        }
+    }
+    /// The modifier of group `g` recorded, if any (the types are no one modifier: `None`).
+    pub fn get(&self, g: ModGroup) -> Option<Mod> {
+        let on = |b: bool, m: Mod| b.then_some(m);
+        match g {
+            ModGroup::Type => None,
+            ModGroup::Sat => on(self.sat, Mod::Sat),
+            ModGroup::SecOp => self.secop.map(Mod::SecOp),
+            ModGroup::Cmp => self.cmp.map(Mod::Cmp),
+            ModGroup::Mode => self.mode.map(Mod::Mode),
+            ModGroup::Scale => self.scale.map(Mod::Scale),
+            ModGroup::Po => on(self.po, Mod::Po),
+            ModGroup::Half => self.half.map(Mod::Half),
+            ModGroup::Relu => on(self.relu, Mod::Relu),
+            ModGroup::Shiftamt => on(self.shiftamt, Mod::Shiftamt),
+            ModGroup::Dir => self.dir.map(Mod::Dir),
+            ModGroup::Prmt => self.prmt.map(Mod::Prmt),
+            ModGroup::Bool => self.bool_op.map(Mod::Bool),
+            ModGroup::Ftz => on(self.ftz, Mod::Ftz),
+            ModGroup::Cc => on(self.cc, Mod::Cc),
+        }
+    }
+    /// Forget group `g` (the types: all of them).
+    pub fn clear(&mut self, g: ModGroup) {
+        match g {
+            ModGroup::Type => self.types = [None; 3],
+            ModGroup::Sat => self.sat = false,
+            ModGroup::SecOp => self.secop = None,
+            ModGroup::Cmp => self.cmp = None,
+            ModGroup::Mode => self.mode = None,
+            ModGroup::Scale => self.scale = None,
+            ModGroup::Po => self.po = false,
+            ModGroup::Half => self.half = None,
+            ModGroup::Relu => self.relu = false,
+            ModGroup::Shiftamt => self.shiftamt = false,
+            ModGroup::Dir => self.dir = None,
+            ModGroup::Prmt => self.prmt = None,
+            ModGroup::Bool => self.bool_op = None,
+            ModGroup::Ftz => self.ftz = false,
+            ModGroup::Cc => self.cc = false,
+        }
     }
 }
 
