@@ -4,7 +4,7 @@
 //! modifier groups, type slots and operand selector rules); the UI only draws these, and
 //! choosing one replaces the instruction text.
 
-use ptxlab_core::ast::{Instruction, Mod, Operand, OperandKind, SecOp, SOURCE_NAMES};
+use ptxlab_core::ast::{Instruction, Mod, Operand, SecOp, SOURCE_NAMES};
 use ptxlab_core::insn::{check, Insn};
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
 use ptxlab_core::isa::{Instr, ROWS};
@@ -94,21 +94,12 @@ fn with_mod(insn: &Instruction, remove: impl Fn(&Mod) -> bool, add: Option<Mod>)
     c
 }
 
-fn reg(name: &str) -> Operand {
-    Operand {
-        kind: OperandKind::Reg(name.to_string()),
-        neg: false,
-        sel: None,
-        span: 0..0,
-    }
-}
-
 /// Make sure the instruction has exactly `n` sources, adding plain registers named by role.
 fn with_sources(insn: &mut Instruction, n: usize) {
     insn.srcs.truncate(n);
     while insn.srcs.len() < n {
         let name = ptxlab_core::ast::SOURCE_NAMES[insn.srcs.len().min(3)];
-        insn.srcs.push(reg(name));
+        insn.srcs.push(Operand::reg(name));
     }
 }
 

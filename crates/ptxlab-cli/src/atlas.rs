@@ -3,10 +3,10 @@
 
 use std::sync::OnceLock;
 
+use ptxlab_core::ast::OperandKind;
 use ptxlab_core::atlas::{table_forms, Atlas, Cost, ARCHS};
 use ptxlab_core::equiv::{Cheaper, Equivalents};
 use ptxlab_core::insn::check;
-use ptxlab_core::ops::{Dst, Src};
 use ptxlab_core::Insn;
 use serde::Serialize;
 
@@ -52,9 +52,7 @@ fn describe(insn: &Insn) -> Option<FormLine> {
             let mut srcs = Vec::new();
             for (k, o) in i.srcs.iter().enumerate() {
                 match &o.kind {
-                    ptxlab_core::ast::OperandKind::Reg(name) if !o.neg => {
-                        srcs.push((name.clone(), *w.src.get(k)?))
-                    }
+                    OperandKind::Reg(name) if !o.neg => srcs.push((name.clone(), *w.src.get(k)?)),
                     _ => return None,
                 }
             }
@@ -73,24 +71,24 @@ fn describe(insn: &Insn) -> Option<FormLine> {
             }
             let mut dsts = Vec::new();
             for (k, d) in op.dsts.iter().enumerate() {
-                match d {
+                match &d.kind {
                     _ if op.writes_carry(k) => {}
-                    Dst::Reg(n) => dsts.push((n.clone(), op.dst_bits(k))),
-                    Dst::Sink => return None,
+                    OperandKind::Reg(n) => dsts.push((n.clone(), op.dst_bits(k))),
+                    _ => return None,
                 }
             }
             let mut srcs: Vec<(String, u32)> = Vec::new();
             for (k, s) in op.srcs.iter().enumerate() {
-                match s {
+                match &s.kind {
                     _ if op.reads_carry(k) => {}
-                    Src::Reg { name, .. } => {
+                    OperandKind::Reg(name) => {
                         if !srcs.iter().any(|x| &x.0 == name) {
                             srcs.push((name.clone(), op.src_bits(k)));
                         }
                     }
                     // An operand that only an immediate may be (lop3's lookup table) is
                     // part of the form.
-                    Src::Imm(_)
+                    OperandKind::Imm(_)
                         if matches!(
                             op.op.row().operands.srcs.get(k).map(|o| o.kind),
                             Some(ptxlab_core::isa::PositionKind::Imm(_))
@@ -111,7 +109,7 @@ fn describe(insn: &Insn) -> Option<FormLine> {
 
 fn dst_name(o: &ptxlab_core::ast::Operand) -> Option<String> {
     match &o.kind {
-        ptxlab_core::ast::OperandKind::Reg(n) => Some(n.clone()),
+        OperandKind::Reg(n) => Some(n.clone()),
         _ => None,
     }
 }

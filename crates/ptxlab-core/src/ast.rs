@@ -25,36 +25,81 @@ pub use crate::isa::vocab::{
     ClampMode, Cmp, Form, HalfMode, Mod, Scale, SecOp, SelKind, Selector, Type,
 };
 use crate::isa::{self, Opcode, Widths};
+use crate::value::FloatLit;
 
 /// Byte range into the source text, used to point at the offending token in messages.
 pub type Span = Range<usize>;
 
-/// What an operand names: a register, or an immediate value.
+/// What an operand names: a register, an immediate value, a floating-point literal, or
+/// nothing (`_`). One vocabulary for the operands of both tables; the table's instructions
+/// take only registers and integer immediates (the shape checker lets nothing else through).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OperandKind {
     /// A register, by the name written (`%r1`, `a`).
     Reg(String),
     /// The immediate as written, reduced to 64 bits two's complement.
     Imm(i64),
+    /// A floating-point literal (`0f3f800000`, `1.5`), as a program row reads it.
+    Float(FloatLit),
+    /// `_`: a destination whose value is dropped, or an element of a vector read as 0.
+    Sink,
 }
 
-/// One operand with its optional negation and selector.
+/// One operand of an instruction of either table, with its optional negation and selector.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Operand {
-    /// A register or an immediate.
+    /// A register, an immediate, a float literal or `_`.
     pub kind: OperandKind,
     /// Written with a leading `-` (`vmad` sources).
     pub neg: bool,
+    /// Written `!p`: a predicate source read negated.
+    #[serde(default)]
+    pub not: bool,
     /// The selector or mask written after it (`.b2`, `.h10`), if any.
     pub sel: Option<Selector>,
-    /// Where the operand is in the text.
+    /// Where the operand is in the text (empty where it was not read from text).
     pub span: Span,
+}
+
+impl Operand {
+    /// An operand of this kind, written plainly (no `-`, `!` or selector), at `span`.
+    pub fn new(kind: OperandKind, span: Span) -> Operand {
+        Operand {
+            kind,
+            neg: false,
+            not: false,
+            sel: None,
+            span,
+        }
+    }
+    /// The register named `name`, not read from text.
+    pub fn reg(name: impl Into<String>) -> Operand {
+        Operand::new(OperandKind::Reg(name.into()), 0..0)
+    }
+    /// `_`, not read from text.
+    pub fn sink() -> Operand {
+        Operand::new(OperandKind::Sink, 0..0)
+    }
+    /// The register's name, if it is a register.
+    pub fn reg_name(&self) -> Option<&str> {
+        match &self.kind {
+            OperandKind::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+    /// Whether it is `_`.
+    pub fn is_sink(&self) -> bool {
+        self.kind == OperandKind::Sink
+    }
 }
 
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.neg {
             f.write_str("-")?;
+        }
+        if self.not {
+            f.write_str("!")?;
         }
         match &self.kind {
             OperandKind::Reg(r) => f.write_str(r)?,
@@ -67,6 +112,8 @@ impl fmt::Display for Operand {
                     write!(f, "{v}")?
                 }
             }
+            OperandKind::Float(x) => f.write_str(&x.text())?,
+            OperandKind::Sink => f.write_str("_")?,
         }
         if let Some(s) = &self.sel {
             write!(f, "{s}")?;

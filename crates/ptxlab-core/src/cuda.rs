@@ -18,7 +18,7 @@
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::widths;
 use crate::insn::Insn;
-use crate::ops::{Dst, OpInsn, Src};
+use crate::ops::OpInsn;
 
 /// The constraint letter for a register of `bits` bits.
 pub fn constraint(bits: u32) -> &'static str {
@@ -73,6 +73,8 @@ pub fn asm_statement(insn: &Instruction) -> String {
                 inputs.push(format!("\"{}\"({name})", constraint(bits)));
             }
             OperandKind::Imm(v) => text.push_str(&v.to_string()),
+            OperandKind::Float(f) => text.push_str(&f.text()),
+            OperandKind::Sink => text.push('_'),
         }
         if let Some(s) = &o.sel {
             text.push_str(&s.to_string());
@@ -140,10 +142,10 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
     let mut post = String::new();
     // Operand numbers: outputs first, then inputs; fixed after both lists are known.
     let dst_names: Vec<String> = (0..insn.dsts.len()).map(|i| insn.dst_name(i)).collect();
-    let n_out = insn.dsts.iter().filter(|d| **d != Dst::Sink).count();
+    let n_out = insn.dsts.iter().filter(|d| !d.is_sink()).count();
     let mut dst_text = Vec::new();
     for (i, d) in insn.dsts.iter().enumerate() {
-        if *d == Dst::Sink {
+        if d.is_sink() {
             dst_text.push("_".to_string());
             continue;
         }
@@ -166,8 +168,8 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
     let mut src_text = Vec::new();
     for (i, s) in insn.srcs.iter().enumerate() {
         let name = insn.src_name(i);
-        match s {
-            Src::Reg { not, .. } => {
+        match &s.kind {
+            OperandKind::Reg(_) => {
                 let k = n_out + ins.len();
                 let bits = insn.src_bits(i);
                 if insn.reads_carry(i) {
@@ -179,15 +181,15 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
                     preds.push(p.clone());
                     pre.push_str(&format!(" setp.ne.u32 {p}, %{k}, 0;"));
                     ins.push(format!("\"r\"({name})"));
-                    src_text.push(format!("{}{p}", if *not { "!" } else { "" }));
+                    src_text.push(format!("{}{p}", if s.not { "!" } else { "" }));
                 } else {
                     ins.push(format!("\"{}\"({name})", constraint(bits)));
                     src_text.push(format!("%{k}"));
                 }
             }
-            Src::Imm(v) => src_text.push(v.to_string()),
-            Src::Float(f) => src_text.push(f.text()),
-            Src::Sink => src_text.push("_".to_string()),
+            OperandKind::Imm(v) => src_text.push(v.to_string()),
+            OperandKind::Float(f) => src_text.push(f.text()),
+            OperandKind::Sink => src_text.push("_".to_string()),
         }
     }
     let head = insn.canonical();

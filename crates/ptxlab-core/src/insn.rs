@@ -37,7 +37,7 @@ use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
 use crate::isa::{Form, Instr, Mod, ModGroup, Type};
-use crate::ops::{Dst, OpInsn, Src};
+use crate::ops::OpInsn;
 use crate::plan::Plan;
 use crate::readings::{
     compare_readings, evaluate_reading, evaluate_traced_reading, readings_may_differ, Divergence,
@@ -262,7 +262,7 @@ impl Insn {
                 .iter()
                 .enumerate()
                 .take(4)
-                .filter(|(_, s)| matches!(s, Src::Reg { .. }))
+                .filter(|(_, s)| matches!(s.kind, OperandKind::Reg(_)))
                 .map(|(k, _)| (k, op.src_name(k), op.src_bits(k)))
                 .collect(),
         }
@@ -286,7 +286,7 @@ impl Insn {
             }
             Insn::Op { op, .. } => {
                 // `uses_written` lists the written registers first.
-                let written = op.dsts.iter().filter(|d| matches!(d, Dst::Reg(_))).count();
+                let written = op.dsts.iter().filter(|d| d.reg_name().is_some()).count();
                 out.extend(
                     op.uses_written()
                         .into_iter()
@@ -309,14 +309,9 @@ impl Insn {
                 &mut i.guard
             }
             Insn::Op { guard, op } => {
-                for d in &mut op.dsts {
-                    if let Dst::Reg(r) = d {
+                for o in op.dsts.iter_mut().chain(&mut op.srcs) {
+                    if let OperandKind::Reg(r) = &mut o.kind {
                         *r = to(r);
-                    }
-                }
-                for x in &mut op.srcs {
-                    if let Src::Reg { name, .. } = x {
-                        *name = to(name);
                     }
                 }
                 guard
@@ -388,7 +383,7 @@ impl Insn {
                     op.eval_quiet(src).0
                 };
                 for (k, (d, v)) in op.dsts.iter().zip(&values).enumerate() {
-                    if let (Dst::Reg(reg), Some(value)) = (d, *v) {
+                    if let (Some(reg), Some(value)) = (d.reg_name(), *v) {
                         write(Write {
                             reg,
                             value,
@@ -549,7 +544,7 @@ impl Insn {
     pub fn dst_written(&self, k: usize) -> bool {
         match self {
             Insn::Table(_) => k == 0,
-            Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| *d != Dst::Sink),
+            Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| !d.is_sink()),
         }
     }
     /// Its types and modifiers decoded, one [`Form`] for either table.
@@ -638,8 +633,8 @@ fn op_sources_into(op: &OpInsn, inputs: &Inputs, dst: &mut [u64]) {
 /// `name` reads `reg(k, name)`, an immediate its own value, a sink 0.
 fn op_sources_with(op: &OpInsn, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
     for (k, (s, d)) in op.srcs.iter().zip(dst.iter_mut()).enumerate() {
-        *d = match (s, op.fixed_source(k)) {
-            (Src::Reg { name, .. }, _) => reg(k, name),
+        *d = match (&s.kind, op.fixed_source(k)) {
+            (OperandKind::Reg(name), _) => reg(k, name),
             (_, v) => v.unwrap_or(0),
         };
     }

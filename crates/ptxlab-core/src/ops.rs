@@ -32,32 +32,7 @@ use crate::validate::{FloatLits, Slot};
 
 pub use crate::value::FloatLit;
 
-/// A destination of a validated instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Dst {
-    /// A register, by name.
-    Reg(String),
-    /// `_`: the value is dropped.
-    Sink,
-}
-
-/// A source of a validated instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Src {
-    /// A register, by name; `not` is `!p` (predicates only).
-    Reg {
-        /// The register's name.
-        name: String,
-        /// Written `!p`: the predicate is negated.
-        not: bool,
-    },
-    /// An integer immediate as written.
-    Imm(i64),
-    /// A floating-point literal.
-    Float(FloatLit),
-    /// A sink standing for a vector element (read as 0).
-    Sink,
-}
+pub use crate::ast::{Operand, OperandKind};
 
 /// One validated instruction of this module.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,9 +46,11 @@ pub struct OpInsn {
     /// `.ftz`, the carry chain's half and `.cc`).
     pub form: Form,
     /// Destinations in order: `d`; `p`, `q` for setp; the elements of an unpacking `mov`.
-    pub dsts: Vec<Dst>,
-    /// Sources in order; the elements of a packing `mov`.
-    pub srcs: Vec<Src>,
+    /// Each a register or `_`, the operands of both tables ([`Operand`]).
+    pub dsts: Vec<Operand>,
+    /// Sources in order; the elements of a packing `mov`. Each a register (`!p` negated), an
+    /// integer immediate, a float literal, or `_` in a vector.
+    pub srcs: Vec<Operand>,
     /// `mov` with braces on the left (unpack) or right (pack).
     pub unpack: bool,
     /// `mov` with braces on the right: the parts are packed into `d`.
@@ -177,12 +154,11 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<OpInsn, Diagnostic> 
     for (dst, reg, sp) in loose {
         let fits = |bits: u32| !insn.op.row().operands.wider && (bits == 32 || bits == 1);
         let ok = if dst {
-            (0..insn.dsts.len()).any(|i| {
-                matches!(&insn.dsts[i], Dst::Reg(name) if *name == reg) && fits(insn.dst_bits(i))
-            })
+            (0..insn.dsts.len())
+                .any(|i| insn.dsts[i].reg_name() == Some(reg.as_str()) && fits(insn.dst_bits(i)))
         } else {
             (0..insn.srcs.len()).any(|i| {
-                matches!(&insn.srcs[i], Src::Reg { name, .. } if *name == reg)
+                insn.srcs[i].reg_name() == Some(reg.as_str())
                     && !insn.reads_carry(i)
                     && fits(insn.src_bits(i))
             })
@@ -330,30 +306,32 @@ impl Validator<'_> {
 
     /// A destination: its shape checked by the one checker of both tables, then a register
     /// or `_`.
-    fn dst(&self, a: &Arg, slot: Slot) -> Result<Dst, Diagnostic> {
+    fn dst(&self, a: &Arg, slot: Slot) -> Result<Operand, Diagnostic> {
         let a = slot.shape(a)?;
         self.no_selector(a)?;
-        match &a.atom {
-            Atom::Reg(r) => Ok(Dst::Reg(r.clone())),
-            Atom::Sink => Ok(Dst::Sink),
-            _ => Err(Slot::misplaced(a)),
-        }
+        let kind = match &a.atom {
+            Atom::Reg(r) => OperandKind::Reg(r.clone()),
+            Atom::Sink => OperandKind::Sink,
+            _ => return Err(Slot::misplaced(a)),
+        };
+        Ok(Operand::new(kind, a.span.clone()))
     }
 
     /// A source: its shape checked by the one checker of both tables, then a register, an
     /// immediate or a float literal.
-    fn src(&self, a: &Arg, slot: Slot) -> Result<Src, Diagnostic> {
+    fn src(&self, a: &Arg, slot: Slot) -> Result<Operand, Diagnostic> {
         let a = slot.shape(a)?;
         self.no_selector(a)?;
-        match &a.atom {
-            Atom::Reg(r) => Ok(Src::Reg {
-                name: r.clone(),
-                not: a.not,
-            }),
-            Atom::Imm(v) => Ok(Src::Imm(*v)),
-            Atom::Float(f) => Ok(Src::Float(*f)),
-            _ => Err(Slot::misplaced(a)),
-        }
+        let kind = match &a.atom {
+            Atom::Reg(r) => OperandKind::Reg(r.clone()),
+            Atom::Imm(v) => OperandKind::Imm(*v),
+            Atom::Float(f) => OperandKind::Float(*f),
+            _ => return Err(Slot::misplaced(a)),
+        };
+        Ok(Operand {
+            not: a.not && matches!(kind, OperandKind::Reg(_)),
+            ..Operand::new(kind, a.span.clone())
+        })
     }
 
     /// The operands, read through the row's operand positions: how many are written (the
@@ -423,7 +401,7 @@ impl Validator<'_> {
             Atom::Pair(p, q) => {
                 let pp = self.dst(p, slot.alone())?;
                 let qq = self.dst(q, slot.alone())?;
-                if pp == Dst::Sink && qq == Dst::Sink {
+                if pp.is_sink() && qq.is_sink() {
                     return Err(err(ops[0].span.clone(), "at most one of p|q may be '_'"));
                 }
                 insn.dsts.push(pp);
@@ -453,13 +431,10 @@ impl Validator<'_> {
         insn.negated = negated.first().is_some_and(|n| n.neg);
         // The carry flag: read after the sources, written after d.
         if pos.carry == CarryUse::Reads {
-            insn.srcs.push(Src::Reg {
-                name: CARRY_FLAG.to_string(),
-                not: false,
-            });
+            insn.srcs.push(Operand::reg(CARRY_FLAG));
         }
         if insn.form.cc {
-            insn.dsts.push(Dst::Reg(CARRY_FLAG.to_string()));
+            insn.dsts.push(Operand::reg(CARRY_FLAG));
         }
         Ok(())
     }
@@ -561,7 +536,8 @@ impl Validator<'_> {
                     if ty != Type::B32 {
                         return Err(err(e.span.clone(), "'_' (no value) cannot be a source"));
                     }
-                    insn.srcs.push(Src::Sink);
+                    insn.srcs
+                        .push(Operand::new(OperandKind::Sink, e.span.clone()));
                 } else {
                     insn.srcs.push(self.src(e, part(false))?);
                 }
@@ -683,9 +659,8 @@ impl OpInsn {
     /// register written in the text (`mov.b32 {lo, hi}, a;` gives `lo` and `hi`; a sink `_`),
     /// otherwise its role ([`Self::dst_name`]).
     pub fn dst_label(&self, i: usize) -> String {
-        match (self.unpack, self.dsts.get(i)) {
-            (true, Some(Dst::Reg(r))) => r.clone(),
-            (true, Some(Dst::Sink)) => "_".to_string(),
+        match self.dsts.get(i) {
+            Some(d) if self.unpack => d.to_string(),
             _ => self.dst_name(i),
         }
     }
@@ -694,13 +669,13 @@ impl OpInsn {
     pub fn uses_written(&self) -> Vec<(String, u32)> {
         let mut out = Vec::new();
         for (i, d) in self.dsts.iter().enumerate() {
-            if let Dst::Reg(r) = d {
-                out.push((r.clone(), self.dst_bits(i)));
+            if let Some(r) = d.reg_name() {
+                out.push((r.to_string(), self.dst_bits(i)));
             }
         }
         for (i, x) in self.srcs.iter().enumerate() {
-            if let Src::Reg { name, .. } = x {
-                out.push((name.clone(), self.src_bits(i)));
+            if let Some(name) = x.reg_name() {
+                out.push((name.to_string(), self.src_bits(i)));
             }
         }
         out
@@ -995,7 +970,7 @@ impl OpInsn {
                     c.dsts.pop();
                 }
                 if c.form.cc {
-                    c.dsts.push(Dst::Reg(CARRY_FLAG.into()));
+                    c.dsts.push(Operand::reg(CARRY_FLAG));
                 }
             }
             _ => {}
@@ -1025,10 +1000,7 @@ impl OpInsn {
         if !reads {
             self.srcs.truncate(2);
         } else if self.srcs.len() == 2 {
-            self.srcs.push(Src::Reg {
-                name: "c".into(),
-                not: false,
-            });
+            self.srcs.push(Operand::reg("c"));
         }
     }
 
@@ -1089,18 +1061,8 @@ impl OpInsn {
             s.push('.');
             s.push_str(m.name());
         }
-        let dst = |d: &Dst| match d {
-            Dst::Reg(r) => r.clone(),
-            Dst::Sink => "_".into(),
-        };
-        let src = |x: &Src| match x {
-            Src::Reg { name, not } => format!("{}{name}", if *not { "!" } else { "" }),
-            Src::Imm(v) if *v < 0 => v.to_string(),
-            Src::Imm(v) if *v > 9 => format!("0x{v:x}"),
-            Src::Imm(v) => v.to_string(),
-            Src::Float(f) => f.text(),
-            Src::Sink => "_".into(),
-        };
+        let dst = |d: &Operand| d.to_string();
+        let src = |x: &Operand| x.to_string();
         // The carry flag is read and written without being named.
         let ds: Vec<String> = self
             .dsts
@@ -1145,11 +1107,11 @@ impl OpInsn {
     /// immediate's or a float literal's value as read, 0 for `_`. `None` for a register (its
     /// value comes from the case) and past the last source.
     pub fn fixed_source(&self, k: usize) -> Option<u64> {
-        Some(match self.srcs.get(k)? {
-            Src::Reg { .. } => return None,
-            Src::Imm(v) => self.imm_value(k, *v),
-            Src::Float(f) => f.value(self.src_bits(k), self.src_is_float(k)),
-            Src::Sink => 0,
+        Some(match &self.srcs.get(k)?.kind {
+            OperandKind::Reg(_) => return None,
+            OperandKind::Imm(v) => self.imm_value(k, *v),
+            OperandKind::Float(f) => f.value(self.src_bits(k), self.src_is_float(k)),
+            OperandKind::Sink => 0,
         })
     }
 
@@ -1198,9 +1160,9 @@ impl OpInsn {
         let mut result = None;
         for (i, (d, val)) in self.dsts.iter().zip(&values).enumerate() {
             let bits = self.dst_bits(i);
-            let label = match d {
-                Dst::Reg(r) => format!("written to {r}"),
-                Dst::Sink => "dropped (_)".to_string(),
+            let label = match d.reg_name() {
+                Some(r) => format!("written to {r}"),
+                None => "dropped (_)".to_string(),
             };
             let name = self.dst_name(i);
             let out = Val::reg(name, bits, val.unwrap_or(0));
@@ -1261,7 +1223,7 @@ impl OpInsn {
     pub(crate) fn run<S: Tracer>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
         // `!p` sources.
         for (i, s) in self.srcs.iter().enumerate() {
-            if let Src::Reg { not: true, name } = s {
+            if let (true, Some(name)) = (s.not, s.reg_name()) {
                 let read = v[i];
                 v[i] ^= 1;
                 let negated = v[i];
@@ -2105,7 +2067,7 @@ impl OpInsn {
         };
         for (i, (d, o)) in self.dsts.iter().zip(out.iter_mut()).enumerate() {
             let val = if i == 0 { p } else { q } as u64;
-            *o = if *d == Dst::Sink { None } else { Some(val) };
+            *o = if d.is_sink() { None } else { Some(val) };
         }
     }
 
@@ -2257,7 +2219,7 @@ impl OpInsn {
                         out_bits: ew,
                     })
                 });
-                *o = if *d == Dst::Sink { None } else { Some(part) };
+                *o = if d.is_sink() { None } else { Some(part) };
             }
         } else {
             st.stage([], || {

@@ -159,7 +159,8 @@ fn operand(text: &str, opcode: Opcode, k: usize, a: Arg) -> Result<Operand, Diag
     let sel = match (&kind, &a.suffix) {
         (_, None) => None,
         // ptxas reads `5.b0` as a syntax error: selectors pick parts of registers only.
-        (OperandKind::Imm(_), Some(sp)) => {
+        (OperandKind::Reg(_), Some(sp)) => Some(selector(&text[sp.start + 1..sp.end], sp)?),
+        (_, Some(sp)) => {
             return refuse(
                 sp,
                 format!(
@@ -169,11 +170,11 @@ fn operand(text: &str, opcode: Opcode, k: usize, a: Arg) -> Result<Operand, Diag
                 ),
             )
         }
-        (OperandKind::Reg(_), Some(sp)) => Some(selector(&text[sp.start + 1..sp.end], sp)?),
     };
     Ok(Operand {
         kind,
         neg: a.neg,
+        not: false,
         sel,
         span: a.span.clone(),
     })

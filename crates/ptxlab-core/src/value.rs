@@ -221,7 +221,7 @@ fn parse_auto(s: &str, bits: u32) -> Result<u64, String> {
 }
 
 /// A floating-point literal as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FloatLit {
     /// `0f` and 8 hex digits: the bits of an f32.
     F32(u32),

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 
 use ptxlab_core::insn::{check, Insn};
-use ptxlab_core::ops::{Dst, Src, CARRY_FLAG};
+use ptxlab_core::ops::CARRY_FLAG;
 use ptxlab_core::Inputs;
 
 /// The data's name for a register: the carry flag is `CF` there.
@@ -75,7 +75,7 @@ fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
         Insn::Op { op, .. } => {
             let mut v = [0u64; 4];
             for (k, s) in op.srcs.iter().enumerate().take(4) {
-                if let Src::Reg { name, .. } = s {
+                if let Some(name) = s.reg_name() {
                     v[k] = *c.regs.get(data_name(name)).unwrap_or_else(|| {
                         panic!("{}: no value for source {name}", c.ptx);
                     });
@@ -85,12 +85,12 @@ fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
             op.dsts
                 .iter()
                 .zip(&e.values)
-                .filter_map(|(d, w)| match d {
-                    Dst::Reg(n) => Some((
+                .filter_map(|(d, w)| {
+                    let n = d.reg_name()?;
+                    Some((
                         data_name(n).to_string(),
                         w.value.expect("a written register"),
-                    )),
-                    Dst::Sink => None,
+                    ))
                 })
                 .collect()
         }

@@ -111,6 +111,13 @@ impl Operands {
                     keep[i] = 0;
                     fixed[i] = x as u64 & m;
                 }
+                // No table instruction validates with these; read as a program row reads
+                // them (`_` as 0, a literal's bits).
+                OperandKind::Float(f) => {
+                    keep[i] = 0;
+                    fixed[i] = f.value(w.src[i], false) & m;
+                }
+                OperandKind::Sink => keep[i] = 0,
                 OperandKind::Reg(_) => keep[i] = m,
             }
         }

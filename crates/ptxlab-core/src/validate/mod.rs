@@ -622,11 +622,20 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
 
     // The destination: a register, not negated.
     let d = &insn.dst;
-    if let OperandKind::Imm(_) = d.kind {
-        return Err(Diagnostic::new(
-            d.span.clone(),
-            format!("d of '{op}' must be a register, not a number"),
-        ));
+    match d.kind {
+        OperandKind::Reg(_) => {}
+        OperandKind::Imm(_) => {
+            return Err(Diagnostic::new(
+                d.span.clone(),
+                format!("d of '{op}' must be a register, not a number"),
+            ))
+        }
+        OperandKind::Float(_) | OperandKind::Sink => {
+            return Err(Diagnostic::new(
+                d.span.clone(),
+                format!("d of '{op}' must be a register, not '{d}'"),
+            ))
+        }
     }
     if d.neg {
         return Err(Diagnostic::new(
@@ -663,6 +672,15 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
                 }
                 _ => {}
             },
+            OperandKind::Float(_) | OperandKind::Sink => {
+                return Err(Diagnostic::new(
+                    o.span.clone(),
+                    format!(
+                        "{} of '{op}' must be a register or an integer, not '{o}'",
+                        role(pos)
+                    ),
+                ));
+            }
             OperandKind::Reg(_) => {}
         }
         check_selector(
@@ -844,6 +862,25 @@ mod tests {
 
     fn allowed(text: &str) -> Vec<String> {
         check(text).expect_err(text).allowed
+    }
+
+    /// The operand vocabulary is shared with the program rows, so a table instruction built
+    /// by hand can hold a float literal or `_`: the validator names the position.
+    #[test]
+    fn a_float_or_sink_in_a_table_instruction_is_refused() {
+        use crate::ast::{Operand, OperandKind};
+        use crate::value::FloatLit;
+        let mut i = crate::parse("add.u32 d, a, b;").unwrap();
+        i.srcs[1] = Operand::new(OperandKind::Float(FloatLit::F32(0x3f80_0000)), 11..21);
+        let e = super::validate(&i).unwrap_err();
+        assert_eq!(
+            e.message,
+            "b of 'add' must be a register or an integer, not '0f3f800000'"
+        );
+        let mut i = crate::parse("add.u32 d, a, b;").unwrap();
+        i.dst = Operand::sink();
+        let e = super::validate(&i).unwrap_err();
+        assert_eq!(e.message, "d of 'add' must be a register, not '_'");
     }
 
     #[test]
