@@ -15,8 +15,7 @@
 //! assert_eq!(cuda::constraint(64), "l");
 //! ```
 
-use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
-use crate::eval::widths;
+use crate::ast::{Instruction, OperandKind};
 use crate::insn::Insn;
 use crate::ops::OpInsn;
 
@@ -38,54 +37,10 @@ pub fn c_type(bits: u32) -> &'static str {
     }
 }
 
-/// The `asm(...)` statement for an instruction of either kind ([`asm_statement`] or
-/// [`op_asm_statement`]).
-pub fn insn_asm_statement(insn: &Insn) -> String {
-    match insn {
-        Insn::Table(i) => asm_statement(i),
-        Insn::Op { op, .. } => op_asm_statement(op),
-    }
-}
-
-/// The `asm(...)` statement for an instruction, using C variables named `d`, `a`, `b`, `c`, `e`.
+/// The `asm(...)` statement for a video or integer instruction, using C variables named `d`,
+/// `a`, `b`, `c`, `e` ([`insn_asm_statement`]).
 pub fn asm_statement(insn: &Instruction) -> String {
-    let w = widths(insn);
-    let mut text = String::from(insn.opcode.name());
-    for m in insn.canonical_mods() {
-        text.push('.');
-        text.push_str(m.name());
-    }
-    text.push_str(" %0");
-    if let Some(s) = &insn.dst.sel {
-        text.push_str(&s.to_string());
-    }
-    let mut inputs = Vec::new();
-    for (i, o) in insn.srcs.iter().enumerate() {
-        text.push_str(", ");
-        if o.neg {
-            text.push('-');
-        }
-        match &o.kind {
-            OperandKind::Reg(_) => {
-                let name = SOURCE_NAMES.get(i).copied().unwrap_or("x");
-                let bits = w.src.get(i).copied().unwrap_or(32);
-                text.push_str(&format!("%{}", inputs.len() + 1));
-                inputs.push(format!("\"{}\"({name})", constraint(bits)));
-            }
-            OperandKind::Imm(v) => text.push_str(&v.to_string()),
-            OperandKind::Float(f) => text.push_str(&f.text()),
-            OperandKind::Sink => text.push('_'),
-        }
-        if let Some(s) = &o.sel {
-            text.push_str(&s.to_string());
-        }
-    }
-    text.push(';');
-    format!(
-        "asm(\"{text}\" : \"={}\"(d) : {});",
-        constraint(w.dst),
-        inputs.join(", ")
-    )
+    insn_asm_statement(&Insn::from(insn.clone()))
 }
 
 /// Declarations of the C variables the statement of an instruction of either kind uses
@@ -116,24 +71,33 @@ fn c_var(role: String, carry: bool, flag: &str) -> String {
 }
 
 /// The C variable of destination `i`: its role, and `cf_out` for the carry flag written.
-fn c_dst_name(insn: &OpInsn, i: usize) -> String {
+fn c_dst_name(insn: &Insn, i: usize) -> String {
     c_var(insn.dst_name(i), insn.writes_carry(i), "cf_out")
 }
 
 /// The C variable of source `i`: its role, and `cf` for the carry flag read.
-fn c_src_name(insn: &OpInsn, i: usize) -> String {
+fn c_src_name(insn: &Insn, i: usize) -> String {
     c_var(insn.src_name(i), insn.reads_carry(i), "cf")
 }
 
-/// A CUDA inline-assembly statement that runs the instruction, with C variables named as
-/// the roles (`d`, `a`, `b`, `c`, and `p`, `q` for setp's results; `d0`, `d1`... and
-/// `a0`, `a1`... for the parts of a vector). Predicates cannot be asm operands, so each
+/// The `asm(...)` statement for a program instruction ([`insn_asm_statement`]).
+pub fn op_asm_statement(insn: &OpInsn) -> String {
+    insn_asm_statement(&Insn::Op {
+        guard: None,
+        op: insn.clone(),
+    })
+}
+
+/// A CUDA inline-assembly statement that runs an instruction of either table, with C
+/// variables named as the roles (`d`, `a`, `b`, `c`, `e`, and `p`, `q` for setp's results;
+/// `d0`, `d1`... and `a0`, `a1`... for the parts of a vector), each operand as written
+/// (a selector, `vmad`'s `-`; the guard is left out). Predicates cannot be asm operands, so each
 /// lives in a `.reg .pred` of its own scope, set from or read into an integer (0 or 1). The
 /// carry flag is no operand either: the carry read comes from the integer `cf` through an
 /// `add.cc` just before the instruction (the carry of `cf + 0xffffffff` is `cf != 0`), and the
 /// carry written goes to `cf_out` through an `addc` just after it (inside one asm statement, so
 /// the compiler puts nothing between them).
-pub fn op_asm_statement(insn: &OpInsn) -> String {
+pub fn insn_asm_statement(insn: &Insn) -> String {
     let mut outs: Vec<String> = Vec::new();
     let mut ins: Vec<String> = Vec::new();
     let mut preds: Vec<String> = Vec::new();
@@ -141,10 +105,11 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
     let mut pre = String::new();
     let mut post = String::new();
     // Operand numbers: outputs first, then inputs; fixed after both lists are known.
-    let dst_names: Vec<String> = (0..insn.dsts.len()).map(|i| insn.dst_name(i)).collect();
-    let n_out = insn.dsts.iter().filter(|d| !d.is_sink()).count();
+    let dsts = insn.dsts();
+    let dst_names: Vec<String> = (0..dsts.len()).map(|i| insn.dst_name(i)).collect();
+    let n_out = dsts.iter().filter(|d| !d.is_sink()).count();
     let mut dst_text = Vec::new();
-    for (i, d) in insn.dsts.iter().enumerate() {
+    for (i, d) in dsts.iter().enumerate() {
         if d.is_sink() {
             dst_text.push("_".to_string());
             continue;
@@ -162,12 +127,13 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
             dst_text.push(p);
         } else {
             outs.push(format!("\"={}\"({})", constraint(bits), dst_names[i]));
-            dst_text.push(format!("%{k}"));
+            dst_text.push(format!("%{k}{}", selector(d)));
         }
     }
     let mut src_text = Vec::new();
-    for (i, s) in insn.srcs.iter().enumerate() {
+    for (i, s) in insn.srcs().iter().enumerate() {
         let name = insn.src_name(i);
+        let neg = if s.neg { "-" } else { "" };
         match &s.kind {
             OperandKind::Reg(_) => {
                 let k = n_out + ins.len();
@@ -184,7 +150,7 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
                     src_text.push(format!("{}{p}", if s.not { "!" } else { "" }));
                 } else {
                     ins.push(format!("\"{}\"({name})", constraint(bits)));
-                    src_text.push(format!("%{k}"));
+                    src_text.push(format!("{neg}%{k}{}", selector(s)));
                 }
             }
             OperandKind::Imm(v) => src_text.push(v.to_string()),
@@ -192,14 +158,15 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
             OperandKind::Sink => src_text.push("_".to_string()),
         }
     }
-    let head = insn.canonical();
-    let head = head.split(' ').next().unwrap_or("");
-    let d = if insn.unpack {
+    let text = insn.canonical();
+    let head = text.split(' ').find(|w| !w.starts_with('@')).unwrap_or("");
+    let (unpack, pack) = insn.braced();
+    let d = if unpack {
         format!("{{{}}}", dst_text.join(", "))
     } else {
         dst_text.join("|")
     };
-    let a = if insn.pack {
+    let a = if pack {
         format!("{{{}}}", src_text.join(", "))
     } else {
         src_text.join(", ")
@@ -222,6 +189,11 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
         outs.join(", "),
         ins.join(", ")
     )
+}
+
+/// The selector written after an operand, if any (`.b0`, `.h10`).
+fn selector(o: &crate::ast::Operand) -> String {
+    o.sel.map_or(String::new(), |s| s.to_string())
 }
 
 #[cfg(test)]

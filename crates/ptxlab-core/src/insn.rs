@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Guard, Instruction, OperandKind, SOURCE_NAMES};
+use crate::ast::{Guard, Instruction, Operand, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
@@ -545,6 +545,35 @@ impl Insn {
         match self {
             Insn::Table(_) => k == 0,
             Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| !d.is_sink()),
+        }
+    }
+    /// Its destinations as written: a table instruction's one `d`; a program instruction's in
+    /// order (`p|q`, a vector's parts, the carry flag last).
+    pub fn dsts(&self) -> &[Operand] {
+        match self {
+            Insn::Table(i) => std::slice::from_ref(&i.dst),
+            Insn::Op { op, .. } => &op.dsts,
+        }
+    }
+    /// Its sources as written, in order (the carry flag last where it reads it).
+    pub fn srcs(&self) -> &[Operand] {
+        match self {
+            Insn::Table(i) => &i.srcs,
+            Insn::Op { op, .. } => &op.srcs,
+        }
+    }
+    /// Source `k`'s width in bits as read (1 for a predicate or the carry flag).
+    pub fn src_bits(&self, k: usize) -> u32 {
+        match self {
+            Insn::Table(i) => i.widths().src.get(k).copied().unwrap_or(32),
+            Insn::Op { op, .. } => op.src_bits(k),
+        }
+    }
+    /// Whether its destinations, and its sources, are written in braces (`mov`'s vectors).
+    pub fn braced(&self) -> (bool, bool) {
+        match self {
+            Insn::Table(_) => (false, false),
+            Insn::Op { op, .. } => (op.unpack, op.pack),
         }
     }
     /// Its types and modifiers decoded, one [`Form`] for either table.
