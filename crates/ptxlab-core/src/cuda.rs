@@ -201,6 +201,19 @@ mod tests {
     use super::*;
     use crate::parse;
 
+    /// One builder for both tables: `-a, -b` (which cancel) are written as they were, on a
+    /// program row as on the table.
+    #[test]
+    fn cancelling_negations_are_written_on_both_tables() {
+        for (text, body) in [
+            ("and.b32 d, -a, -b;", "and.b32 %0, -%1, -%2;"),
+            ("add.u32 d, -a, -b;", "add.u32 %0, -%1, -%2;"),
+        ] {
+            let s = insn_asm_statement(&crate::insn::check(text).unwrap());
+            assert!(s.contains(body), "{text}: {s}");
+        }
+    }
+
     #[test]
     fn simd_statement() {
         let i = parse("vadd4.u32.u32.u32.sat d, a, b, c;").unwrap();

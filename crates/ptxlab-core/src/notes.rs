@@ -689,12 +689,8 @@ pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
 /// The note on `-a, -b` written on an instruction that does not negate (every one but
 /// `vmad`): the two cancel. None otherwise.
 pub fn negation_note(insn: &crate::insn::Insn) -> Option<Note> {
-    let both = match insn {
-        crate::insn::Insn::Table(i) => {
-            !i.opcode.syntax().negation && i.srcs.len() >= 2 && i.srcs[0].neg && i.srcs[1].neg
-        }
-        crate::insn::Insn::Op { op, .. } => op.negated,
-    };
+    let s = insn.srcs();
+    let both = !insn.instr().syntax().negation && s.len() >= 2 && s[0].neg && s[1].neg;
     both.then(|| {
         Note::plain(
             "-a and -b cancel: ptxas takes the two negations together and computes what it computes without them, so a and b are read as they are.",

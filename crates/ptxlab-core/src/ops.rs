@@ -55,10 +55,6 @@ pub struct OpInsn {
     pub unpack: bool,
     /// `mov` with braces on the right: the parts are packed into `d`.
     pub pack: bool,
-    /// Written `-a, -b`: the two negations, which cancel (ptxas drops them: the machine code is
-    /// that without them), so only the text shows them.
-    #[serde(default)]
-    pub negated: bool,
 }
 
 /// The carry flag's name as a register: the carry chain reads and writes it like one.
@@ -231,7 +227,6 @@ impl Validator<'_> {
             srcs: Vec::new(),
             unpack: false,
             pack: false,
-            negated: false,
         };
         // The first word written apart from the opcode (`shf .l`).
         let instr = crate::isa::Instr::Program(op);
@@ -428,7 +423,10 @@ impl Validator<'_> {
             insn.srcs.push(self.src(a, slot)?);
         }
         crate::validate::check_negated(crate::isa::Instr::Program(self.op), &negated)?;
-        insn.negated = negated.first().is_some_and(|n| n.neg);
+        // `-a, -b` cancel; the operands keep the `-` as written, as the table's do.
+        for (o, n) in insn.srcs.iter_mut().zip(&negated) {
+            o.neg = n.neg;
+        }
         // The carry flag: read after the sources, written after d.
         if pos.carry == CarryUse::Reads {
             insn.srcs.push(Operand::reg(CARRY_FLAG));
@@ -929,6 +927,11 @@ impl OpInsn {
     pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
         self.form.get(g)
     }
+    /// Written `-a, -b`: the two negations, which cancel (ptxas drops them: the machine code is
+    /// that without them), so only the text shows them (each source keeps its `-`).
+    pub fn negated(&self) -> bool {
+        self.srcs.iter().take(2).any(|o| o.neg)
+    }
     /// The instruction type (for `cvt`, the destination type): the form's first.
     pub fn ty(&self) -> Type {
         self.form.ty(0)
@@ -1076,10 +1079,7 @@ impl OpInsn {
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.reads_carry(*i))
-            .map(|(i, x)| {
-                let minus = if self.negated && i < 2 { "-" } else { "" };
-                format!("{minus}{}", src(x))
-            })
+            .map(|(_, x)| src(x))
             .collect();
         let d = if self.unpack {
             format!("{{{}}}", ds.join(", "))
