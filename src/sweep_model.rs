@@ -253,10 +253,16 @@ pub fn load_actions(d: &Drawn, col: u32, row: u32) -> Vec<Action> {
         .collect()
 }
 
+/// Whether two instructions are the same one, however spaced: their canonical texts agree
+/// (an instruction keeps where each word and operand was written, which spacing moves).
+fn same_instruction(a: &Insn, b: &Insn) -> bool {
+    a.canonical() == b.canonical()
+}
+
 /// Whether a drawn map still shows `insn` over `inputs`: the same instruction and axes, and the
 /// same operands apart from the swept fields (loading a case from the map keeps it current).
 pub fn map_holds(d: &Drawn, insn: &Insn, inputs: &Inputs, x: &SweepAxis, y: &SweepAxis) -> bool {
-    *d.insn == *insn
+    same_instruction(&d.insn, insn)
         && d.x == *x
         && d.y == *y
         && case_at(&d.base, x, y, 0, 0) == case_at(inputs, x, y, 0, 0)
@@ -440,7 +446,9 @@ impl SweepState {
 
     /// The map whose cells can be loaded into the main view: one of the same instruction.
     pub fn loadable(&self, insn: &Insn) -> Option<Rc<Drawn>> {
-        self.drawn.clone().filter(|d| *d.insn == *insn)
+        self.drawn
+            .clone()
+            .filter(|d| same_instruction(&d.insn, insn))
     }
 
     /// The state after `msg`, evaluated in `env`.
@@ -1044,6 +1052,10 @@ mod tests {
         let d = s.drawn.clone().unwrap();
         assert!(!load_actions(&d, 3, 4).is_empty());
         assert!(!s.stale(&e.insn, &case_at(&d.base, &d.x, &d.y, 3, 4)));
+        // The same instruction spaced otherwise is the same map, still loadable.
+        let spaced = ptxlab_core::insn::check("shf.l.wrap.b32 d,a,  b, c;").unwrap();
+        assert!(!s.stale(&spaced, &case_at(&d.base, &d.x, &d.y, 3, 4)));
+        assert!(s.loadable(&spaced).is_some());
         assert!(case_lines(&d, 3, 4).iter().any(|(k, _)| k == "d"));
 
         // prmt: each selector nibble is an axis; the map is the byte each one picks.

@@ -172,9 +172,8 @@ fn every_program_modifier_is_of_the_one_vocabulary() {
 }
 
 /// The program rows' operand positions, refusals and modifier needs are data the checker
-/// reads. For every row but `mov` (whose braced parts have rules of their own): the form the
-/// row shows names exactly its operand positions, and a missing operand is refused with that
-/// form; a modifier is refused without the type it needs (pointing at the modifier, giving
+/// reads. For every row but `mov` (whose braced parts have rules of their own): a missing
+/// operand is refused with the row's operand positions; a modifier is refused without the type it needs (pointing at the modifier, giving
 /// the row's reason) and accepted with it; a form beyond ptxlab's scope is refused with the
 /// row's reason, pointing at what makes it.
 #[test]

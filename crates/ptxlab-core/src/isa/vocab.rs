@@ -797,7 +797,8 @@ impl Mod {
 pub struct Form {
     /// Types in the order written: `[dtype, atype, btype]` for video instructions,
     /// `[type]` for most integer instructions, `[atype, btype]` for `dp4a`/`dp2a`, `vset`;
-    /// a program row's instruction type and its second type (`cvt`'s source type).
+    /// a program row's instruction type, its second type (`cvt`'s source type) and its third
+    /// (`cvt.pack`'s `c` type, with the packed types narrower than 16 bits).
     pub types: [Option<Type>; 3],
     /// `.sat` was written.
     pub sat: bool,
