@@ -55,19 +55,26 @@ impl Group {
     }
 }
 
-fn choice(label: impl Into<String>, insn: &Instruction, selected: bool) -> Choice {
-    let text = insn.canonical();
-    let error = if selected {
-        None
-    } else {
-        check(&text).err().map(|d| d.to_string())
-    };
-    Choice {
-        label: label.into(),
-        text,
-        selected,
-        error,
+/// An instruction of either kind, as a choice gives it: its canonical text.
+trait Text {
+    fn text(&self) -> String;
+}
+
+impl Text for Instruction {
+    fn text(&self) -> String {
+        self.canonical()
     }
+}
+
+impl Text for Insn {
+    fn text(&self) -> String {
+        self.canonical()
+    }
+}
+
+/// The choice of `insn`'s text, with the checker's verdict unless it is the current one.
+fn choice(label: impl Into<String>, insn: &impl Text, selected: bool) -> Choice {
+    fixed_choice(label, &insn.text(), selected)
 }
 
 fn fixed_choice(label: impl Into<String>, text: &str, selected: bool) -> Choice {
@@ -140,13 +147,15 @@ pub fn switch_opcode(insn: &Instruction, op: Opcode) -> String {
     op.example().to_string()
 }
 
-fn toggle(
+/// A check box: `insn` is the current instruction, `off_insn` and `on_insn` it without and
+/// with the option.
+fn toggle<T: Text>(
     key: &str,
     label: &str,
-    insn: &Instruction,
+    insn: &T,
     on: bool,
-    off_insn: &Instruction,
-    on_insn: &Instruction,
+    off_insn: &T,
+    on_insn: &T,
     row: Row,
 ) -> Group {
     Group {
@@ -340,28 +349,28 @@ pub fn groups(insn: &Insn) -> Vec<Group> {
                 let on = insn.modifier(g).is_some();
                 let off = insn.with_modifier(g, None);
                 let with = insn.with_modifier(g, Some(mods[0]));
-                out.push(Group {
-                    key: g.key().into(),
-                    label: g.label_for(instr).into(),
-                    control: Control::Toggle,
-                    choices: vec![
-                        any_choice("off", if on { &off } else { insn }, !on),
-                        any_choice("on", if on { insn } else { &with }, on),
-                    ],
-                    row: Row::Modifiers,
-                });
+                let label = g.label_for(instr);
+                out.push(toggle(
+                    g.key(),
+                    label,
+                    insn,
+                    on,
+                    &off,
+                    &with,
+                    Row::Modifiers,
+                ));
             }
             _ => {
                 let current = insn.modifier(g);
                 let mut choices = Vec::new();
                 if !required || current.is_none() {
                     let none = insn.with_modifier(g, None);
-                    choices.push(any_choice("none", &none, current.is_none()));
+                    choices.push(choice("none", &none, current.is_none()));
                 }
                 for m in mods {
                     let c = insn.with_modifier(g, Some(m));
                     let label = format!(".{}", m.name());
-                    choices.push(any_choice(label, &c, current == Some(m)));
+                    choices.push(choice(label, &c, current == Some(m)));
                 }
                 out.push(select(g.key(), g.label_for(instr), choices, Row::Modifiers));
             }
@@ -410,10 +419,6 @@ fn families(current: Family, text: &str) -> Group {
     select("family", "Family", fams, Row::Opcode)
 }
 
-fn any_choice(label: impl Into<String>, insn: &Insn, selected: bool) -> Choice {
-    fixed_choice(label, &insn.canonical(), selected)
-}
-
 /// One list per type slot written, offering the types the row lists for it (one, for a slot
 /// that takes one: `vshl`'s `b`, `cvt.pack`'s `c`).
 fn type_groups(insn: &Insn, out: &mut Vec<Group>) {
@@ -424,7 +429,7 @@ fn type_groups(insn: &Insn, out: &mut Vec<Group>) {
         let choices = offered
             .iter()
             .map(|&t| {
-                any_choice(
+                choice(
                     format!(".{}", t.name()),
                     &insn.with_type(k, t),
                     t == current,

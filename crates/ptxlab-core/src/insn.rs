@@ -598,7 +598,7 @@ impl Insn {
                 if let Some(m) = m {
                     c.mods.push((m, 0..0));
                 }
-                c.form = Form::of(c.mods.iter().map(|(m, _)| *m));
+                c.form = crate::parse::gather_form(&c.mods);
                 Insn::Table(c)
             }
             Insn::Op { guard, op } => Insn::Op {
@@ -625,7 +625,7 @@ impl Insn {
                 {
                     *m = Mod::Type(t);
                 }
-                c.form = Form::of(c.mods.iter().map(|(m, _)| *m));
+                c.form = crate::parse::gather_form(&c.mods);
                 Insn::Table(c)
             }
             Insn::Op { guard, op } => Insn::Op {

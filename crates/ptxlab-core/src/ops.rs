@@ -218,8 +218,8 @@ impl Validator<'_> {
         // The instruction as its words set it; its types are set once they are checked.
         let mut insn = OpInsn {
             op,
+            // A carry link without a carry in always writes the flag.
             form: Form {
-                types: [Some(row.types(0)[0]), None, None],
                 cc: op.is_carry() && !op.carry_in(),
                 ..Form::default()
             },
@@ -239,9 +239,7 @@ impl Validator<'_> {
         let words = self.mods.iter().map(|(sp, w)| (*w, sp));
         let mods = crate::validate::check_mods(instr, words, &head)?;
         for (m, _) in &mods {
-            if !matches!(m, Mod::Type(_)) {
-                insn.form.set(*m);
-            }
+            insn.form.set(*m);
         }
         let types: Vec<(Type, Span)> = self
             .mods
@@ -323,7 +321,10 @@ impl Validator<'_> {
             Atom::Float(f) => OperandKind::Float(*f),
             _ => return Err(Slot::misplaced(a)),
         };
+        // `-` as written, as the table's operands keep it: the caller refuses it unless it
+        // is `-a, -b` (`validate::check_negated`).
         Ok(Operand {
+            neg: a.neg,
             not: a.not && matches!(kind, OperandKind::Reg(_)),
             ..Operand::new(kind, a.span.clone())
         })
@@ -423,10 +424,6 @@ impl Validator<'_> {
             insn.srcs.push(self.src(a, slot)?);
         }
         crate::validate::check_negated(crate::isa::Instr::Program(self.op), &negated)?;
-        // `-a, -b` cancel; the operands keep the `-` as written, as the table's do.
-        for (o, n) in insn.srcs.iter_mut().zip(&negated) {
-            o.neg = n.neg;
-        }
         // The carry flag: read after the sources, written after d.
         if pos.carry == CarryUse::Reads {
             insn.srcs.push(Operand::reg(CARRY_FLAG));
@@ -989,11 +986,9 @@ impl OpInsn {
         c.form.types[0] = Some(t);
         let row = self.op.row();
         if row.operands.last == LastSource::WithThirdType {
-            c.third_source(row.reads_third(t));
-            c.form.types[2] = row
-                .third()
-                .filter(|s| s.written_with(t))
-                .map(|s| s.types[0]);
+            let third = row.third().filter(|s| s.written_with(t));
+            c.third_source(third.is_some());
+            c.form.types[2] = third.map(|s| s.types[0]);
         }
         c
     }

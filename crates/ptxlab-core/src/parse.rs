@@ -231,7 +231,7 @@ fn drop_ignored_suffixes(insn: &mut Instruction) {
 }
 
 /// Gather modifiers by kind; the first of each kind wins (the validator reports repeats).
-fn gather_form(mods: &[(Mod, Span)]) -> Form {
+pub(crate) fn gather_form(mods: &[(Mod, Span)]) -> Form {
     Form::of(mods.iter().map(|(m, _)| *m))
 }
 

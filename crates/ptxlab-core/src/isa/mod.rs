@@ -241,22 +241,6 @@ impl Row {
             )
         })
     }
-    /// The source positions whose rules read the second type (`cvt`'s `a`, `set`'s `a` and
-    /// `b`, `slct`'s `c`); empty without a second type, and for every table row (whose slots
-    /// are each a position's own type).
-    pub fn second_type_sources(&self) -> Vec<usize> {
-        if self.syntax.slots.len() < 2 || matches!(self.instr, Instr::Table(_)) {
-            return Vec::new();
-        }
-        (0..self.operands.srcs.len())
-            .filter(|&i| {
-                let o = self.operands.srcs[i];
-                o.width == WidthRule::Second
-                    || matches!(o.sign, SignRule::Slot(1) | SignRule::SlotIs(1, _))
-                    || matches!(o.float, FloatRule::Slot(1) | FloatRule::SlotIs(1, _))
-            })
-            .collect()
-    }
 }
 
 /// The syntax ptxas accepts for one opcode on sm_90.

@@ -433,7 +433,6 @@ op_rows! {
 impl POp {
     /// This opcode's row of [`OP_ROWS`](super::OP_ROWS).
     pub fn row(self) -> &'static Row {
-        // The table is generated in declaration order, so the discriminant indexes it.
         Instr::Program(self).row()
     }
     /// Whether any of its types is a float type (`mov`, `setp`, `set`, `selp`, `slct`): its
