@@ -55,26 +55,9 @@ impl Group {
     }
 }
 
-/// An instruction of either kind, as a choice gives it: its canonical text.
-trait Text {
-    fn text(&self) -> String;
-}
-
-impl Text for Instruction {
-    fn text(&self) -> String {
-        self.canonical()
-    }
-}
-
-impl Text for Insn {
-    fn text(&self) -> String {
-        self.canonical()
-    }
-}
-
 /// The choice of `insn`'s text, with the checker's verdict unless it is the current one.
-fn choice(label: impl Into<String>, insn: &impl Text, selected: bool) -> Choice {
-    fixed_choice(label, &insn.text(), selected)
+fn choice(label: impl Into<String>, insn: &Instruction, selected: bool) -> Choice {
+    fixed_choice(label, &insn.canonical(), selected)
 }
 
 fn fixed_choice(label: impl Into<String>, text: &str, selected: bool) -> Choice {
@@ -133,12 +116,12 @@ fn same_shape(kept: &Instruction, op: Opcode) -> bool {
 /// The text that switching to `op` produces: the current form when it carries over, otherwise
 /// the opcode's example.
 pub fn switch_opcode(insn: &Instruction, op: Opcode) -> String {
-    if op == insn.opcode {
+    if insn.instr == Instr::Table(op) {
         return insn.canonical();
     }
-    if op.family() == insn.opcode.family() {
+    if op.family() == insn.instr.family() {
         let mut c = insn.clone();
-        c.opcode = op;
+        c.instr = Instr::Table(op);
         let t = c.canonical();
         if same_shape(&c, op) && check(&t).is_ok() {
             return t;
@@ -149,13 +132,13 @@ pub fn switch_opcode(insn: &Instruction, op: Opcode) -> String {
 
 /// A check box: `insn` is the current instruction, `off_insn` and `on_insn` it without and
 /// with the option.
-fn toggle<T: Text>(
+fn toggle(
     key: &str,
     label: &str,
-    insn: &T,
+    insn: &Instruction,
     on: bool,
-    off_insn: &T,
-    on_insn: &T,
+    off_insn: &Instruction,
+    on_insn: &Instruction,
     row: Row,
 ) -> Group {
     Group {
@@ -182,40 +165,40 @@ fn select(key: &str, label: &str, choices: Vec<Choice>, row: Row) -> Group {
 
 /// Scalar video: no second step, a secondary operation with `c`, or a merge into a part of `d`
 /// (the parts `d`'s selector rule lists).
-fn second_step(insn: &Instruction, syntax: &Syntax) -> Group {
+fn second_step(opcode: Opcode, insn: &Instruction, syntax: &Syntax) -> Group {
     let f = &insn.form;
     let is_sec = |m: &Mod| matches!(m, Mod::SecOp(_));
     let mut choices = Vec::new();
     let mut none = with_mod(insn, is_sec, None);
-    none.dst.sel = None;
+    none.dst_mut().sel = None;
     with_sources(&mut none, 2);
     choices.push(choice(
         "none",
         &none,
-        f.secop.is_none() && insn.dst.sel.is_none(),
+        f.secop.is_none() && insn.dst().sel.is_none(),
     ));
     for m in ModGroup::SecOp.members() {
         if !syntax.takes(m) && f.secop.map(Mod::SecOp) != Some(m) {
             continue;
         }
         let mut c = with_mod(insn, is_sec, Some(m));
-        c.dst.sel = None;
+        c.dst_mut().sel = None;
         with_sources(&mut c, 3);
         choices.push(choice(
             format!(".{} with c", m.name()),
             &c,
-            f.secop.map(Mod::SecOp) == Some(m) && insn.dst.sel.is_none(),
+            f.secop.map(Mod::SecOp) == Some(m) && insn.dst().sel.is_none(),
         ));
     }
-    let (_, most) = source_counts(insn.opcode);
-    for sel in selector_rules(insn.opcode, true)[0].selectors() {
+    let (_, most) = source_counts(opcode);
+    for sel in selector_rules(opcode, true)[0].selectors() {
         let mut c = with_mod(insn, is_sec, None);
-        c.dst.sel = Some(sel);
+        c.dst_mut().sel = Some(sel);
         with_sources(&mut c, most);
         choices.push(choice(
             format!("merge into d{sel}"),
             &c,
-            f.secop.is_none() && insn.dst.sel == Some(sel),
+            f.secop.is_none() && insn.dst().sel == Some(sel),
         ));
     }
     select("second", ModGroup::SecOp.label(), choices, Row::Modifiers)
@@ -235,12 +218,12 @@ fn accumulate_and_mask(insn: &Instruction, out: &mut Vec<Group>) {
         &on,
         Row::Modifiers,
     ));
-    let n = lanes::lane_count(insn.opcode.family());
-    let written = lanes::mask_bits(insn.dst.sel.as_ref(), n);
+    let n = lanes::lane_count(insn.instr.family());
+    let written = lanes::mask_bits(insn.dst().sel.as_ref(), n);
     for i in 0..n {
         let flipped = written ^ (1 << i);
         let mut c = insn.clone();
-        c.dst.sel = lanes::mask_selector(flipped, n);
+        c.dst_mut().sel = lanes::mask_selector(flipped, n);
         let mut other = choice("", &c, false);
         if flipped == 0 {
             other.error = Some("at least one lane of d must be written".into());
@@ -287,7 +270,7 @@ fn selector_groups(insn: &Instruction, k: usize, rule: SelRule, out: &mut Vec<Gr
             ));
         }
         SelRule::Lanes2 | SelRule::Lanes4 => {
-            let n = lanes::lane_count(insn.opcode.family());
+            let n = lanes::lane_count(insn.instr.family());
             let cur: Vec<u8> = (0..n)
                 .map(|i| lanes::pool_pick(o.sel.as_ref(), k, i, n) as u8)
                 .collect();
@@ -319,7 +302,7 @@ fn selector_groups(insn: &Instruction, k: usize, rule: SelRule, out: &mut Vec<Gr
 /// step, lane mask, negations and selectors. Whether a given combination is accepted is left
 /// to the checker.
 pub fn groups(insn: &Insn) -> Vec<Group> {
-    let instr = insn.instr();
+    let instr = insn.instr;
     let row = instr.row();
     let text = insn.canonical();
     let mut out = vec![families(row.family, &text)];
@@ -338,13 +321,13 @@ pub fn groups(insn: &Insn) -> Vec<Group> {
         .collect();
     out.push(select("opcode", "Opcode", ops, Row::Opcode));
     type_groups(insn, &mut out);
-    let table = insn.table();
+    let table = insn.opcode();
     for (g, required, mods) in row.mod_groups() {
         match (g, table) {
-            (ModGroup::SecOp, Some(i)) if row.family == Family::ScalarVideo => {
-                out.push(second_step(i, &row.syntax))
+            (ModGroup::SecOp, Some(opcode)) if row.family == Family::ScalarVideo => {
+                out.push(second_step(opcode, insn, &row.syntax))
             }
-            (ModGroup::SecOp, Some(i)) => accumulate_and_mask(i, &mut out),
+            (ModGroup::SecOp, Some(_)) => accumulate_and_mask(insn, &mut out),
             _ if mods.len() == 1 => {
                 let on = insn.modifier(g).is_some();
                 let off = insn.with_modifier(g, None);
@@ -376,17 +359,17 @@ pub fn groups(insn: &Insn) -> Vec<Group> {
             }
         }
         // Negations sit with vmad's modifiers, after .po.
-        if let (ModGroup::Po, Some(i)) = (g, table) {
+        if let (ModGroup::Po, Some(_)) = (g, table) {
             if row.syntax.negation {
-                negations(i, &mut out);
+                negations(insn, &mut out);
             }
         }
     }
     // Selectors, as each source position's rule says.
-    if let Some(i) = table {
+    if let Some(opcode) = table {
         for k in 0..2 {
-            if let Some(spec) = i.opcode.source(k) {
-                selector_groups(i, k, spec.sel, &mut out);
+            if let Some(spec) = opcode.source(k) {
+                selector_groups(insn, k, spec.sel, &mut out);
             }
         }
     }
@@ -396,8 +379,8 @@ pub fn groups(insn: &Insn) -> Vec<Group> {
 /// The text that switching to `to` produces: a table instruction's form carried over to
 /// another of its family ([`switch_opcode`]), otherwise `to`'s example.
 fn switch_to(insn: &Insn, to: Instr) -> String {
-    match (insn.table(), to) {
-        (Some(i), Instr::Table(op)) => switch_opcode(i, op),
+    match (insn.instr, to) {
+        (Instr::Table(_), Instr::Table(op)) => switch_opcode(insn, op),
         _ => to.example().to_string(),
     }
 }
@@ -422,7 +405,7 @@ fn families(current: Family, text: &str) -> Group {
 /// One list per type slot written, offering the types the row lists for it (one, for a slot
 /// that takes one: `vshl`'s `b`, `cvt.pack`'s `c`).
 fn type_groups(insn: &Insn, out: &mut Vec<Group>) {
-    let slots = insn.instr().row().syntax.slots;
+    let slots = insn.instr.row().syntax.slots;
     for (k, current) in insn.types().into_iter().enumerate() {
         let slot = slots.get(k);
         let offered: &[Type] = slot.map_or(&Type::TABLE, |s| s.types);

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use ptxlab_core::ast::SOURCE_NAMES;
 use ptxlab_core::insn::{self, Insn};
 use ptxlab_core::predict::{self, Hint, Verdict};
-use ptxlab_core::{Diagnostic, Inputs, Instruction, Trace, Widths};
+use ptxlab_core::{Diagnostic, Inputs, Trace, Widths};
 
 use crate::choices::{self, Group};
 use crate::num::{self, Edge, View};
@@ -23,9 +23,6 @@ pub struct Valid {
     pub text: String,
     /// The instruction: one of the 47 table opcodes or one of the 23 program instructions.
     pub insn: Rc<Insn>,
-    /// The table instruction, when it is one: the side-by-side view of the two readings reads
-    /// it (a program instruction has one reading).
-    pub table: Option<Rc<Instruction>>,
     pub widths: Widths,
     /// Shared with the views, so a render does not copy the trace.
     pub trace: Rc<Trace>,
@@ -213,7 +210,6 @@ impl State {
                 let trace = insn.trace(&self.inputs());
                 self.valid = Some(Valid {
                     text: text.clone(),
-                    table: insn.table().cloned().map(Rc::new),
                     insn: Rc::new(insn),
                     widths: w,
                     trace: Rc::new(trace),
@@ -649,7 +645,7 @@ mod tests {
             [0x1122_3344, 0x8899_aabb, 0x7c40, 0],
         );
         let v = s.valid.as_ref().unwrap();
-        assert!(v.table.is_none());
+        assert!(v.insn.opcode().is_none());
         assert_eq!(v.trace.result.raw(), 0x88ff_bb44);
         assert_eq!(v.widths.sources, 3);
         let s = s.apply(Action::SetValue {

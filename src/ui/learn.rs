@@ -16,7 +16,7 @@ pub struct Props {
 #[function_component]
 pub fn Learn(props: &Props) -> Html {
     let insn = props.insn.as_ref();
-    let row = insn.instr();
+    let row = insn.instr;
     // What the types and modifiers do, and that -a, -b cancel where they are written.
     let mut notes = ptxlab_core::notes::modifier_notes(insn);
     notes.extend(ptxlab_core::notes::negation_note(insn));

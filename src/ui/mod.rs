@@ -181,8 +181,10 @@ pub fn App() -> Html {
                 if let Some(v) = valid {
                     if state.predict.is_some() {
                         { predicted_figure(&state, v, false) }
-                    } else if let Some(t) = &v.table {
-                        <two_readings::TwoReadings insn={t.clone()} inputs={state.inputs()} trace={v.trace.clone()} on_present={on_present.clone()} />
+                    } else if v.insn.opcode().is_some() {
+                        // A table instruction: its two readings side by side (a program row
+                        // has one).
+                        <two_readings::TwoReadings insn={v.insn.clone()} inputs={state.inputs()} trace={v.trace.clone()} on_present={on_present.clone()} />
                     } else {
                         <two_readings::OneReading trace={v.trace.clone()} on_present={on_present.clone()} />
                     }

@@ -59,8 +59,7 @@ impl OperandsData {
                     immediate,
                     implicit: valid
                         .insn
-                        .op()
-                        .is_some_and(|o| o.reads_carry(i))
+                        .reads_carry(i)
                         .then_some(ptxlab_core::ops::CARRY_FLAG),
                 }
             })

@@ -175,7 +175,7 @@ pub struct CudaProps {
 #[function_component]
 pub fn CudaBlock(props: &CudaProps) -> Html {
     let (status, copy) = use_copy();
-    let statement = cuda::insn_asm_statement(&props.insn);
+    let statement = cuda::asm_statement(&props.insn);
     let decls = cuda::insn_declarations(&props.insn);
     let onclick = {
         let statement = statement.clone();

@@ -46,72 +46,43 @@ struct FormLine {
 /// The kernel description of one form, or `None` for one the atlas leaves out (immediates,
 /// sinks, braces, guards).
 fn describe(insn: &Insn) -> Option<FormLine> {
-    match insn {
-        Insn::Table(i) => {
-            let w = i.widths();
-            let mut srcs = Vec::new();
-            for (k, o) in i.srcs.iter().enumerate() {
-                match &o.kind {
-                    OperandKind::Reg(name) if !o.neg => srcs.push((name.clone(), *w.src.get(k)?)),
-                    _ => return None,
-                }
-            }
-            Some(FormLine {
-                ptx: i.canonical(),
-                dsts: vec![(dst_name(&i.dst)?, w.dst)],
-                srcs,
-                carry_in: false,
-                carry_out: false,
-            })
-        }
-        Insn::Op { guard: Some(_), .. } => None,
-        Insn::Op { op, .. } => {
-            if op.pack || op.unpack {
-                return None;
-            }
-            let mut dsts = Vec::new();
-            for (k, d) in op.dsts.iter().enumerate() {
-                match &d.kind {
-                    _ if op.writes_carry(k) => {}
-                    OperandKind::Reg(n) => dsts.push((n.clone(), op.dst_bits(k))),
-                    _ => return None,
-                }
-            }
-            let mut srcs: Vec<(String, u32)> = Vec::new();
-            for (k, s) in op.srcs.iter().enumerate() {
-                match &s.kind {
-                    _ if op.reads_carry(k) => {}
-                    OperandKind::Reg(name) => {
-                        if !srcs.iter().any(|x| &x.0 == name) {
-                            srcs.push((name.clone(), op.src_bits(k)));
-                        }
-                    }
-                    // An operand that only an immediate may be (lop3's lookup table) is
-                    // part of the form.
-                    OperandKind::Imm(_)
-                        if matches!(
-                            op.op.row().operands.srcs.get(k).map(|o| o.kind),
-                            Some(ptxlab_core::isa::PositionKind::Imm(_))
-                        ) => {}
-                    _ => return None,
-                }
-            }
-            Some(FormLine {
-                ptx: insn.canonical(),
-                dsts,
-                srcs,
-                carry_in: op.op.carry_in(),
-                carry_out: op.form.cc,
-            })
+    if insn.guard.is_some() || insn.pack || insn.unpack {
+        return None;
+    }
+    let mut dsts = Vec::new();
+    for (k, d) in insn.dsts.iter().enumerate() {
+        match &d.kind {
+            _ if insn.writes_carry(k) => {}
+            OperandKind::Reg(n) => dsts.push((n.clone(), insn.dst_bits(k))),
+            _ => return None,
         }
     }
-}
-
-fn dst_name(o: &ptxlab_core::ast::Operand) -> Option<String> {
-    match &o.kind {
-        OperandKind::Reg(n) => Some(n.clone()),
-        _ => None,
+    let mut srcs: Vec<(String, u32)> = Vec::new();
+    for (k, s) in insn.srcs.iter().enumerate() {
+        match &s.kind {
+            _ if insn.reads_carry(k) => {}
+            OperandKind::Reg(name) if !s.neg => {
+                if !srcs.iter().any(|x| &x.0 == name) {
+                    srcs.push((name.clone(), insn.src_bits(k)));
+                }
+            }
+            // An operand that only an immediate may be (lop3's lookup table) is part of the
+            // form.
+            OperandKind::Imm(_)
+                if matches!(
+                    insn.instr.row().operands.srcs.get(k).map(|o| o.kind),
+                    Some(ptxlab_core::isa::PositionKind::Imm(_))
+                ) => {}
+            _ => return None,
+        }
     }
+    Some(FormLine {
+        ptx: insn.canonical(),
+        dsts,
+        srcs,
+        carry_in: (0..insn.srcs.len()).any(|k| insn.reads_carry(k)),
+        carry_out: insn.form.cc,
+    })
 }
 
 /// `--forms [FILE...]`: every table form, then each register-only form of the files (JSON

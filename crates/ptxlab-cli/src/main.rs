@@ -216,19 +216,19 @@ fn compare_and_print(insn: &Insn, inputs: &Inputs, json: bool) -> Result<bool, S
         );
         return Ok(true);
     }
-    let Some(table) = insn.table() else {
+    if insn.opcode().is_none() {
         let gpu = insn.measured().map_or("not measured", |g| g.describe());
         outln!(
             "{}: the ISA text and the GPU ({gpu}) agree: both readings are the same",
             insn.name()
         );
         return Ok(true);
-    };
-    let bits = widths(table).dst;
+    }
+    let bits = widths(insn).dst;
     let digits = bits.div_ceil(4) as usize;
     match div {
         None => {
-            let d = evaluate(table, inputs);
+            let d = evaluate(insn, inputs);
             outln!("hardware and text agree: d = 0x{d:0digits$x}");
         }
         Some(div) => {
@@ -302,7 +302,7 @@ fn cmd_sass(args: &[String]) -> Result<bool, String> {
                 None => {
                     outln!(
                         "no measured form of {} (sm_90 listings exist for {} forms)",
-                        insn.opcode.name(),
+                        insn.name(),
                         sass::forms().len()
                     );
                     Ok(false)
@@ -336,7 +336,7 @@ fn cmd_cuda(args: &[String]) -> Result<bool, String> {
     }
     for text in args {
         let insn = ptxlab_core::insn::check(text).map_err(|d| d.render(text))?;
-        outln!("{}", ptxlab_core::cuda::insn_asm_statement(&insn));
+        outln!("{}", ptxlab_core::cuda::asm_statement(&insn));
     }
     Ok(true)
 }

@@ -28,7 +28,7 @@ fn generator_matches_nvcc_checked_statements() {
             "fixture line {line}: {}",
             c.ptx
         );
-        seen.insert(insn.opcode);
+        seen.extend(insn.opcode());
         n += 1;
     }
     assert!(n > 300, "fixture has only {n} statements");

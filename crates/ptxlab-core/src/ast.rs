@@ -9,7 +9,7 @@
 //!
 //! let insn = parse("@!p vadd.s32.s32.s32.sat d, a.b2, -5;").unwrap();
 //! assert!(insn.guard.as_ref().unwrap().negated);
-//! assert_eq!(insn.opcode.name(), "vadd");
+//! assert_eq!(insn.instr.name(), "vadd");
 //! assert!(insn.form.sat);
 //! let a = &insn.srcs[0];
 //! assert_eq!(a.sel.unwrap().kind, SelKind::B);
@@ -19,12 +19,14 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+pub mod program;
 use std::ops::Range;
 
 pub use crate::isa::vocab::{
     ClampMode, Cmp, Form, HalfMode, Mod, Scale, SecOp, SelKind, Selector, Type,
 };
-use crate::isa::{self, Opcode, Widths};
+use crate::isa::{self, Instr, Opcode, POp, Widths};
 use crate::value::FloatLit;
 
 /// Byte range into the source text, used to point at the offending token in messages.
@@ -131,48 +133,133 @@ pub struct Guard {
     pub pred: String,
 }
 
-/// A parsed instruction.
+/// One instruction of either table: a row of [`crate::isa::ROWS`] (which [`Instr`] says),
+/// its types and modifiers decoded into one [`Form`], and its operands. The 47 video and
+/// integer arithmetic instructions have one destination; a program row may have several
+/// (`setp`'s `p|q`, the parts of an unpacking `mov`, the carry flag `CC.CF` last).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Instruction {
     /// `@p` or `@!p` before the opcode, if written.
     pub guard: Option<Guard>,
-    /// The opcode.
-    pub opcode: Opcode,
+    /// Its row: the opcode, of either table.
+    pub instr: Instr,
     /// Where the opcode is in the text.
     pub opcode_span: Span,
     /// Modifiers in the order written, with where each was written.
     pub mods: Vec<(Mod, Span)>,
     /// The same modifiers gathered by kind.
     pub form: Form,
-    /// The destination (`d`); its selector is the scalar `dsel` or the SIMD mask.
-    pub dst: Operand,
-    /// Sources in order: `a`, `b`, `c`, and for `bfi` a fifth operand called `e` here.
+    /// The destinations in order: `d` (its selector the scalar `dsel` or the SIMD mask);
+    /// `p`, `q` for `setp`; the parts of an unpacking `mov`; the carry flag last where a link
+    /// of the carry chain writes it. Never empty once read.
+    pub dsts: Vec<Operand>,
+    /// Sources in order: `a`, `b`, `c`, and for `bfi` a fifth operand called `e` here; the
+    /// parts a packing `mov` packs; the carry flag last where a link of the chain reads it.
     pub srcs: Vec<Operand>,
+    /// Written with its destinations in braces (`mov.b32 {lo, hi}, a;`).
+    #[serde(default)]
+    pub unpack: bool,
+    /// Written with its sources in braces (`mov.b32 d, {lo, hi};`).
+    #[serde(default)]
+    pub pack: bool,
 }
+
+/// What [`Instruction::dst`] reads of an instruction built by hand with no destination.
+static NO_DESTINATION: Operand = Operand {
+    kind: OperandKind::Sink,
+    neg: false,
+    not: false,
+    sel: None,
+    span: 0..0,
+};
 
 /// Names of the source roles, in operand order.
 pub const SOURCE_NAMES: [&str; 4] = ["a", "b", "c", "e"];
 
 impl Instruction {
-    /// The modifiers in the order the ISA's syntax lists them.
-    pub fn canonical_mods(&self) -> Vec<Mod> {
-        isa::canonical_order(self.opcode, self.mods.iter().map(|(m, _)| *m))
+    /// The table opcode, for one of the 47 video and integer arithmetic instructions.
+    #[inline]
+    pub fn opcode(&self) -> Option<Opcode> {
+        match self.instr {
+            Instr::Table(o) => Some(o),
+            Instr::Program(_) => None,
+        }
     }
-    /// Operand widths, from the opcode's row.
+    /// What a table row computes ([`Opcode::operation`]); `None` for a program row.
+    #[inline]
+    pub fn operation(&self) -> Option<isa::Operation> {
+        self.opcode().map(Opcode::operation)
+    }
+    /// The program row, for one of the logic, move, compare, convert and carry-chain
+    /// instructions.
+    #[inline]
+    pub fn program_op(&self) -> Option<POp> {
+        match self.instr {
+            Instr::Table(_) => None,
+            Instr::Program(p) => Some(p),
+        }
+    }
+    /// The first destination (`d`, or `p` of `setp`).
+    #[inline]
+    pub fn dst(&self) -> &Operand {
+        self.dsts.first().unwrap_or(&NO_DESTINATION)
+    }
+    /// The first destination, to change it (one is added, `_`, where there is none).
+    pub fn dst_mut(&mut self) -> &mut Operand {
+        if self.dsts.is_empty() {
+            self.dsts.push(Operand::sink());
+        }
+        &mut self.dsts[0]
+    }
+    /// The modifiers in the order the ISA's syntax lists them (a program row's as written).
+    pub fn canonical_mods(&self) -> Vec<Mod> {
+        let mods = self.mods.iter().map(|(m, _)| *m);
+        match self.instr {
+            Instr::Table(o) => isa::canonical_order(o, mods),
+            Instr::Program(_) => mods.collect(),
+        }
+    }
+    /// Operand widths, from the row: the first destination and the first four sources.
     #[inline]
     pub fn widths(&self) -> Widths {
-        isa::widths(self.opcode, &self.form, self.srcs.len())
+        match self.instr {
+            Instr::Table(o) => isa::widths(o, &self.form, self.srcs.len()),
+            Instr::Program(p) => {
+                let op = program::OpInsn { op: p, insn: self };
+                let mut src = [32; 4];
+                for (k, s) in src.iter_mut().enumerate().take(self.srcs.len()) {
+                    *s = op.src_bits(k);
+                }
+                Widths {
+                    dst: op.dst_bits(0),
+                    src,
+                    sources: self.srcs.len().min(4),
+                }
+            }
+        }
     }
     /// Whether operand position `p` (0 = `d`, 1 = `a`, ...) is read as signed, from the row.
     #[inline]
     pub fn signed(&self, p: usize) -> bool {
-        isa::operand_signed(self.opcode, &self.form, p)
+        match self.instr {
+            Instr::Table(o) => isa::operand_signed(o, &self.form, p),
+            Instr::Program(op) => {
+                let op = program::OpInsn { op, insn: self };
+                match p {
+                    0 => op.dst_signed(0),
+                    _ => op.src_signed(p - 1),
+                }
+            }
+        }
     }
     /// Whether each operand position is read as signed, as bits (bit 0 = `d`, bit 1 = `a`,
-    /// ...), from the row: one lookup for all positions.
+    /// ...), from the row: one lookup for all positions of a table row.
     #[inline]
     pub fn signs(&self) -> u8 {
-        isa::operand_signs(self.opcode, &self.form)
+        match self.instr {
+            Instr::Table(o) => isa::operand_signs(o, &self.form),
+            Instr::Program(_) => (0..5).fold(0, |s, p| s | u8::from(self.signed(p)) << p),
+        }
     }
     /// Canonical text: modifiers in the order ptxas documents them, single spaces, `;` at the end.
     pub fn canonical(&self) -> String {
@@ -185,13 +272,17 @@ impl Instruction {
             s.push_str(&g.pred);
             s.push(' ');
         }
-        s.push_str(self.opcode.name());
+        if let Instr::Program(op) = self.instr {
+            s.push_str(&program::OpInsn { op, insn: self }.canonical());
+            return s;
+        }
+        s.push_str(self.instr.name());
         for m in self.canonical_mods() {
             s.push('.');
             s.push_str(m.name());
         }
         s.push(' ');
-        s.push_str(&self.dst.to_string());
+        s.push_str(&self.dst().to_string());
         for o in &self.srcs {
             s.push_str(", ");
             s.push_str(&o.to_string());

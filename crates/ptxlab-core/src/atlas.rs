@@ -174,7 +174,7 @@ pub fn table_forms() -> Vec<String> {
                     let srcs = crate::ast::SOURCE_NAMES[..n.min(4)].join(", ");
                     for d in ["d", "d.b0", "d.h0"] {
                         let text = format!("{head} {d}, {srcs};");
-                        if let Ok(Insn::Table(i)) = check(&text) {
+                        if let Some(i) = check(&text).ok().filter(|i| i.opcode().is_some()) {
                             let c = i.canonical();
                             if first_plain.is_none() && d == "d" {
                                 first_plain = Some((head.clone(), n));
@@ -209,7 +209,7 @@ pub fn table_forms() -> Vec<String> {
                 let mut added = 0;
                 for (sa, sb) in pairs {
                     let text = format!("{head} d, a.{sa}, b.{sb}{rest};");
-                    if let Ok(Insn::Table(i)) = check(&text) {
+                    if let Some(i) = check(&text).ok().filter(|i| i.opcode().is_some()) {
                         let c = i.canonical();
                         if !mine.contains(&c) {
                             mine.push(c);

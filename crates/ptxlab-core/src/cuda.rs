@@ -16,8 +16,6 @@
 //! ```
 
 use crate::ast::{Instruction, OperandKind};
-use crate::insn::Insn;
-use crate::ops::OpInsn;
 
 /// The constraint letter for a register of `bits` bits.
 pub fn constraint(bits: u32) -> &'static str {
@@ -37,17 +35,11 @@ pub fn c_type(bits: u32) -> &'static str {
     }
 }
 
-/// The `asm(...)` statement for a video or integer instruction, using C variables named `d`,
-/// `a`, `b`, `c`, `e` ([`insn_asm_statement`]).
-pub fn asm_statement(insn: &Instruction) -> String {
-    insn_asm_statement(&Insn::from(insn.clone()))
-}
-
 /// Declarations of the C variables the statement of an instruction of either kind uses
-/// ([`insn_asm_statement`]), each as wide as its operand: the destinations it writes, then the
+/// ([`asm_statement`]), each as wide as its operand: the destinations it writes, then the
 /// registers it reads. A predicate, and the carry flag (`cf`, `cf_out`), travels as an
 /// `unsigned int` (0 or 1).
-pub fn insn_declarations(insn: &Insn) -> String {
+pub fn insn_declarations(insn: &Instruction) -> String {
     let ty = |bits: u32| if bits == 1 { c_type(32) } else { c_type(bits) };
     let mut parts = Vec::new();
     for k in (0..insn.dst_count()).filter(|&k| insn.dst_written(k)) {
@@ -71,21 +63,13 @@ fn c_var(role: String, carry: bool, flag: &str) -> String {
 }
 
 /// The C variable of destination `i`: its role, and `cf_out` for the carry flag written.
-fn c_dst_name(insn: &Insn, i: usize) -> String {
+fn c_dst_name(insn: &Instruction, i: usize) -> String {
     c_var(insn.dst_name(i), insn.writes_carry(i), "cf_out")
 }
 
 /// The C variable of source `i`: its role, and `cf` for the carry flag read.
-fn c_src_name(insn: &Insn, i: usize) -> String {
+fn c_src_name(insn: &Instruction, i: usize) -> String {
     c_var(insn.src_name(i), insn.reads_carry(i), "cf")
-}
-
-/// The `asm(...)` statement for a program instruction ([`insn_asm_statement`]).
-pub fn op_asm_statement(insn: &OpInsn) -> String {
-    insn_asm_statement(&Insn::Op {
-        guard: None,
-        op: insn.clone(),
-    })
 }
 
 /// A CUDA inline-assembly statement that runs an instruction of either table, with C
@@ -97,7 +81,7 @@ pub fn op_asm_statement(insn: &OpInsn) -> String {
 /// `add.cc` just before the instruction (the carry of `cf + 0xffffffff` is `cf != 0`), and the
 /// carry written goes to `cf_out` through an `addc` just after it (inside one asm statement, so
 /// the compiler puts nothing between them).
-pub fn insn_asm_statement(insn: &Insn) -> String {
+pub fn asm_statement(insn: &Instruction) -> String {
     let mut outs: Vec<String> = Vec::new();
     let mut ins: Vec<String> = Vec::new();
     let mut preds: Vec<String> = Vec::new();
@@ -105,7 +89,7 @@ pub fn insn_asm_statement(insn: &Insn) -> String {
     let mut pre = String::new();
     let mut post = String::new();
     // Operand numbers: outputs first, then inputs; fixed after both lists are known.
-    let dsts = insn.dsts();
+    let dsts = &insn.dsts;
     let dst_names: Vec<String> = (0..dsts.len()).map(|i| insn.dst_name(i)).collect();
     let n_out = dsts.iter().filter(|d| !d.is_sink()).count();
     let mut dst_text = Vec::new();
@@ -131,7 +115,7 @@ pub fn insn_asm_statement(insn: &Insn) -> String {
         }
     }
     let mut src_text = Vec::new();
-    for (i, s) in insn.srcs().iter().enumerate() {
+    for (i, s) in insn.srcs.iter().enumerate() {
         let name = insn.src_name(i);
         let neg = if s.neg { "-" } else { "" };
         match &s.kind {
@@ -209,7 +193,7 @@ mod tests {
             ("and.b32 d, -a, -b;", "and.b32 %0, -%1, -%2;"),
             ("add.u32 d, -a, -b;", "add.u32 %0, -%1, -%2;"),
         ] {
-            let s = insn_asm_statement(&crate::insn::check(text).unwrap());
+            let s = asm_statement(&crate::insn::check(text).unwrap());
             assert!(s.contains(body), "{text}: {s}");
         }
     }
@@ -234,7 +218,7 @@ mod tests {
 
     #[test]
     fn asm_statements() {
-        let s = |t: &str| op_asm_statement(&crate::ops::parse_op(t).unwrap());
+        let s = |t: &str| asm_statement(&crate::ops::parse_op(t).unwrap());
         assert_eq!(
             s("lop3.b32 d, a, b, c, 0xca;"),
             r#"asm("lop3.b32 %0, %1, %2, %3, 202;" : "=r"(d) : "r"(a), "r"(b), "r"(c));"#

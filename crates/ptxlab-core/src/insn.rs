@@ -1,14 +1,16 @@
-//! Any one instruction the playground and the `ptxlab` tool evaluate on its own: one of the 47
-//! video and integer arithmetic opcodes of [`crate::isa::OPCODES`] ([`Insn::Table`]), or one of
-//! the 23 logic, shift, move, compare, convert and carry-chain instructions of [`crate::isa::OP_ROWS`]
-//! ([`Insn::Op`]). [`check`] reads either with one reader of text, then the validator of its
-//! row's table; [`Insn::evaluate`] gives every destination's value and the stage [`Trace`].
+//! Any one instruction the playground and the `ptxlab` tool evaluate on its own: one
+//! [`Instruction`], whose row is one of the 47 video and integer arithmetic opcodes of
+//! [`crate::isa::OPCODES`] or one of the 23 logic, shift, move, compare, convert and
+//! carry-chain instructions of [`crate::isa::OP_ROWS`]. [`check`] reads either with one reader
+//! of text and checks it by its row; [`Instruction::evaluate`] gives every destination's value
+//! and the stage [`Trace`].
 //!
 //! Sources are bound by position: the first source reads [`Inputs::a`], the second `b`, the
 //! third `c`, the fourth `e`; an immediate written in the text stands for itself.
 //!
 //! ```
-//! use ptxlab_core::insn::{check, Insn};
+//! use ptxlab_core::insn::check;
+//! use ptxlab_core::isa::{Instr, Opcode};
 //! use ptxlab_core::Inputs;
 //!
 //! let prmt = check("prmt.b32 d, a, b, c;").unwrap();
@@ -23,8 +25,8 @@
 //! assert_eq!(names, ["p", "q"]);
 //! assert_eq!((out.values[0].value, out.values[1].value), (Some(1), Some(0)));
 //!
-//! // The 47 table opcodes read as before.
-//! assert!(matches!(check("vadd.u32.u32.u32 d, a, b;").unwrap(), Insn::Table(_)));
+//! // The 47 table opcodes read into the same record.
+//! assert_eq!(check("vadd.u32.u32.u32 d, a, b;").unwrap().instr, Instr::Table(Opcode::Vadd));
 //! // Errors stay specific, and point into the text.
 //! let e = check("@p cvt.sat.s32.s16 d, a;").unwrap_err();
 //! assert_eq!(&"@p cvt.sat.s32.s16 d, a;"[e.span], ".sat");
@@ -32,11 +34,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Guard, Instruction, Operand, OperandKind, SOURCE_NAMES};
+use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::error::Diagnostic;
-use crate::eval::{evaluate_traced, mask64, Inputs, Widths};
-use crate::isa::{Form, Instr, Mod, ModGroup, Type};
+use crate::eval::{evaluate_traced, mask64, Inputs};
+use crate::isa::{Mod, ModGroup, Type};
 use crate::ops::OpInsn;
 use crate::plan::Plan;
 use crate::readings::{
@@ -45,25 +47,8 @@ use crate::readings::{
 use crate::scan::Head;
 use crate::trace::{FlagSet, Trace};
 
-/// One instruction of either kind.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Insn {
-    /// One of the 47 video and integer arithmetic instructions.
-    Table(Instruction),
-    /// One of the 23 program instructions (`mov`, `prmt`, `setp`, `addc`, ...).
-    Op {
-        /// `@p` or `@!p` before it, if written (shown, not evaluated: it always executes).
-        guard: Option<Guard>,
-        /// The validated instruction.
-        op: OpInsn,
-    },
-}
-
-impl From<Instruction> for Insn {
-    fn from(i: Instruction) -> Insn {
-        Insn::Table(i)
-    }
-}
+/// One instruction of either table: the one record, [`Instruction`].
+pub type Insn = Instruction;
 
 /// One destination's value after an evaluation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,10 +71,10 @@ pub struct Evaluation {
     pub trace: Trace,
 }
 
-/// Parse and validate one instruction of either kind. One reader reads the text
-/// (`scan`: guard, opcode word, modifiers, operands); the row its words name gives it
-/// its meaning, through that table's validator. An optional guard (`@p`, `@!p`) is read and
-/// kept.
+/// Parse and validate one instruction of either table. One reader reads the text
+/// (`scan`: guard, opcode word, modifiers, operands); the row its words name gives it its
+/// meaning ([`crate::parse()`]), and [`crate::validate()`] judges a table row's combination (a
+/// program row is judged as it is read). An optional guard (`@p`, `@!p`) is read and kept.
 pub fn check(text: &str) -> Result<Insn, Diagnostic> {
     read(text, true)
 }
@@ -104,30 +89,19 @@ pub fn parse_unguarded(stmt: &str) -> Result<Insn, Diagnostic> {
 
 fn read(text: &str, conflicts: bool) -> Result<Insn, Diagnostic> {
     let head = Head::read(text)?;
-    match head.instr() {
-        // No row of either table: suggest from every instruction's name.
-        None => Err(crate::parse::unknown_opcode(
-            &head,
-            crate::isa::instr::suggest(head.name),
-        )),
-        Some(Instr::Program(_)) => {
-            let op = crate::ops::from_head(&head)?;
+    let insn = crate::parse::from_head(&head)?;
+    match insn.as_op() {
+        // A program row is checked as it is read.
+        Some(op) => {
             if conflicts {
                 if let Some(m) = op.register_conflict() {
                     return Err(Diagnostic::new(head.name_span.start..text.len(), m));
                 }
             }
-            Ok(Insn::Op {
-                guard: head.guard,
-                op,
-            })
         }
-        Some(Instr::Table(_)) => {
-            let insn = crate::parse::from_head(&head)?;
-            crate::validate(&insn)?;
-            Ok(Insn::Table(insn))
-        }
+        None => crate::validate(&insn)?,
     }
+    Ok(insn)
 }
 
 /// One register an instruction writes, as a program's register file takes it.
@@ -143,7 +117,7 @@ pub struct Write<'a> {
     pub signed: bool,
 }
 
-impl Insn {
+impl Instruction {
     /// Set the carry flag's value (`CC.CF`) where the instruction reads it: the source
     /// position after its written sources (`c` for `addc` and `subc`, `e` for `madc`). An
     /// error when it reads no carry flag.
@@ -160,9 +134,8 @@ impl Insn {
     /// assert!(check("add.u32 d, a, b;").unwrap().set_carry(&mut inputs, 1).is_err());
     /// ```
     pub fn set_carry(&self, inputs: &mut Inputs, cf: u64) -> Result<(), String> {
-        let at = self
-            .op()
-            .and_then(|o| (0..o.srcs.len()).find(|&k| o.reads_carry(k)))
+        let at = (0..self.srcs.len())
+            .find(|&k| self.reads_carry(k))
             .ok_or_else(|| {
                 format!(
                     "CC.CF: {} reads no carry flag (addc, subc and madc do)",
@@ -176,148 +149,64 @@ impl Insn {
     }
     /// The opcode's name as written: `vadd`, `prmt`.
     pub fn name(&self) -> &'static str {
-        self.instr().name()
-    }
-    /// The table instruction, if it is one.
-    pub fn table(&self) -> Option<&Instruction> {
-        match self {
-            Insn::Table(i) => Some(i),
-            Insn::Op { .. } => None,
-        }
-    }
-    /// The program instruction, if it is one.
-    pub fn op(&self) -> Option<&OpInsn> {
-        match self {
-            Insn::Table(_) => None,
-            Insn::Op { op, .. } => Some(op),
-        }
-    }
-    /// Canonical text, with the guard.
-    pub fn canonical(&self) -> String {
-        match self {
-            Insn::Table(i) => i.canonical(),
-            Insn::Op { guard, op } => {
-                let g = guard.as_ref().map_or(String::new(), |g| {
-                    format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred)
-                });
-                format!("{g}{}", op.canonical())
-            }
-        }
+        self.instr.name()
     }
     /// Link to the instruction's section of NVIDIA's documentation.
     pub fn doc_url(&self) -> String {
-        self.instr().doc_url()
+        self.instr.doc_url()
     }
     /// What it computes, in a sentence of our own.
     pub fn summary(&self) -> &'static str {
-        self.instr().summary()
+        self.instr.summary()
     }
     /// The GPU its values were measured on, read from its row: an H100 for every one (the 47
     /// table opcodes in `shared/conformance/h100-cases.jsonl.gz`, the 23 program instructions in
     /// `tests/data/gpu-programs-h100.jsonl.gz`).
     pub fn measured(&self) -> Option<crate::isa::Gpu> {
-        self.instr().measured()
-    }
-    /// Its row in the one index of both tables.
-    pub fn instr(&self) -> Instr {
-        match self {
-            Insn::Table(i) => Instr::Table(i.opcode),
-            Insn::Op { op, .. } => Instr::Program(op.op),
-        }
-    }
-    /// Operand widths: the first destination and each source position as read.
-    pub fn widths(&self) -> Widths {
-        match self {
-            Insn::Table(i) => i.widths(),
-            Insn::Op { op, .. } => {
-                let mut src = [32; 4];
-                for (k, s) in src.iter_mut().enumerate().take(op.srcs.len()) {
-                    *s = op.src_bits(k);
-                }
-                Widths {
-                    dst: op.dst_bits(0),
-                    src,
-                    sources: op.srcs.len().min(4),
-                }
-            }
-        }
+        self.instr.measured()
     }
     /// Which source positions read a value from [`Inputs`] (a register, not an immediate),
     /// with the role's name and width: `(position, name, bits)`.
     pub fn register_sources(&self) -> Vec<(usize, String, u32)> {
-        match self {
-            Insn::Table(i) => {
-                let w = i.widths();
-                (0..w.sources.min(4))
-                    .filter(|&k| {
-                        i.srcs
-                            .get(k)
-                            .is_some_and(|o| matches!(o.kind, OperandKind::Reg(_)))
-                    })
-                    .map(|k| (k, SOURCE_NAMES[k].to_string(), w.src[k]))
-                    .collect()
-            }
-            Insn::Op { op, .. } => op
-                .srcs
-                .iter()
-                .enumerate()
-                .take(4)
-                .filter(|(_, s)| matches!(s.kind, OperandKind::Reg(_)))
-                .map(|(k, _)| (k, op.src_name(k), op.src_bits(k)))
-                .collect(),
-        }
+        self.srcs
+            .iter()
+            .enumerate()
+            .take(4)
+            .filter(|(_, s)| matches!(s.kind, OperandKind::Reg(_)))
+            .map(|(k, _)| (k, self.src_name(k), self.src_bits(k)))
+            .collect()
     }
     /// Every register it names, with the width it reads or writes and whether it is written:
     /// the destinations first, then the sources, in written order (immediates and `_` are not
     /// registers).
     pub fn registers(&self) -> Vec<(String, u32, bool)> {
         let mut out = Vec::new();
-        match self {
-            Insn::Table(i) => {
-                let w = i.widths();
-                if let OperandKind::Reg(r) = &i.dst.kind {
-                    out.push((r.clone(), w.dst, true));
-                }
-                for (k, o) in i.srcs.iter().enumerate().take(4) {
-                    if let OperandKind::Reg(r) = &o.kind {
-                        out.push((r.clone(), w.src[k], false));
-                    }
-                }
+        for (k, o) in self.dsts.iter().enumerate() {
+            if let OperandKind::Reg(r) = &o.kind {
+                out.push((r.clone(), self.dst_bits(k), true));
             }
-            Insn::Op { op, .. } => {
-                // `uses_written` lists the written registers first.
-                let written = op.dsts.iter().filter(|d| d.reg_name().is_some()).count();
-                out.extend(
-                    op.uses_written()
-                        .into_iter()
-                        .enumerate()
-                        .map(|(k, (name, bits))| (name, bits, k < written)),
-                );
+        }
+        // A table instruction's fifth source (`bfi`'s `e`) is read as the fourth input.
+        let n = if self.as_op().is_some() {
+            usize::MAX
+        } else {
+            4
+        };
+        for (k, o) in self.srcs.iter().enumerate().take(n) {
+            if let OperandKind::Reg(r) = &o.kind {
+                out.push((r.clone(), self.src_bits(k), false));
             }
         }
         out
     }
     /// Give every register it names (its guard's too) the name `to` makes of it.
     pub fn rename_registers(&mut self, to: impl Fn(&str) -> String) {
-        let guard = match self {
-            Insn::Table(i) => {
-                for o in std::iter::once(&mut i.dst).chain(i.srcs.iter_mut()) {
-                    if let OperandKind::Reg(r) = &mut o.kind {
-                        *r = to(r);
-                    }
-                }
-                &mut i.guard
+        for o in self.dsts.iter_mut().chain(self.srcs.iter_mut()) {
+            if let OperandKind::Reg(r) = &mut o.kind {
+                *r = to(r);
             }
-            Insn::Op { guard, op } => {
-                for o in op.dsts.iter_mut().chain(&mut op.srcs) {
-                    if let OperandKind::Reg(r) = &mut o.kind {
-                        *r = to(r);
-                    }
-                }
-                guard
-            }
-        };
-        if let Some(g) = guard {
+        }
+        if let Some(g) = &mut self.guard {
             g.pred = to(&g.pred);
         }
     }
@@ -325,27 +214,27 @@ impl Insn {
     /// `bits`), an immediate its own value as read (a table instruction's evaluator reads its
     /// immediates from the text: 0 there), `_` 0. A table instruction gives four positions.
     pub fn read_sources(&self, read: impl Fn(&str, u32) -> u64) -> Vec<u64> {
-        match self {
-            Insn::Table(i) => {
-                let w = i.widths();
+        match self.as_op() {
+            None => {
+                let w = self.widths();
                 let mut v = vec![0u64; 4];
-                for (k, o) in i.srcs.iter().enumerate().take(4) {
+                for (k, o) in self.srcs.iter().enumerate().take(4) {
                     if let OperandKind::Reg(r) = &o.kind {
                         v[k] = read(r, w.src[k]) & mask64(w.src[k]);
                     }
                 }
                 v
             }
-            Insn::Op { op, .. } => {
+            Some(op) => {
                 let mut v = vec![0; op.srcs.len()];
                 op_sources_with(op, |k, name| read(name, op.src_bits(k)), &mut v);
                 v
             }
         }
     }
-    /// Run it on the source values `src` (from [`Insn::read_sources`]): each register it writes
-    /// goes to `write`, in order, and when `traced` the stages come back. Untraced, both kinds
-    /// run the same evaluation without building stages.
+    /// Run it on the source values `src` (from [`Instruction::read_sources`]): each register
+    /// it writes goes to `write`, in order, and when `traced` the stages come back. Untraced,
+    /// both tables run the same evaluation without building stages.
     pub fn execute<'a>(
         &'a self,
         src: &[u64],
@@ -353,28 +242,28 @@ impl Insn {
         mut write: impl FnMut(Write<'a>),
     ) -> Option<Trace> {
         let mut trace = None;
-        match self {
-            Insn::Table(i) => {
+        match self.as_op() {
+            None => {
                 let at = |k: usize| src.get(k).copied().unwrap_or(0);
                 let inputs = Inputs::new(at(0), at(1), at(2), at(3));
                 let value = if traced {
-                    let t = evaluate_traced(i, &inputs);
+                    let t = evaluate_traced(self, &inputs);
                     let d = t.result.raw() as u64;
                     trace = Some(t);
                     d
                 } else {
-                    crate::eval::evaluate(i, &inputs)
+                    crate::eval::evaluate(self, &inputs)
                 };
-                if let OperandKind::Reg(reg) = &i.dst.kind {
+                if let OperandKind::Reg(reg) = &self.dst().kind {
                     write(Write {
                         reg,
                         value,
-                        bits: i.widths().dst,
-                        signed: i.form.ty(0).is_signed(),
+                        bits: self.widths().dst,
+                        signed: self.form.ty(0).is_signed(),
                     });
                 }
             }
-            Insn::Op { op, .. } => {
+            Some(op) => {
                 let values = if traced {
                     let o = op.eval(src);
                     trace = Some(o.trace);
@@ -382,7 +271,7 @@ impl Insn {
                 } else {
                     op.eval_quiet(src).0
                 };
-                for (k, (d, v)) in op.dsts.iter().zip(&values).enumerate() {
+                for (k, (d, v)) in self.dsts.iter().zip(&values).enumerate() {
                     if let (Some(reg), Some(value)) = (d.reg_name(), *v) {
                         write(Write {
                             reg,
@@ -400,9 +289,9 @@ impl Insn {
     /// have one reading (the ISA text and the measured GPU agree), so `reading` changes only a
     /// table instruction's.
     pub fn evaluate_reading(&self, inputs: &Inputs, reading: Reading) -> Evaluation {
-        match self {
-            Insn::Table(i) => {
-                let trace = evaluate_traced_reading(i, inputs, reading);
+        match self.as_op() {
+            None => {
+                let trace = evaluate_traced_reading(self, inputs, reading);
                 Evaluation {
                     values: vec![Written {
                         name: "d".into(),
@@ -412,7 +301,7 @@ impl Insn {
                     trace,
                 }
             }
-            Insn::Op { op, .. } => {
+            Some(op) => {
                 let out = op.eval(&op_sources(op, inputs));
                 let mut trace = out.trace;
                 trace.instruction = self.canonical();
@@ -433,10 +322,7 @@ impl Insn {
     /// Where the ISA text taken literally parts from the hardware on this case; `None` when
     /// they agree, and always for the program instructions (one reading).
     pub fn compare_readings(&self, inputs: &Inputs) -> Option<Divergence> {
-        match self {
-            Insn::Table(i) => compare_readings(i, inputs),
-            Insn::Op { .. } => None,
-        }
+        compare_readings(self, inputs)
     }
     /// Evaluate (the hardware's reading): every destination and the stages.
     pub fn evaluate(&self, inputs: &Inputs) -> Evaluation {
@@ -450,31 +336,25 @@ impl Insn {
     pub fn value(&self, inputs: &Inputs) -> u64 {
         self.value_reading(inputs, Reading::Hardware)
     }
-    /// [`Insn::value`] under one reading (a program instruction has one).
+    /// [`Instruction::value`] under one reading (a program instruction has one).
     pub fn value_reading(&self, inputs: &Inputs, reading: Reading) -> u64 {
-        match self {
-            Insn::Table(i) => evaluate_reading(i, inputs, reading),
-            Insn::Op { op, .. } => {
-                let (v, _) = op.eval_quiet(&op_sources(op, inputs));
-                v.first().copied().flatten().unwrap_or(0)
-            }
-        }
+        evaluate_reading(self, inputs, reading)
     }
     /// Whether the ISA text taken literally may give another value than the hardware on some
     /// case (false for the program instructions, which have one reading).
     pub fn readings_may_differ(&self) -> bool {
-        self.table().is_some_and(readings_may_differ)
+        readings_may_differ(self)
     }
     /// Every destination's value (`None` for a `_` sink) and the notable events of one case,
     /// without stages: the flags the trace's stages would carry.
     pub fn values_quiet(&self, inputs: &Inputs) -> (Vec<Option<u64>>, FlagSet) {
-        match self {
-            Insn::Table(i) => {
+        match self.as_op() {
+            None => {
                 let mut fs = FlagSet::default();
-                let d = crate::eval::run(i, inputs, &mut fs);
+                let d = crate::eval::run(self, inputs, &mut fs);
                 (vec![Some(d)], fs)
             }
-            Insn::Op { op, .. } => {
+            Some(op) => {
                 let (v, flags) = op.eval_quiet(&op_sources(op, inputs));
                 (
                     v,
@@ -488,179 +368,124 @@ impl Insn {
     /// Decode it once for many cases: a [`Plan`] whose value is the first destination's (a
     /// sink reads 0), with the flags its stages carry.
     pub fn plan(&self) -> Plan {
-        match self {
-            Insn::Table(i) => Plan::new(i),
-            Insn::Op { op, .. } => Plan::of_op(op),
-        }
+        Plan::new(self)
     }
     /// How many destinations it writes: one for a table instruction, `p` and `q` for `setp`,
     /// each part of an unpacking `mov`, and the carry flag after `d` for `add.cc`...
     pub fn dst_count(&self) -> usize {
-        match self {
-            Insn::Table(_) => 1,
-            Insn::Op { op, .. } => op.dsts.len(),
-        }
+        self.dsts.len()
     }
     /// Destination `k`'s name by its role: `d`; `p`, `q`; `d0`, `d1` for a `mov`'s parts;
     /// `CC.CF` for the carry flag.
     pub fn dst_name(&self, k: usize) -> String {
-        match self {
-            Insn::Table(_) => "d".into(),
-            Insn::Op { op, .. } => op.dst_name(k),
+        match self.as_op() {
+            None => "d".into(),
+            Some(op) => op.dst_name(k),
         }
     }
     /// Destination `k`'s width in bits (1 for a predicate or the carry flag).
     pub fn dst_bits(&self, k: usize) -> u32 {
-        match self {
-            Insn::Table(i) => i.widths().dst,
-            Insn::Op { op, .. } => op.dst_bits(k),
+        match self.as_op() {
+            None => self.widths().dst,
+            Some(op) => op.dst_bits(k),
         }
     }
     /// Source `k`'s name by its role: `a`, `b`, `c`, `e`; `a0`, `a1` for the parts a `mov`
     /// packs; `CC.CF` for the carry flag the chain reads.
     pub fn src_name(&self, k: usize) -> String {
-        match self {
-            Insn::Table(_) => SOURCE_NAMES.get(k).copied().unwrap_or("?").into(),
-            Insn::Op { op, .. } => op.src_name(k),
+        match self.as_op() {
+            None => SOURCE_NAMES.get(k).copied().unwrap_or("?").into(),
+            Some(op) => op.src_name(k),
         }
     }
     /// Whether source `k` is read as a signed value.
     pub fn src_signed(&self, k: usize) -> bool {
-        match self {
-            Insn::Table(i) => i.signed(k + 1),
-            Insn::Op { op, .. } => op.src_signed(k),
-        }
+        self.signed(k + 1)
     }
     /// Whether destination `k` is the carry flag (`CC.CF`) a link of the carry chain writes.
     pub fn writes_carry(&self, k: usize) -> bool {
-        self.op().is_some_and(|o| o.writes_carry(k))
+        self.as_op().is_some_and(|o| o.writes_carry(k))
     }
     /// Whether source `k` is the carry flag (`CC.CF`) a link of the carry chain reads.
     pub fn reads_carry(&self, k: usize) -> bool {
-        self.op().is_some_and(|o| o.reads_carry(k))
+        self.as_op().is_some_and(|o| o.reads_carry(k))
     }
     /// Whether destination `k` is written: not `_` (`lop3`'s `d`, one of `setp`'s `p|q`, a
     /// part of an unpacking `mov`).
     pub fn dst_written(&self, k: usize) -> bool {
-        match self {
-            Insn::Table(_) => k == 0,
-            Insn::Op { op, .. } => op.dsts.get(k).is_some_and(|d| !d.is_sink()),
-        }
-    }
-    /// Its destinations as written: a table instruction's one `d`; a program instruction's in
-    /// order (`p|q`, a vector's parts, the carry flag last).
-    pub fn dsts(&self) -> &[Operand] {
-        match self {
-            Insn::Table(i) => std::slice::from_ref(&i.dst),
-            Insn::Op { op, .. } => &op.dsts,
-        }
-    }
-    /// Its sources as written, in order (the carry flag last where it reads it).
-    pub fn srcs(&self) -> &[Operand] {
-        match self {
-            Insn::Table(i) => &i.srcs,
-            Insn::Op { op, .. } => &op.srcs,
-        }
+        self.dsts.get(k).is_some_and(|d| !d.is_sink())
     }
     /// Source `k`'s width in bits as read (1 for a predicate or the carry flag).
     pub fn src_bits(&self, k: usize) -> u32 {
-        match self {
-            Insn::Table(i) => i.widths().src.get(k).copied().unwrap_or(32),
-            Insn::Op { op, .. } => op.src_bits(k),
+        match self.as_op() {
+            None => self.widths().src.get(k).copied().unwrap_or(32),
+            Some(op) => op.src_bits(k),
         }
     }
     /// Whether its destinations, and its sources, are written in braces (`mov`'s vectors).
     pub fn braced(&self) -> (bool, bool) {
-        match self {
-            Insn::Table(_) => (false, false),
-            Insn::Op { op, .. } => (op.unpack, op.pack),
-        }
-    }
-    /// Its types and modifiers decoded, one [`Form`] for either table.
-    pub fn form(&self) -> &Form {
-        match self {
-            Insn::Table(i) => &i.form,
-            Insn::Op { op, .. } => &op.form,
-        }
+        (self.unpack, self.pack)
     }
     /// The modifier of group `g` written, if any.
     pub fn modifier(&self, g: ModGroup) -> Option<Mod> {
-        self.form().get(g)
+        self.form.get(g)
     }
     /// The instruction with group `g` set to `m` (`None`: none of it), and the operands that
     /// come with it on a program row (a Boolean operation's predicate `c`, a carry out). Not
     /// validated: the pickers ask [`check`] about its text.
-    pub fn with_modifier(&self, g: ModGroup, m: Option<Mod>) -> Insn {
-        match self {
-            Insn::Table(i) => {
-                let mut c = i.clone();
-                c.mods.retain(|(x, _)| ModGroup::of(*x) != g);
-                if let Some(m) = m {
-                    c.mods.push((m, 0..0));
-                }
-                c.form = crate::parse::gather_form(&c.mods);
-                Insn::Table(c)
-            }
-            Insn::Op { guard, op } => Insn::Op {
-                guard: guard.clone(),
-                op: op.with_modifier(g, m),
-            },
+    pub fn with_modifier(&self, g: ModGroup, m: Option<Mod>) -> Instruction {
+        if let Some(op) = self.as_op() {
+            return op.with_modifier(g, m);
         }
+        let mut c = self.clone();
+        c.mods.retain(|(x, _)| ModGroup::of(*x) != g);
+        if let Some(m) = m {
+            c.mods.push((m, 0..0));
+        }
+        c.form = crate::parse::gather_form(&c.mods);
+        c
     }
     /// The types written, slot by slot ([`crate::isa::Syntax::slots`]), as its form holds them.
     pub fn types(&self) -> Vec<Type> {
-        self.form().types.iter().flatten().copied().collect()
+        self.form.types.iter().flatten().copied().collect()
     }
     /// The instruction with the type of slot `k` set to `t`, and the operands that come with
     /// it on a program row (`cvt.pack`'s narrow types read a `c`). Not validated.
-    pub fn with_type(&self, k: usize, t: Type) -> Insn {
-        match self {
-            Insn::Table(i) => {
-                let mut c = i.clone();
-                if let Some((m, _)) = c
-                    .mods
-                    .iter_mut()
-                    .filter(|(m, _)| matches!(m, Mod::Type(_)))
-                    .nth(k)
-                {
-                    *m = Mod::Type(t);
-                }
-                c.form = crate::parse::gather_form(&c.mods);
-                Insn::Table(c)
-            }
-            Insn::Op { guard, op } => Insn::Op {
-                guard: guard.clone(),
-                op: match k {
-                    0 => op.with_type(t),
-                    1 => {
-                        let mut c = op.clone();
-                        c.form.types[1] = Some(t);
-                        c
-                    }
-                    _ => op.clone(),
-                },
-            },
+    pub fn with_type(&self, k: usize, t: Type) -> Instruction {
+        if let Some(op) = self.as_op() {
+            return op.with_type(k, t);
         }
+        let mut c = self.clone();
+        if let Some((m, _)) = c
+            .mods
+            .iter_mut()
+            .filter(|(m, _)| matches!(m, Mod::Type(_)))
+            .nth(k)
+        {
+            *m = Mod::Type(t);
+        }
+        c.form = crate::parse::gather_form(&c.mods);
+        c
     }
 }
 
 /// The source values of a program instruction as it reads them: position `k` takes input `k`
 /// (`a`, `b`, `c`, `e`), an immediate its own value, a sink 0.
-pub fn op_sources(op: &OpInsn, inputs: &Inputs) -> Vec<u64> {
+pub fn op_sources(op: OpInsn, inputs: &Inputs) -> Vec<u64> {
     let mut v = vec![0; op.srcs.len()];
     op_sources_into(op, inputs, &mut v);
     v
 }
 
 /// [`op_sources`] into `dst`, one place per source (extra places are left alone).
-fn op_sources_into(op: &OpInsn, inputs: &Inputs, dst: &mut [u64]) {
+fn op_sources_into(op: OpInsn, inputs: &Inputs, dst: &mut [u64]) {
     let given = inputs.as_array();
     op_sources_with(op, |k, _| given.get(k).copied().unwrap_or(0), dst);
 }
 
 /// The source values of a program instruction into `dst`: a register at position `k` named
 /// `name` reads `reg(k, name)`, an immediate its own value, a sink 0.
-fn op_sources_with(op: &OpInsn, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
+fn op_sources_with(op: OpInsn, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
     for (k, (s, d)) in op.srcs.iter().zip(dst.iter_mut()).enumerate() {
         *d = match (&s.kind, op.fixed_source(k)) {
             (OperandKind::Reg(name), _) => reg(k, name),

@@ -13,7 +13,7 @@
 //! use ptxlab_core::{check, ast::Mod, notes};
 //!
 //! let insn = check("mul24.hi.u32 d, a, b;").unwrap();
-//! let note = notes::modifier(insn.opcode, Mod::from_name("hi").unwrap());
+//! let note = notes::modifier(insn.opcode().unwrap(), Mod::from_name("hi").unwrap());
 //! assert!(note.text.contains("bits 16-47"));
 //! let worked = note.example.unwrap().worked().unwrap();
 //! assert_eq!(worked.d, 0x0020_0000);
@@ -573,7 +573,7 @@ impl SelectorNote {
     /// The kind for this instruction's form; `None` for the integer instructions.
     pub fn of(insn: &Instruction) -> Option<SelectorNote> {
         let add = insn.form.secop == Some(SecOp::Add);
-        Some(match insn.opcode.family() {
+        Some(match insn.instr.family() {
             Family::ScalarVideo => SelectorNote::Scalar,
             Family::Vmad => SelectorNote::Vmad,
             Family::Simd2 if add => SelectorNote::Simd2Add,
@@ -679,7 +679,7 @@ pub fn selectors(insn: &Instruction) -> Option<Note> {
 
 /// Every note for one instruction, in the order the Learn panel shows them: its
 /// [`modifier_notes`], then its [`selector_note`] when it has one.
-pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
+pub fn for_insn(insn: &Instruction) -> Vec<Note> {
     let mut out = modifier_notes(insn);
     out.extend(selector_note(insn));
     out.extend(negation_note(insn));
@@ -688,9 +688,9 @@ pub fn for_insn(insn: &crate::insn::Insn) -> Vec<Note> {
 
 /// The note on `-a, -b` written on an instruction that does not negate (every one but
 /// `vmad`): the two cancel. None otherwise.
-pub fn negation_note(insn: &crate::insn::Insn) -> Option<Note> {
-    let s = insn.srcs();
-    let both = !insn.instr().syntax().negation && s.len() >= 2 && s[0].neg && s[1].neg;
+pub fn negation_note(insn: &Instruction) -> Option<Note> {
+    let s = &insn.srcs;
+    let both = !insn.instr.syntax().negation && s.len() >= 2 && s[0].neg && s[1].neg;
     both.then(|| {
         Note::plain(
             "-a and -b cancel: ptxas takes the two negations together and computes what it computes without them, so a and b are read as they are.",
@@ -701,38 +701,36 @@ pub fn negation_note(insn: &crate::insn::Insn) -> Option<Note> {
 /// The notes on what an instruction's types and modifiers do: a table instruction's modifiers
 /// in canonical order (a type's note names its slot when the form has two or three types), a
 /// program instruction's notes.
-pub fn modifier_notes(insn: &crate::insn::Insn) -> Vec<Note> {
-    match insn {
-        crate::insn::Insn::Table(i) => {
-            let roles: &[&str] = match i.form.type_count() {
-                3 => &["d", "a", "b"],
-                2 => &["a", "b"],
-                _ => &[],
-            };
-            let mut k = 0;
-            i.canonical_mods()
-                .into_iter()
-                .map(|m| {
-                    let mut n = modifier(i.opcode, m);
-                    if matches!(m, Mod::Type(_)) {
-                        if let Some(r) = roles.get(k) {
-                            n.text = format!("{r} {}", n.text);
-                        }
-                        k += 1;
-                    }
-                    n
-                })
-                .collect()
-        }
-        crate::insn::Insn::Op { op, .. } => program(op),
-    }
+pub fn modifier_notes(insn: &Instruction) -> Vec<Note> {
+    let opcode = match insn.instr {
+        crate::isa::Instr::Table(o) => o,
+        crate::isa::Instr::Program(op) => return program(OpInsn { op, insn }),
+    };
+    let roles: &[&str] = match insn.form.type_count() {
+        3 => &["d", "a", "b"],
+        2 => &["a", "b"],
+        _ => &[],
+    };
+    let mut k = 0;
+    insn.canonical_mods()
+        .into_iter()
+        .map(|m| {
+            let mut n = modifier(opcode, m);
+            if matches!(m, Mod::Type(_)) {
+                if let Some(r) = roles.get(k) {
+                    n.text = format!("{r} {}", n.text);
+                }
+                k += 1;
+            }
+            n
+        })
+        .collect()
 }
 
 /// The note on the selectors an instruction writes (`a.b0`, `.h10`), if it writes any; no
 /// program instruction takes a selector.
-pub fn selector_note(insn: &crate::insn::Insn) -> Option<Note> {
-    let i = insn.table()?;
-    let has_sel = i.dst.sel.is_some() || i.srcs.iter().any(|o| o.sel.is_some());
+pub fn selector_note(i: &Instruction) -> Option<Note> {
+    let has_sel = i.dst().sel.is_some() || i.srcs.iter().any(|o| o.sel.is_some());
     if has_sel {
         selectors(i)
     } else {
@@ -762,7 +760,7 @@ const PROGRAM_FORMS: &[&str] = &[
 
 /// The notes of a program instruction (`prmt`, `shf`, `shl`, ...): [`OpInsn::notes`]' sentences,
 /// in order, each that claims a value with an example of the same form, computed by the core.
-pub fn program(op: &OpInsn) -> Vec<Note> {
+pub fn program(op: OpInsn) -> Vec<Note> {
     op.notes()
         .into_iter()
         .map(|mut text| {
@@ -776,7 +774,7 @@ pub fn program(op: &OpInsn) -> Vec<Note> {
 }
 
 /// The example for one sentence of [`OpInsn::notes`], found by what the sentence is about.
-fn program_example(op: &OpInsn, text: &str) -> Option<Example> {
+fn program_example(op: OpInsn, text: &str) -> Option<Example> {
     let mode_note = |name: &str| text.starts_with(&format!(".{name}:"));
     Some(match op.op {
         POp::Prmt => match op.form.prmt {
@@ -850,8 +848,12 @@ pub fn every_note() -> Vec<(String, Note)> {
         out.push((format!("selectors of form {}", k as u8), k.note()));
     }
     for text in PROGRAM_FORMS {
-        if let Ok(crate::insn::Insn::Op { op, .. }) = crate::insn::check(text) {
-            for n in program(&op) {
+        if let Some(op) = crate::insn::check(text)
+            .ok()
+            .as_ref()
+            .and_then(|i| i.as_op())
+        {
+            for n in program(op) {
                 out.push((text.to_string(), n));
             }
         }

@@ -15,7 +15,7 @@
 
 use crate::ast::{Form, Instruction, Mod, Operand, OperandKind, SelKind, Selector, Span};
 use crate::error::Diagnostic;
-use crate::isa::{Opcode, OperandSpec, SignRule, WidthRule, OPCODES};
+use crate::isa::{Instr, Opcode, OperandSpec, SignRule, WidthRule};
 use crate::scan::{Arg, Atom, Head};
 
 /// Suffixes that look like selectors but are words of their own to ptxas: its parser stops at
@@ -24,46 +24,34 @@ pub const RESERVED_WORDS: &[&str] = &["b1024"];
 
 pub use crate::scan::MAX_LEN;
 
-/// Parse one instruction. Accepts an optional guard (`@p`, `@!p`), an optional trailing `;`
-/// and a trailing `//` comment.
+/// Parse one instruction of either table. Accepts an optional guard (`@p`, `@!p`), an
+/// optional trailing `;` and a trailing `//` comment. A program row (`mov`, `prmt`, `setp`,
+/// the carry chain ...) is checked as it is read; a table row's combination is
+/// [`crate::validate()`]'s to judge.
 pub fn parse(text: &str) -> Result<Instruction, Diagnostic> {
     from_head(&Head::read(text)?)
 }
 
-/// A table instruction from the head the one reader read ([`Head::read`]): its opcode, its
-/// modifiers, and its operands given their meaning.
+/// An instruction from the head the one reader read ([`Head::read`]): the row its words name,
+/// then that row's reading of its modifiers and operands.
 pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
+    match head.instr() {
+        // No row of either table: suggest from every instruction's name.
+        None => Err(unknown_opcode(head, crate::isa::instr::suggest(head.name))),
+        Some(Instr::Program(_)) => crate::validate::program::from_head(head),
+        Some(Instr::Table(opcode)) => table_from_head(head, opcode),
+    }
+}
+
+/// A row of the video and integer arithmetic table: its modifiers, and its operands given
+/// their meaning.
+fn table_from_head(head: &Head, opcode: Opcode) -> Result<Instruction, Diagnostic> {
     let name = head.name;
     let op_span = head.name_span.clone();
-    let opcode = Opcode::from_name(name).ok_or_else(|| {
-        if crate::isa::POp::from_name(name).is_some() {
-            // Read by `crate::ops::parse_op` (through `crate::insn::check`), not here.
-            return Diagnostic::new(
-                op_span.clone(),
-                format!(
-                    "'{name}' is a logic, move, compare, convert or carry-chain instruction; only the video and integer arithmetic opcodes are read here"
-                ),
-            )
-            .allowed(OPCODES.iter().map(|o| o.name));
-        }
-        unknown_opcode(head, suggest_opcodes(name))
-    })?;
     let mut mods = Vec::new();
     for (k, w) in head.words.iter().enumerate() {
         let m = w.text;
         let span = w.span.clone();
-        if let Some(p) = crate::isa::POp::of_statement(name, &[m]) {
-            // `add.cc`, `cvt.pack`: a program instruction's row, read by
-            // `crate::ops::parse_op` (through `crate::insn::check`), not here.
-            return Err(Diagnostic::new(
-                span,
-                format!(
-                    "'{}' is a program instruction of its own (family: {}); only the video and integer arithmetic opcodes are read here",
-                    p.name(),
-                    p.family().describe()
-                ),
-            ));
-        }
         if !crate::validate::known_word(m) {
             return Err(Diagnostic::new(
                 span,
@@ -110,16 +98,17 @@ pub(crate) fn from_head(head: &Head) -> Result<Instruction, Diagnostic> {
         operands.push(operand(head.text, opcode, k, a)?);
     }
     let form = gather_form(&mods);
-    let mut it = operands.into_iter();
-    let dst = it.next().expect("at least one operand was read");
+    let srcs = operands.split_off(1);
     let mut insn = Instruction {
         guard: head.guard.clone(),
-        opcode,
+        instr: Instr::Table(opcode),
         opcode_span: op_span,
         mods,
         form,
-        dst,
-        srcs: it.collect(),
+        dsts: operands,
+        srcs,
+        unpack: false,
+        pack: false,
     };
     drop_ignored_suffixes(&mut insn);
     Ok(insn)
@@ -213,18 +202,21 @@ fn selector(w: &str, span: &Span) -> Result<Selector, Diagnostic> {
 /// ptxas accepts `.b01`, `.b12`, `.b23` on some operands and then ignores them (the machine code
 /// is the same as without); drop them there so that the instruction means what ptxas runs.
 fn drop_ignored_suffixes(insn: &mut Instruction) {
+    let Some(opcode) = insn.opcode() else {
+        return;
+    };
     let keep = |insn: &Instruction, pos: usize, o: &Operand| {
         o.sel
-            .filter(|s| !crate::isa::suffix_ignored(insn.opcode, &insn.form, pos, s))
+            .filter(|s| !crate::isa::suffix_ignored(opcode, &insn.form, pos, s))
     };
-    let d = keep(insn, 0, &insn.dst);
+    let d = keep(insn, 0, insn.dst());
     let srcs: Vec<Option<Selector>> = insn
         .srcs
         .iter()
         .enumerate()
         .map(|(i, o)| keep(insn, i + 1, o))
         .collect();
-    insn.dst.sel = d;
+    insn.dst_mut().sel = d;
     for (o, s) in insn.srcs.iter_mut().zip(srcs) {
         o.sel = s;
     }
@@ -235,19 +227,13 @@ pub(crate) fn gather_form(mods: &[(Mod, Span)]) -> Form {
     Form::of(mods.iter().map(|(m, _)| *m))
 }
 
-/// The refusal of an opcode word that no row has, suggesting `names` (the checker suggests
-/// every instruction's, [`parse`] the table's).
-pub(crate) fn unknown_opcode(head: &Head, names: Vec<&'static str>) -> Diagnostic {
+/// The refusal of an opcode word that no row has, suggesting `names`.
+fn unknown_opcode(head: &Head, names: Vec<&'static str>) -> Diagnostic {
     Diagnostic::new(
         head.name_span.clone(),
         format!("unknown opcode '{}'", head.name),
     )
     .allowed(names)
-}
-
-/// Opcodes that start like `name`, or all of them when none does.
-fn suggest_opcodes(name: &str) -> Vec<&'static str> {
-    crate::isa::instr::suggest_among(name, OPCODES.iter().map(|o| o.name))
 }
 
 #[cfg(test)]
@@ -258,7 +244,7 @@ mod tests {
     #[test]
     fn parses_scalar_video() {
         let i = parse("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
-        assert_eq!(i.opcode, Opcode::Vadd);
+        assert_eq!(i.instr, Instr::Table(Opcode::Vadd));
         assert_eq!(
             i.form.types,
             [Some(Type::S32), Some(Type::U32), Some(Type::S32)]
@@ -275,7 +261,7 @@ mod tests {
         assert!(i.guard.as_ref().unwrap().negated);
         assert_eq!(i.srcs[1].kind, OperandKind::Imm(-16));
         assert_eq!(i.srcs[2].kind, OperandKind::Imm(7));
-        assert_eq!(i.dst.sel.unwrap().digits(), &[0]);
+        assert_eq!(i.dst().sel.unwrap().digits(), &[0]);
     }
 
     #[test]

@@ -35,7 +35,7 @@ use serde::Serialize;
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
 use crate::insn::Insn;
-use crate::isa::{lanes, Family, Opcode, Role};
+use crate::isa::{lanes, Family, Instr, Opcode, Role};
 use crate::ops::OpInsn;
 use crate::plan::Plan;
 use crate::readings::Reading;
@@ -338,20 +338,20 @@ fn amount(label: String, operand: usize, lo: u32, width: u32, limit: u32) -> Swe
 ///   width, each selector nibble of `prmt`'s `c` (or `c & 3` in a mode), a predicate's two
 ///   values, and every other register source whole and by its low byte.
 pub fn suggest_axes(insn: &Insn) -> Vec<SweepAxis> {
-    match insn {
-        Insn::Table(i) => table_axes(i),
-        Insn::Op { op, .. } => program_axes(insn, op),
+    match insn.instr {
+        Instr::Table(opcode) => table_axes(opcode, insn),
+        Instr::Program(op) => program_axes(OpInsn { op, insn }),
     }
 }
 
 /// [`suggest_axes`] of a video or integer instruction, from its form and its row's roles.
-fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
+fn table_axes(opcode: Opcode, insn: &Instruction) -> Vec<SweepAxis> {
     let f = &insn.form;
     let w = widths(insn);
     let mut out: Vec<SweepAxis> = Vec::new();
-    match insn.opcode.family() {
+    match opcode.family() {
         Family::ScalarVideo | Family::Vmad => {
-            let shift = |i: usize| insn.opcode.source(i).is_some_and(|o| o.role == Role::Shift);
+            let shift = |i: usize| opcode.source(i).is_some_and(|o| o.role == Role::Shift);
             for (i, src) in SOURCE_NAMES.iter().enumerate().take(2) {
                 if !is_reg(insn, i) {
                     continue;
@@ -373,7 +373,7 @@ fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
             }
         }
         Family::Simd2 | Family::Simd4 => {
-            let n = lanes::lane_count(insn.opcode.family());
+            let n = lanes::lane_count(opcode.family());
             let lb = lanes::lane_bits(n);
             let kind = if n == 2 { 'h' } else { 'b' };
             let (asig, bsig) = (insn.signed(1), insn.signed(2));
@@ -404,7 +404,7 @@ fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
             let ty = f.ty(0);
             let s = ty.is_signed();
             let name = |i: usize| SOURCE_NAMES[i].to_string();
-            match insn.opcode {
+            match opcode {
                 Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max
                     if matches!(ty, crate::ast::Type::U16x2 | crate::ast::Type::S16x2) =>
                 {
@@ -422,7 +422,7 @@ fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
                 }
                 Opcode::Dp4a | Opcode::Dp2a => {
                     let (sa, sb) = (f.ty(0).is_signed(), f.ty(1).is_signed());
-                    let four = insn.opcode == Opcode::Dp4a;
+                    let four = opcode == Opcode::Dp4a;
                     let (aw, an) = if four { (8, "a.b0") } else { (16, "a.h0") };
                     out.push(SweepAxis::field(an, 0, 0, aw, sa));
                     out.push(SweepAxis::field("b.b0", 1, 0, 8, sb));
@@ -430,7 +430,7 @@ fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
                 }
                 _ => {
                     // Operands that are positions, lengths or shift amounts, as the row says.
-                    let role = |i: usize| insn.opcode.source(i).map_or(Role::Value, |o| o.role);
+                    let role = |i: usize| opcode.source(i).map_or(Role::Value, |o| o.role);
                     let n = ty.bits();
                     for i in 0..w.sources {
                         if !is_reg(insn, i) {
@@ -451,7 +451,7 @@ fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
                                 1,
                                 81,
                             ));
-                        } else if matches!(insn.opcode, Opcode::Mul24 | Opcode::Mad24) && i < 2 {
+                        } else if matches!(opcode, Opcode::Mul24 | Opcode::Mad24) && i < 2 {
                             out.push(SweepAxis::field(
                                 format!("{} (low 24 bits)", name(i)),
                                 i,
@@ -475,7 +475,8 @@ fn table_axes(insn: &Instruction) -> Vec<SweepAxis> {
 }
 
 /// [`suggest_axes`] of a program instruction, from its row.
-fn program_axes(insn: &Insn, op: &OpInsn) -> Vec<SweepAxis> {
+fn program_axes(op: OpInsn) -> Vec<SweepAxis> {
+    let insn = op.insn;
     let row = op.op.row();
     // The amount and selector axes come first: they are what these instructions are about.
     let (mut out, mut rest): (Vec<SweepAxis>, Vec<SweepAxis>) = (Vec::new(), Vec::new());

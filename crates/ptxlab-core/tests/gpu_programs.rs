@@ -71,8 +71,8 @@ fn cases_in(path: &str) -> Vec<Case> {
 
 /// Every destination by name, as ptxlab computes it for one case.
 fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
-    match insn {
-        Insn::Op { op, .. } => {
+    match insn.as_op() {
+        Some(op) => {
             let mut v = [0u64; 4];
             for (k, s) in op.srcs.iter().enumerate().take(4) {
                 if let Some(name) = s.reg_name() {
@@ -94,7 +94,7 @@ fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
                 })
                 .collect()
         }
-        Insn::Table(_) => {
+        None => {
             // The table instructions name their sources a, b, c, e by role.
             let r = |n: &str| c.regs.get(n).copied().unwrap_or(0);
             let e = insn.evaluate(&Inputs::new(r("a"), r("b"), r("c"), r("e")));

@@ -165,7 +165,7 @@ fn notes_are_chosen_by_the_form() {
     assert_eq!(of("add.u32 d, a, b;"), None);
     // A program instruction's mode note carries an example of that mode.
     let ecl = ptxlab_core::insn::check("prmt.b32.ecl d, a, b, c;").unwrap();
-    let notes = ptxlab_core::notes::program(ecl.op().unwrap());
+    let notes = ptxlab_core::notes::program(ecl.as_op().unwrap());
     let mode = notes
         .iter()
         .find(|n| n.text.starts_with(".ecl:"))

@@ -103,7 +103,7 @@ fn every_h100_case_through_eval_and_eval_many() {
         let insn = check(ptx).unwrap_or_else(|e| panic!("{ptx}: {}", e.message));
         let plan = Plan::new(&insn);
         assert!(plan.is_specialised(), "{ptx}: not specialised");
-        opcodes.insert(insn.opcode.name());
+        opcodes.insert(insn.name());
         let inputs: Vec<Inputs> = group.iter().map(|c| c.inputs).collect();
         let mut many = vec![0u64; inputs.len()];
         plan.eval_many(&inputs, &mut many);
@@ -174,7 +174,7 @@ fn plans_equal_the_evaluator_on_random_forms_of_every_opcode() {
         if let Err(e) = compare(&insn, &plan, &inputs) {
             panic!("{e}");
         }
-        *per_opcode.entry(insn.opcode.name()).or_default() += 1;
+        *per_opcode.entry(insn.name()).or_default() += 1;
     }
     for info in OPCODES {
         let n = per_opcode.get(info.name).copied().unwrap_or(0);

@@ -10,14 +10,15 @@ use support::isa_text as isa;
 
 /// Evaluate one statement with its sources as values.
 fn eval(text: &str, src: &[u64]) -> Vec<Option<u64>> {
-    let insn = parse_op(text).unwrap_or_else(|d| panic!("{text}: {d}"));
+    let read = parse_op(text).unwrap_or_else(|d| panic!("{text}: {d}"));
+    let insn = read.as_op().expect("a program row");
     let src: Vec<u64> = src
         .iter()
         .enumerate()
         .map(|(i, v)| v & isa::mask(insn.src_bits(i)))
         .collect();
     let out = insn.eval(&src);
-    quiet_agrees(&insn, &src, &out);
+    quiet_agrees(insn, &src, &out);
     // The trace ends with one result stage per destination, agreeing with the values.
     let results: Vec<u64> = out
         .trace
@@ -37,7 +38,7 @@ fn eval(text: &str, src: &[u64]) -> Vec<Option<u64>> {
 
 /// `eval_quiet` gives the values `eval` gives, and the notable events of its stages.
 fn quiet_agrees(
-    insn: &ptxlab_core::program::OpInsn,
+    insn: ptxlab_core::program::OpInsn,
     src: &[u64],
     out: &ptxlab_core::program::ops::Outcome,
 ) {
@@ -232,7 +233,7 @@ proptest! {
                 let got = one(&format!("cvt.{}.{} d, a;", name(d), name(s)), &[a]);
                 prop_assert_eq!(got, isa::cvt(d.0, d.1, s.0, s.1, false, a));
                 let text = format!("cvt.sat.{}.{} d, a;", name(d), name(s));
-                if let Ok(insn) = parse_op(&text) {
+                if let Some(insn) = parse_op(&text).ok().as_ref().and_then(|i| i.as_op()) {
                     let got = insn.eval(&[a & isa::mask(s.0)]).values[0].unwrap();
                     prop_assert_eq!(got, isa::cvt(d.0, d.1, s.0, s.1, true, a), "{}", text);
                 }
@@ -374,7 +375,7 @@ fn ptxas_spacing_and_sinks_one_by_one() {
         let ours = ptxlab_core::insn::check(ptx);
         spaced += usize::from(ptx.contains(" .") && accepted);
         sinks += usize::from(ptx.contains('_') && !accepted);
-        table += usize::from(matches!(ours, Ok(ptxlab_core::Insn::Table(_))));
+        table += usize::from(ours.as_ref().is_ok_and(|i| i.opcode().is_some()));
         if ours.is_ok() != accepted {
             let why = ours.err().map(|d| d.to_string());
             bad.push(format!("{ptx}  ptxas: {}  ours: {why:?}", v["ptxas"]));
@@ -444,9 +445,10 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
     ];
     let mut forms = 0;
     for ptx in accepted_forms() {
-        let Ok(insn) = parse_op(&ptx) else {
+        let Ok(read) = parse_op(&ptx) else {
             continue;
         };
+        let insn = read.as_op().expect("a program row");
         forms += 1;
         for k in 0..24 {
             let src: Vec<u64> = (0..insn.srcs.len())
@@ -459,7 +461,7 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
                     x & isa::mask(insn.src_bits(i))
                 })
                 .collect();
-            quiet_agrees(&insn, &src, &insn.eval(&src));
+            quiet_agrees(insn, &src, &insn.eval(&src));
         }
     }
     assert!(forms > 1500, "only {forms} accepted forms parsed");
@@ -472,7 +474,7 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
 /// flags, which read the sources case by case.
 #[test]
 fn sources_read_once_agree_on_every_accepted_form() {
-    use ptxlab_core::insn::{check, op_sources, Insn};
+    use ptxlab_core::insn::{check, op_sources};
     use ptxlab_core::sweep::{default_axes, sweep};
     use ptxlab_core::Inputs;
     let mut r = ptxlab_core::gen::Rng::new(0x5ee);
@@ -481,7 +483,7 @@ fn sources_read_once_agree_on_every_accepted_form() {
         let Ok(insn) = check(&ptx) else {
             continue;
         };
-        let Insn::Op { op, .. } = &insn else {
+        let Some(op) = insn.as_op() else {
             continue;
         };
         forms += 1;
@@ -610,7 +612,8 @@ fn comparison_notes_say_what_the_word_computes() {
     use ptxlab_core::isa::{Cmp, Type};
     for (t, ty) in [("f32", Type::F32), ("u32", Type::U32), ("s32", Type::S32)] {
         for &c in Cmp::for_type(ty) {
-            let op = parse_op(&format!("setp.{}.{t} p, a, b;", c.name())).unwrap();
+            let read = parse_op(&format!("setp.{}.{t} p, a, b;", c.name())).unwrap();
+            let op = read.as_op().expect("a program row");
             let notes = op.notes();
             let note = notes
                 .iter()

@@ -11,7 +11,7 @@ fn every_example_checks_and_evaluates() {
         let row = opcode.info();
         assert_eq!(row.instr, Instr::Table(opcode));
         let insn = check(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
-        assert_eq!(insn.opcode, opcode, "{}", row.example);
+        assert_eq!(insn.instr, Instr::Table(opcode), "{}", row.example);
         let (lo, hi) = source_counts(opcode);
         assert!((lo..=hi).contains(&insn.srcs.len()), "{}", row.example);
         let w = widths(opcode, &insn.form, insn.srcs.len());
@@ -72,7 +72,8 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
     for &op in POp::ALL {
         let row = op.row();
         assert_eq!(row.instr, Instr::Program(op));
-        let insn = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
+        let read = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
+        let insn = read.as_op().expect("a program row");
         assert_eq!(insn.op, op, "{}", row.example);
         assert!(row.types(0).contains(&insn.ty()), "{}", row.example);
         assert_eq!(POp::from_name(row.name), Some(op));

@@ -28,7 +28,7 @@ fn derive() -> Option<String> {
         .collect();
     forms.sort_by_key(|(p, _)| {
         let insn = check(p).unwrap();
-        (insn.opcode, p.clone())
+        (insn.instr.index(), p.clone())
     });
     Some(sass::render(&forms))
 }

@@ -16,7 +16,7 @@
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
-use crate::isa::{self, Operation};
+use crate::isa::{self, Instr, Opcode, Operation};
 use crate::trace::{NoTrace, Recorder, Stage, StageKind, Trace, Tracer, Val, Views};
 
 /// The bit helpers, at their old path.
@@ -90,8 +90,13 @@ pub(crate) fn mask64(bits: u32) -> u64 {
     }
 }
 
-fn eval_with<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    match insn.opcode.operation() {
+fn eval_with<S: Semantics, T: Tracer>(
+    opcode: Opcode,
+    insn: &Instruction,
+    v: &[u64; 4],
+    t: &mut T,
+) -> u64 {
+    match opcode.operation() {
         Operation::Scalar(op) => video::scalar::eval_op::<S, T>(op, insn, v, t),
         Operation::Vmad => video::eval_vmad::<S, T>(insn, v, t),
         Operation::Simd2(op) => simd::eval_lanes::<2, S, T>(op, insn, v, t),
@@ -119,7 +124,12 @@ pub fn run<T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
 #[inline]
 pub fn run_as<S: Semantics, T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &mut T) -> u64 {
     const WORD: u64 = 0xffff_ffff;
-    let (v, dst_mask) = if isa::word_operands(insn.opcode) {
+    let opcode = match insn.instr {
+        Instr::Table(o) => o,
+        // A program row has one reading: its own evaluation.
+        Instr::Program(op) => return crate::ops::OpInsn { op, insn }.first(&inputs.as_array(), t),
+    };
+    let (v, dst_mask) = if isa::word_operands(opcode) {
         // Every operand is a 32-bit word whatever the form (the row says so): the widths are
         // known without reading the form, and the masks are constants.
         (masked_values(insn, inputs, [WORD; 4]), WORD)
@@ -127,7 +137,7 @@ pub fn run_as<S: Semantics, T: Tracer>(insn: &Instruction, inputs: &Inputs, t: &
         let w = widths(insn);
         (operand_values(insn, inputs, &w), mask64(w.dst))
     };
-    eval_with::<S, T>(insn, &v, t) & dst_mask
+    eval_with::<S, T>(opcode, insn, &v, t) & dst_mask
 }
 
 /// Evaluate with either reading, chosen at run time. Allocates nothing.
@@ -149,6 +159,11 @@ pub fn evaluate_traced(insn: &Instruction, inputs: &Inputs) -> Trace {
 /// explains it) only when the two readings' answers differ: the recorder is told so before the
 /// run, and keeps a stage's mark only then.
 pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
+    let opcode = match insn.instr {
+        Instr::Table(o) => o,
+        // A program row has one reading: its own evaluation's stages.
+        Instr::Program(_) => return insn.evaluate(inputs).trace,
+    };
     let hardware = run_as::<Hardware, _>(insn, inputs, &mut NoTrace);
     let text = run_as::<Text, _>(insn, inputs, &mut NoTrace);
     let mut rec = Recorder::new(hardware != text);
@@ -163,20 +178,20 @@ pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
             Stage::new(StageKind::Read, format!("{} as read", s.name), s)
         });
     }
-    let d = eval_with::<S, _>(insn, &v, &mut rec) & mask64(w.dst);
+    let d = eval_with::<S, _>(opcode, insn, &v, &mut rec) & mask64(w.dst);
     let result = Val::reg("d", w.dst, d);
     Trace {
         instruction: insn.canonical(),
-        opcode: insn.opcode.name().to_string(),
-        family: insn.opcode.family(),
+        opcode: opcode.name().to_string(),
+        family: opcode.family(),
         sources,
         stages: rec.stages,
         result,
         views: Views::of(d, w.dst),
-        doc_url: insn.opcode.doc_url(),
+        doc_url: opcode.doc_url(),
         reading: S::READING,
         measured: match S::READING {
-            Reading::Hardware => insn.opcode.info().measured,
+            Reading::Hardware => opcode.info().measured,
             Reading::Text => None,
         },
     }

@@ -80,10 +80,10 @@ impl Op {
 /// Evaluate `vop2`/`vop4`: `v` holds `a`, `b`, `c` already truncated to 32 bits.
 /// 0 for an instruction of another family.
 pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    match insn.opcode.operation() {
-        Operation::Simd2(op) => eval_lanes::<2, S, T>(op, insn, v, t),
-        Operation::Simd4(op) => eval_lanes::<4, S, T>(op, insn, v, t),
-        Operation::Scalar(_) | Operation::Vmad | Operation::Int(_) => 0,
+    match insn.operation() {
+        Some(Operation::Simd2(op)) => eval_lanes::<2, S, T>(op, insn, v, t),
+        Some(Operation::Simd4(op)) => eval_lanes::<4, S, T>(op, insn, v, t),
+        Some(Operation::Scalar(_) | Operation::Vmad | Operation::Int(_)) | None => 0,
     }
 }
 
@@ -288,7 +288,7 @@ pub(crate) fn eval_lanes<const N: usize, S: Semantics, T: Tracer>(
     let pool = (b << 32) | a;
     let asel = insn.srcs.first().and_then(|o| o.sel.as_ref());
     let bsel = insn.srcs.get(1).and_then(|o| o.sel.as_ref());
-    let msel = insn.dst.sel.as_ref();
+    let msel = insn.dst().sel.as_ref();
     let mask = mask_bits::<N>(msel);
     let (lo, hi) = lane_range(lb, d_signed);
 

@@ -91,6 +91,16 @@ impl serde::Serialize for Instr {
     }
 }
 
+/// Read from its name, as [`Instr`]'s `Serialize` writes it.
+impl<'de> serde::Deserialize<'de> for Instr {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Instr, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Instr::all()
+            .find(|i| i.name() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("no instruction is named '{name}'")))
+    }
+}
+
 /// The names to suggest for an unknown opcode word: every instruction whose name starts with
 /// the word's first three letters, or every name when none does.
 pub fn suggest(word: &str) -> Vec<&'static str> {

@@ -310,7 +310,7 @@ fn one_index_of_both_tables() {
     assert_eq!(names.len(), all.len());
     for i in &all {
         // The checker names each example's row (the one reader of text, then this index).
-        let read = crate::insn::check(i.example()).map(|x| x.instr());
+        let read = crate::insn::check(i.example()).map(|x| x.instr);
         assert_eq!(read, Ok(*i), "{}", i.example());
         assert!(i.doc_url().starts_with(PTX_DOC_BASE) && !i.summary().is_empty());
         assert!(i.measured().is_some(), "{}", i.name());

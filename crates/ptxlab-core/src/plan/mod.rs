@@ -33,7 +33,7 @@
 
 use crate::ast::{Instruction, OperandKind};
 use crate::eval::{self, mask64, widths, Inputs};
-use crate::isa::Operation;
+use crate::isa::{Instr, Operation};
 use crate::trace::{Flag, FlagSet, NoTrace, Tracer};
 
 mod integer;
@@ -192,7 +192,7 @@ pub(crate) enum Kernel {
     Simd(simd::Simd),
     Int(integer::Int),
     /// A program instruction: its own evaluation, the sources read once.
-    Program(Box<crate::ops::OpInsn>),
+    Program(crate::isa::POp, Box<Instruction>),
     /// Not specialised (the instruction is not valid): the evaluator itself.
     Evaluator(Box<Instruction>),
 }
@@ -249,7 +249,7 @@ impl Kernel {
             Kernel::Vmad(k) => k.pick(),
             Kernel::Simd(k) => k.pick(),
             Kernel::Int(k) => k.pick(),
-            Kernel::Program(op) => program::pick(op),
+            Kernel::Program(op, insn) => program::pick(crate::ops::OpInsn { op: *op, insn }),
             Kernel::Evaluator(_) => fns!(evaluator_batch[], evaluator_one[]),
         }
     }
@@ -259,11 +259,15 @@ impl Plan {
     /// Decode `insn` once. A valid instruction gets a specialised kernel; an invalid one a plan
     /// that calls [`crate::evaluate`] (same answers, no speed-up).
     pub fn new(insn: &Instruction) -> Plan {
+        let opcode = match insn.instr {
+            Instr::Table(o) => o,
+            Instr::Program(op) => return Plan::of_op(crate::ops::OpInsn { op, insn }),
+        };
         let ops = Operands::of(insn);
         let kernel = if crate::validate(insn).is_err() {
             Kernel::Evaluator(Box::new(insn.clone()))
         } else {
-            match insn.opcode.operation() {
+            match opcode.operation() {
                 Operation::Scalar(op) => Kernel::Scalar(video::Scalar::new(insn, op)),
                 Operation::Vmad => Kernel::Vmad(video::Vmad::new(insn)),
                 Operation::Simd2(op) => Kernel::Simd(simd::Simd::new(insn, op, 2)),
@@ -285,8 +289,8 @@ impl Plan {
     /// its stages carry.
     ///
     /// [`OpInsn::eval_quiet`]: crate::ops::OpInsn::eval_quiet
-    pub fn of_op(op: &crate::ops::OpInsn) -> Plan {
-        let kernel = Kernel::Program(Box::new(op.clone()));
+    pub fn of_op(op: crate::ops::OpInsn) -> Plan {
+        let kernel = Kernel::Program(op.op, Box::new(op.insn.clone()));
         Plan {
             ops: program::operands(op),
             fns: kernel.pick(),

@@ -11,7 +11,7 @@ use crate::ops::OpInsn;
 use crate::trace::Tracer;
 
 /// How a plan reads the sources of `op`.
-pub(super) fn operands(op: &OpInsn) -> Operands {
+pub(super) fn operands(op: OpInsn) -> Operands {
     let (mut keep, mut fixed) = ([0u64; 4], [0u64; 4]);
     let n = op.srcs.len().min(4);
     for k in 0..n {
@@ -36,7 +36,7 @@ const WIDE: usize = 5;
 /// The entries for `op`, specialised to its number of sources (an array of that length,
 /// passed whole: a slice of a longer one stays a call per case in the size-optimised wasm
 /// build).
-pub(super) fn pick(op: &OpInsn) -> Fns {
+pub(super) fn pick(op: OpInsn) -> Fns {
     if op.dsts.len() > 4 {
         return fns!(batch[WIDE], one[WIDE]);
     }
@@ -54,7 +54,7 @@ pub(super) fn pick(op: &OpInsn) -> Fns {
 /// [`WIDE`]: any number of sources and destinations, a source past the fourth reading its
 /// fixed value, or 0.
 #[inline(always)]
-fn first<T: Tracer, const S: usize>(op: &OpInsn, v: &[u64; 4], t: &mut T) -> u64 {
+fn first<T: Tracer, const S: usize>(op: OpInsn, v: &[u64; 4], t: &mut T) -> u64 {
     if S == WIDE {
         let mut s: Vec<u64> = (0..op.srcs.len())
             .map(|k| match v.get(k) {
@@ -80,7 +80,8 @@ fn batch<N: Notes, const S: usize>(
     out: &mut [u64],
     flags: &mut [u16],
 ) {
-    if let Kernel::Program(op) = k {
+    if let Kernel::Program(op, insn) = k {
+        let op = OpInsn { op: *op, insn };
         drive::<N, false>(ops, inputs, out, flags, |v, t| first::<N, S>(op, v, t));
     }
 }
@@ -88,7 +89,10 @@ fn batch<N: Notes, const S: usize>(
 #[cfg(not(target_arch = "wasm32"))]
 fn one<const S: usize>(k: &Kernel, ops: &Operands, i: &Inputs) -> u64 {
     match k {
-        Kernel::Program(op) => super::drive_one::<false>(ops, i, |v, t| first::<_, S>(op, v, t)),
+        Kernel::Program(op, insn) => {
+            let op = OpInsn { op: *op, insn };
+            super::drive_one::<false>(ops, i, |v, t| first::<_, S>(op, v, t))
+        }
         _ => unreachable!("picked for a program kernel only"),
     }
 }

@@ -448,7 +448,7 @@ impl Simd {
         };
         let asel = insn.srcs.first().and_then(|o| o.sel.as_ref());
         let bsel = insn.srcs.get(1).and_then(|o| o.sel.as_ref());
-        let msel = insn.dst.sel.as_ref();
+        let msel = insn.dst().sel.as_ref();
         let mask = match msel {
             Some(s) => s
                 .digits()

@@ -151,14 +151,14 @@ impl Scalar {
         };
         let (alo, aw) = scalar_part(src_sel(insn, 0));
         let (blo, bw) = scalar_part(src_sel(insn, 1));
-        let merge = insn.dst.sel.as_ref().map(|s| scalar_part(Some(s)));
+        let merge = insn.dst().sel.as_ref().map(|s| scalar_part(Some(s)));
         let tail = match (merge, f.secop) {
             (Some(_), _) => Tail::Merge,
             (None, None) => Tail::Plain,
             (None, Some(SecOp::Add)) => Tail::SecAdd,
             (None, Some(_)) => Tail::SecMinMax,
         };
-        let m = Part::of(insn.dst.sel.as_ref());
+        let m = Part::of(insn.dst().sel.as_ref());
         let (sat_lo, sat_hi) = word_bounds(shift, dsig);
         Scalar {
             op,

@@ -1363,7 +1363,7 @@ fn statement(t: &str, line: usize, cx: &mut Ctx) -> Result<Option<Statement>, Pr
         regs.use_reg(g, 1, false, line, &text)?;
     }
     let op = match &stmt.body {
-        Body::Insn(i) => i.op().map(|o| o.op),
+        Body::Insn(i) => i.program_op(),
         _ => None,
     };
     let loose = op.is_some_and(|o| o.row().operands.wider) || matches!(&stmt.body, Body::Access(_));

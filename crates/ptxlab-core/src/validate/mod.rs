@@ -16,20 +16,27 @@
 //! assert!(validate(&parse("vadd.u32.u32.u32 d, a.b3, b;").unwrap()).is_ok());
 //! ```
 
+pub mod program;
 mod shape;
 pub(crate) use shape::{no_selector, FloatLits, Slot};
 
 use crate::ast::{Instruction, Mod, Operand, OperandKind, Span, Type, SOURCE_NAMES};
 use crate::error::Diagnostic;
 use crate::isa::{
-    immediate_rule, selector_rules, source_counts, Cmp, Family, Instr, ModGroup, NeedOf, SelRule,
-    Syntax,
+    immediate_rule, selector_rules, source_counts, Cmp, Family, Instr, ModGroup, NeedOf, Opcode,
+    SelRule, Syntax,
 };
 
 /// Check a parsed instruction the way ptxas does for sm_90.
 pub fn validate(insn: &Instruction) -> Result<(), Diagnostic> {
-    let syn = insn.opcode.syntax();
-    let instr = Instr::Table(insn.opcode);
+    let opcode = match insn.instr {
+        Instr::Table(o) => o,
+        // A program row is checked as it is read: a record built or changed by hand is
+        // checked by reading its text again.
+        Instr::Program(_) => return program::check_record(insn),
+    };
+    let syn = opcode.syntax();
+    let instr = insn.instr;
     let head = head_span(insn);
     let words: Vec<(&str, &Span)> = insn.mods.iter().map(|(m, s)| (m.name(), s)).collect();
     let mods = check_mods(instr, words, &head)?;
@@ -43,9 +50,9 @@ pub fn validate(insn: &Instruction) -> Result<(), Diagnostic> {
         .collect();
     check_types(instr, &types, &head)?;
     check_needs(instr, &mods, &types)?;
-    check_merge(insn)?;
-    check_operand_count(insn)?;
-    check_operands(insn, syn)
+    check_merge(opcode, insn)?;
+    check_operand_count(opcode, insn)?;
+    check_operands(opcode, insn, syn)
 }
 
 fn dotted(m: Mod) -> String {
@@ -496,10 +503,10 @@ fn check_compared(
 }
 
 /// Scalar video: a secondary operation and a destination part both use c.
-fn check_merge(insn: &Instruction) -> Result<(), Diagnostic> {
-    if insn.opcode.family() == Family::ScalarVideo {
-        if let (Some(sel), Some(sec)) = (insn.dst.sel, insn.form.secop) {
-            let span = sel_span(&insn.dst);
+fn check_merge(opcode: Opcode, insn: &Instruction) -> Result<(), Diagnostic> {
+    if opcode.family() == Family::ScalarVideo {
+        if let (Some(sel), Some(sec)) = (insn.dst().sel, insn.form.secop) {
+            let span = sel_span(insn.dst());
             return Err(Diagnostic::new(
                 span,
                 format!(
@@ -513,12 +520,23 @@ fn check_merge(insn: &Instruction) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
-    let op = insn.opcode.name();
+fn check_operand_count(opcode: Opcode, insn: &Instruction) -> Result<(), Diagnostic> {
+    // One destination, no braces: only a record built by hand can have other.
+    if insn.dsts.len() != 1 || insn.unpack || insn.pack {
+        return Err(Diagnostic::new(
+            head_span(insn),
+            format!(
+                "'{}' writes one destination, d, not {} and no braces",
+                opcode.name(),
+                insn.dsts.len()
+            ),
+        ));
+    }
+    let op = opcode.name();
     let n = insn.srcs.len();
-    let (lo, hi) = source_counts(insn.opcode);
-    let needs_c = insn.opcode.family() == Family::ScalarVideo
-        && (insn.form.secop.is_some() || insn.dst.sel.is_some());
+    let (lo, hi) = source_counts(opcode);
+    let needs_c = opcode.family() == Family::ScalarVideo
+        && (insn.form.secop.is_some() || insn.dst().sel.is_some());
     let lo = if needs_c { 3 } else { lo };
     let roles = |k: usize| -> String {
         std::iter::once("d")
@@ -541,7 +559,7 @@ fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
         let at = insn
             .srcs
             .last()
-            .map_or(insn.dst.span.clone(), |o| o.span.clone());
+            .map_or(insn.dst().span.clone(), |o| o.span.clone());
         if !(needs_c && n == 2) {
             return Err(operand_count(
                 op,
@@ -560,7 +578,7 @@ fn check_operand_count(insn: &Instruction) -> Result<(), Diagnostic> {
             "a selector on d merges the result into c, so a third source c is needed; without c, d takes no selector".to_string()
         };
         let span = if insn.form.secop.is_none() {
-            sel_span(&insn.dst)
+            sel_span(insn.dst())
         } else {
             at.end..at.end
         };
@@ -613,15 +631,15 @@ fn role(i: usize) -> &'static str {
     }
 }
 
-fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
-    let op = insn.opcode.name();
+fn check_operands(opcode: Opcode, insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
+    let op = opcode.name();
     let merge = insn.form.secop.is_none() && insn.srcs.len() == 3;
-    let sels = selector_rules(insn.opcode, merge);
+    let sels = selector_rules(opcode, merge);
     let w = insn.widths();
     let bits: [u32; 5] = std::array::from_fn(|p| w.at(p));
 
     // The destination: a register, not negated.
-    let d = &insn.dst;
+    let d = insn.dst();
     match d.kind {
         OperandKind::Reg(_) => {}
         OperandKind::Imm(_) => {
@@ -643,14 +661,14 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
             "a destination cannot be negated; drop the '-'",
         ));
     }
-    check_selector(insn, d, 0, sels[0])?;
+    check_selector(opcode, d, 0, sels[0])?;
 
     for (i, o) in insn.srcs.iter().enumerate() {
         let pos = i + 1;
         match o.kind {
-            OperandKind::Imm(v) => match immediate_rule(insn.opcode, &insn.form, i) {
+            OperandKind::Imm(v) => match immediate_rule(opcode, &insn.form, i) {
                 None => {
-                    let why = if insn.opcode.is_video() {
+                    let why = if opcode.is_video() {
                         "SIMD video sources must be registers (their lanes are picked by selectors)"
                     } else {
                         "packed .u16x2/.s16x2 operands must be registers"
@@ -684,17 +702,17 @@ fn check_operands(insn: &Instruction, syn: &Syntax) -> Result<(), Diagnostic> {
             OperandKind::Reg(_) => {}
         }
         check_selector(
-            insn,
+            opcode,
             o,
             pos,
             sels.get(pos).copied().unwrap_or(SelRule::None),
         )?;
     }
-    check_negation(insn, syn, &bits)
+    check_negation(opcode, insn, syn, &bits)
 }
 
 fn check_selector(
-    insn: &Instruction,
+    opcode: Opcode,
     o: &Operand,
     pos: usize,
     rule: SelRule,
@@ -705,12 +723,12 @@ fn check_selector(
     if rule.accepts(&sel) {
         return Ok(());
     }
-    let op = insn.opcode.name();
+    let op = opcode.name();
     let span = sel_span(o);
     let r = role(pos);
-    let msg = match (insn.opcode.family(), rule) {
-        (Family::Integer, _) => return Err(no_selector(Instr::Table(insn.opcode), &sel.to_string(), span)),
-        (_, SelRule::None) if pos == 0 && insn.opcode.family() == Family::Vmad => {
+    let msg = match (opcode.family(), rule) {
+        (Family::Integer, _) => return Err(no_selector(Instr::Table(opcode), &sel.to_string(), span)),
+        (_, SelRule::None) if pos == 0 && opcode.family() == Family::Vmad => {
             format!("'{sel}': vmad always writes all of d; d takes no selector")
         }
         (_, SelRule::None) if pos == 0 => format!(
@@ -801,7 +819,12 @@ pub(crate) fn check_negated(instr: Instr, srcs: &[Negated]) -> Result<(), Diagno
 
 /// Negation: the rule of both tables ([`check_negated`]), then `vmad`'s: it negates the
 /// product or `c`, not both, and nothing at all with `.po`.
-fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(), Diagnostic> {
+fn check_negation(
+    opcode: Opcode,
+    insn: &Instruction,
+    syn: &Syntax,
+    bits: &[u32; 5],
+) -> Result<(), Diagnostic> {
     let srcs: Vec<Negated> = insn
         .srcs
         .iter()
@@ -814,7 +837,7 @@ fn check_negation(insn: &Instruction, syn: &Syntax, bits: &[u32; 5]) -> Result<(
             at: neg_span(o),
         })
         .collect();
-    check_negated(Instr::Table(insn.opcode), &srcs)?;
+    check_negated(Instr::Table(opcode), &srcs)?;
     if !syn.negation {
         return Ok(());
     }
@@ -878,7 +901,7 @@ mod tests {
             "b of 'add' must be a register or an integer, not '0f3f800000'"
         );
         let mut i = crate::parse("add.u32 d, a, b;").unwrap();
-        i.dst = Operand::sink();
+        *i.dst_mut() = Operand::sink();
         let e = super::validate(&i).unwrap_err();
         assert_eq!(e.message, "d of 'add' must be a register, not '_'");
     }
@@ -942,15 +965,10 @@ mod tests {
         assert_eq!(rejected_at("vmad.po.u32.u32.u32.po d, a, b, c;"), ".po");
         assert_eq!(rejected_at("vadd2.s32.s32.u32.sat.add d, a, b, c;"), ".add");
         assert_eq!(rejected_at("vadd2.s32.s32.u32.add.sat d, a, b, c;"), ".sat");
-        // `.cc` makes a program instruction of its own (`add.cc`, a row of OP_ROWS): the table
-        // names it rather than taking `.cc` as a modifier of `add`.
-        assert_eq!(rejected_at("add.cc.sat.s32 d, a, b;"), ".cc");
-        let e = check("mad.hi.cc.u32 d, a, b, c;").unwrap_err();
-        assert!(
-            e.message
-                .starts_with("'mad.cc' is a program instruction of its own"),
-            "{e:?}"
-        );
+        // `.cc` makes a program instruction of its own (`add.cc`, a row of OP_ROWS), which
+        // is read by its own row: `add.cc` takes no `.sat`.
+        assert_eq!(rejected_at("add.cc.sat.s32 d, a, b;"), ".sat");
+        assert_eq!(check("mad.hi.cc.u32 d, a, b, c;").unwrap().name(), "mad.cc");
         // Secondary operations: SIMD accumulates only; vmad has none.
         assert_eq!(rejected_at("vset2.u32.u32.ne.max d, a, b, c;"), ".max");
         assert_eq!(rejected_at("vmad.s32.s32.s32.add d, a, b, c;"), ".add");

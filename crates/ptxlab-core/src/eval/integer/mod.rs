@@ -45,9 +45,12 @@ use search::{eval_bfind, eval_brev, eval_clz, eval_fns, eval_popc};
 /// Evaluate an integer instruction on source values already reduced to their widths.
 /// 0 for an instruction of another family.
 pub fn eval<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    match insn.opcode.operation() {
-        Operation::Int(op) => eval_op::<S, T>(op, insn, v, t),
-        Operation::Scalar(_) | Operation::Vmad | Operation::Simd2(_) | Operation::Simd4(_) => 0,
+    match insn.operation() {
+        Some(Operation::Int(op)) => eval_op::<S, T>(op, insn, v, t),
+        Some(
+            Operation::Scalar(_) | Operation::Vmad | Operation::Simd2(_) | Operation::Simd4(_),
+        )
+        | None => 0,
     }
 }
 

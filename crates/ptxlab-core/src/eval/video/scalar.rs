@@ -344,9 +344,10 @@ fn merge_text(x: u64, c: u64, part: Part) -> u64 {
 
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset`; 0 for an instruction of another family.
 pub fn eval_scalar<S: Semantics, T: Tracer>(insn: &Instruction, v: &[u64; 4], t: &mut T) -> u64 {
-    match insn.opcode.operation() {
-        Operation::Scalar(op) => eval_op::<S, T>(op, insn, v, t),
-        Operation::Vmad | Operation::Simd2(_) | Operation::Simd4(_) | Operation::Int(_) => 0,
+    match insn.operation() {
+        Some(Operation::Scalar(op)) => eval_op::<S, T>(op, insn, v, t),
+        Some(Operation::Vmad | Operation::Simd2(_) | Operation::Simd4(_) | Operation::Int(_))
+        | None => 0,
     }
 }
 
@@ -424,7 +425,7 @@ pub(crate) fn eval_op<S: Semantics, T: Tracer>(
             .input(second)
     });
 
-    let (d, wrapped) = if let Some(ds) = insn.dst.sel.as_ref() {
+    let (d, wrapped) = if let Some(ds) = insn.dst().sel.as_ref() {
         merge_path::<S, _>(p, tmp, c, Part::of(Some(ds)), sat, dsig, t)
     } else {
         word_path::<S, _>(p, tmp, c, f.secop, sat, dsig, set, t)

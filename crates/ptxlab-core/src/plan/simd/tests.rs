@@ -13,9 +13,9 @@ fn baseline_one_case_entries_equal_the_evaluator() {
         let Ok(insn) = crate::check(&text) else {
             continue;
         };
-        let (op, n) = match insn.opcode.operation() {
-            crate::isa::Operation::Simd2(op) => (op, 2),
-            crate::isa::Operation::Simd4(op) => (op, 4),
+        let (op, n) = match insn.operation() {
+            Some(crate::isa::Operation::Simd2(op)) => (op, 2),
+            Some(crate::isa::Operation::Simd4(op)) => (op, 4),
             _ => continue,
         };
         forms += 1;
