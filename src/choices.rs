@@ -5,7 +5,7 @@
 //! choosing one replaces the instruction text.
 
 use ptxlab_core::ast::{Instruction, Mod, Operand, SecOp, SOURCE_NAMES};
-use ptxlab_core::insn::{check, Insn};
+use ptxlab_core::insn::check;
 use ptxlab_core::isa::{lanes, selector_rules, source_counts, ModGroup, SelRule, Syntax};
 use ptxlab_core::isa::{Instr, ROWS};
 use ptxlab_core::{Family, Opcode, Type};
@@ -301,7 +301,7 @@ fn selector_groups(insn: &Instruction, k: usize, rule: SelRule, out: &mut Vec<Gr
 /// groups in the row's order, and, where the row has them, the video instructions' second
 /// step, lane mask, negations and selectors. Whether a given combination is accepted is left
 /// to the checker.
-pub fn groups(insn: &Insn) -> Vec<Group> {
+pub fn groups(insn: &Instruction) -> Vec<Group> {
     let instr = insn.instr;
     let row = instr.row();
     let text = insn.canonical();
@@ -378,7 +378,7 @@ pub fn groups(insn: &Insn) -> Vec<Group> {
 
 /// The text that switching to `to` produces: a table instruction's form carried over to
 /// another of its family ([`switch_opcode`]), otherwise `to`'s example.
-fn switch_to(insn: &Insn, to: Instr) -> String {
+fn switch_to(insn: &Instruction, to: Instr) -> String {
     match (insn.instr, to) {
         (Instr::Table(_), Instr::Table(op)) => switch_opcode(insn, op),
         _ => to.example().to_string(),
@@ -404,7 +404,7 @@ fn families(current: Family, text: &str) -> Group {
 
 /// One list per type slot written, offering the types the row lists for it (one, for a slot
 /// that takes one: `vshl`'s `b`, `cvt.pack`'s `c`).
-fn type_groups(insn: &Insn, out: &mut Vec<Group>) {
+fn type_groups(insn: &Instruction, out: &mut Vec<Group>) {
     let slots = insn.instr.row().syntax.slots;
     for (k, current) in insn.types().into_iter().enumerate() {
         let slot = slots.get(k);
@@ -466,7 +466,7 @@ mod tests {
     #[test]
     fn scalar_groups_round_trip() {
         let insn = parse("vadd.s32.u32.s32.sat d, a.b0, b.h0;").unwrap();
-        let g = groups(&Insn::from(insn.clone()));
+        let g = groups(&insn);
         assert_eq!(find(&g, "opcode").selected().unwrap().label, "vadd");
         assert_eq!(find(&g, "type1").selected().unwrap().label, ".u32");
         assert!(find(&g, "sat").choices[1].selected);
@@ -653,7 +653,7 @@ mod tests {
     #[test]
     fn simd_selectors_and_mask() {
         let insn = parse("vmin4.s32.u32.u32.add d.b0, a.b0000, b.b2222, c;").unwrap();
-        let g = groups(&Insn::from(insn.clone()));
+        let g = groups(&insn);
         assert!(find(&g, "accumulate").choices[1].selected);
         assert!(find(&g, "mask0").choices[1].selected);
         assert!(find(&g, "mask1").choices[0].selected);
@@ -689,7 +689,7 @@ mod tests {
     fn every_template_gives_groups() {
         for info in ptxlab_core::OPCODES {
             let insn = parse(info.example).unwrap();
-            let g = groups(&Insn::from(insn.clone()));
+            let g = groups(&insn);
             assert!(g.len() >= 2);
             for grp in &g {
                 assert!(

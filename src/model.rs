@@ -7,8 +7,9 @@
 use std::rc::Rc;
 
 use ptxlab_core::ast::SOURCE_NAMES;
-use ptxlab_core::insn::{self, Insn};
+use ptxlab_core::insn;
 use ptxlab_core::predict::{self, Hint, Verdict};
+use ptxlab_core::Instruction;
 use ptxlab_core::{Diagnostic, Inputs, Trace, Widths};
 
 use crate::choices::{self, Group};
@@ -22,7 +23,7 @@ pub struct Valid {
     /// The text as typed when it checked.
     pub text: String,
     /// The instruction: one of the 47 table opcodes or one of the 23 program instructions.
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
     pub widths: Widths,
     /// Shared with the views, so a render does not copy the trace.
     pub trace: Rc<Trace>,

@@ -12,11 +12,11 @@
 use std::rc::Rc;
 
 use ptxlab_core::ast::SOURCE_NAMES;
-use ptxlab_core::insn::Insn;
 use ptxlab_core::sweep::{
     case_at, default_axes, suggest_axes, sweep_with, Sweep, SweepAxis, MAX_STEPS,
 };
 use ptxlab_core::trace::{Flag, Views};
+use ptxlab_core::Instruction;
 use ptxlab_core::{Inputs, Plan};
 
 use crate::model::Action;
@@ -90,7 +90,7 @@ impl Spec {
     }
 
     /// Read the settings for `insn`; parts that do not read or do not fit it are left out.
-    pub fn read(text: &str, insn: &Insn) -> Spec {
+    pub fn read(text: &str, insn: &Instruction) -> Spec {
         let choices = axis_choices(insn);
         let mut spec = Spec::default();
         for part in text.split(';') {
@@ -147,7 +147,7 @@ pub fn with_grid(a: &SweepAxis, steps: u32) -> SweepAxis {
 #[derive(Debug, PartialEq)]
 pub struct Drawn {
     pub sweep: Sweep,
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
     pub base: Inputs,
     pub x: SweepAxis,
     pub y: SweepAxis,
@@ -167,7 +167,7 @@ pub struct Drawn {
 }
 
 /// The axis choices for an instruction: the suggested fields, with the default pair included.
-pub fn axis_choices(insn: &Insn) -> Vec<SweepAxis> {
+pub fn axis_choices(insn: &Instruction) -> Vec<SweepAxis> {
     let mut all = suggest_axes(insn);
     let (x, y) = default_axes(insn);
     for a in [x, y] {
@@ -255,13 +255,19 @@ pub fn load_actions(d: &Drawn, col: u32, row: u32) -> Vec<Action> {
 
 /// Whether two instructions are the same one, however spaced: their canonical texts agree
 /// (an instruction keeps where each word and operand was written, which spacing moves).
-fn same_instruction(a: &Insn, b: &Insn) -> bool {
+fn same_instruction(a: &Instruction, b: &Instruction) -> bool {
     a.canonical() == b.canonical()
 }
 
 /// Whether a drawn map still shows `insn` over `inputs`: the same instruction and axes, and the
 /// same operands apart from the swept fields (loading a case from the map keeps it current).
-pub fn map_holds(d: &Drawn, insn: &Insn, inputs: &Inputs, x: &SweepAxis, y: &SweepAxis) -> bool {
+pub fn map_holds(
+    d: &Drawn,
+    insn: &Instruction,
+    inputs: &Inputs,
+    x: &SweepAxis,
+    y: &SweepAxis,
+) -> bool {
     same_instruction(&d.insn, insn)
         && d.x == *x
         && d.y == *y
@@ -307,8 +313,8 @@ pub enum Moment {
 /// page's performance clock, which also marks the moment; any function natively).
 #[derive(Clone)]
 pub struct Env {
-    pub insn: Rc<Insn>,
-    /// The instruction decoded once ([`Insn::plan`]): every draw runs on it.
+    pub insn: Rc<Instruction>,
+    /// The instruction decoded once ([`Instruction::plan`]): every draw runs on it.
     pub plan: Rc<Plan>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number (for the colour scale).
@@ -385,7 +391,7 @@ impl SweepState {
     /// The state when the panel opens on `insn`, with the settings an address carried
     /// (`sweep=`, see [`Spec`]); parts that do not fit the instruction are left out. No map yet:
     /// apply [`Msg::Open`] to draw it.
-    pub fn new(insn: &Insn, spec: Option<&str>) -> SweepState {
+    pub fn new(insn: &Instruction, spec: Option<&str>) -> SweepState {
         let from = spec.map(|t| Spec::read(t, insn)).unwrap_or_default();
         let choices = Rc::new(axis_choices(insn));
         let (dx, dy) = default_axes(insn);
@@ -434,7 +440,7 @@ impl SweepState {
 
     /// Whether the map no longer shows the main view's case: another instruction, other
     /// operands outside the swept fields, or other axes.
-    pub fn stale(&self, insn: &Insn, inputs: &Inputs) -> bool {
+    pub fn stale(&self, insn: &Instruction, inputs: &Inputs) -> bool {
         self.drawn.as_ref().is_some_and(|d| {
             let mut now = *inputs;
             if let Some((a, i)) = &d.scrub {
@@ -445,7 +451,7 @@ impl SweepState {
     }
 
     /// The map whose cells can be loaded into the main view: one of the same instruction.
-    pub fn loadable(&self, insn: &Insn) -> Option<Rc<Drawn>> {
+    pub fn loadable(&self, insn: &Instruction) -> Option<Rc<Drawn>> {
         self.drawn
             .clone()
             .filter(|d| same_instruction(&d.insn, insn))
@@ -534,7 +540,7 @@ impl SweepState {
     }
 
     /// The axes and scrubbed field of another instruction: its defaults.
-    fn retarget(&mut self, insn: &Insn) {
+    fn retarget(&mut self, insn: &Instruction) {
         let canon = insn.canonical();
         if canon == self.canon {
             return;

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::insn::Insn;
+use ptxlab_core::Instruction;
 use yew::prelude::*;
 
 use crate::query;
@@ -10,7 +10,7 @@ use ptxlab_core::notes::Note;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
 }
 
 #[function_component]

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::{cuda, Insn};
+use ptxlab_core::{cuda, Instruction};
 use yew::prelude::*;
 
 use crate::model::Action;
@@ -166,7 +166,7 @@ pub fn CopyLink(props: &LinkProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct CudaProps {
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
     pub stale: bool,
 }
 

@@ -7,7 +7,7 @@ use ptxlab_core::ast::OperandKind;
 use ptxlab_core::atlas::{table_forms, Atlas, Cost, ARCHS};
 use ptxlab_core::equiv::{Cheaper, Equivalents};
 use ptxlab_core::insn::check;
-use ptxlab_core::Insn;
+use ptxlab_core::Instruction;
 use serde::Serialize;
 
 /// The atlas data, as `scripts/atlas.py` writes it.
@@ -45,7 +45,7 @@ struct FormLine {
 
 /// The kernel description of one form, or `None` for one the atlas leaves out (immediates,
 /// sinks, braces, guards).
-fn describe(insn: &Insn) -> Option<FormLine> {
+fn describe(insn: &Instruction) -> Option<FormLine> {
     if insn.guard.is_some() || insn.pack || insn.unpack {
         return None;
     }

@@ -38,7 +38,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use ptxlab_core::{Diagnostic, Inputs, Insn, Plan};
+use ptxlab_core::{Diagnostic, Inputs, Instruction, Plan};
 use serde::Deserialize;
 
 pub mod run;
@@ -139,7 +139,7 @@ pub enum Outcome {
     Pass,
     /// We computed `got`, the hardware gave `want`.
     Mismatch {
-        insn: Box<Insn>,
+        insn: Box<Instruction>,
         inputs: Inputs,
         got: u64,
         want: u64,
@@ -192,9 +192,9 @@ impl Case {
 
 /// The instruction and its plan for `ptx`, reusing the last one made when the text repeats (a
 /// file of cases lists each form's cases together).
-fn planned(ptx: &str) -> Result<(Insn, Plan), Diagnostic> {
+fn planned(ptx: &str) -> Result<(Instruction, Plan), Diagnostic> {
     thread_local! {
-        static LAST: std::cell::RefCell<Option<(String, Insn, Plan)>> =
+        static LAST: std::cell::RefCell<Option<(String, Instruction, Plan)>> =
             const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
@@ -245,7 +245,13 @@ impl Tally {
 }
 
 /// Describe a mismatch with its full trace, for people.
-pub fn describe_mismatch(case: &Case, insn: &Insn, inputs: &Inputs, got: u64, want: u64) -> String {
+pub fn describe_mismatch(
+    case: &Case,
+    insn: &Instruction,
+    inputs: &Inputs,
+    got: u64,
+    want: u64,
+) -> String {
     let mut s = format!(
         "MISMATCH {}  a={} b={} c={} e={}  hardware d={}  ours d=0x{got:x}\n",
         case.ptx,

@@ -8,7 +8,7 @@ use ptxlab_cli::{
     Outcome, Tally,
 };
 use ptxlab_cli::{out, outln};
-use ptxlab_core::{check, evaluate, widths, Inputs, Insn, Reading};
+use ptxlab_core::{check, evaluate, widths, Inputs, Instruction, Reading};
 
 /// The usage text, naming the program instructions from their rows.
 fn usage() -> String {
@@ -207,7 +207,7 @@ fn cmd_eval(args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
-fn compare_and_print(insn: &Insn, inputs: &Inputs, json: bool) -> Result<bool, String> {
+fn compare_and_print(insn: &Instruction, inputs: &Inputs, json: bool) -> Result<bool, String> {
     let div = insn.compare_readings(inputs);
     if json {
         outln!(

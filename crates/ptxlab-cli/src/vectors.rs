@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use ptxlab_core::ast::{OperandKind, SOURCE_NAMES};
 use ptxlab_core::sweep::{default_axes, suggest_axes, SweepAxis};
 use ptxlab_core::trace::{Flag, FlagSet};
-use ptxlab_core::{eval, widths, Inputs, Insn, Instruction};
+use ptxlab_core::{eval, widths, Inputs, Instruction};
 
 /// One vector: the sources, the value written to `d`, and why it was chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -271,8 +271,7 @@ pub fn vectors(insn: &Instruction, opts: &Options) -> Vec<Vector> {
         // Fields that selectors pick, lanes, amounts: each over its edges (or whole range)
         // with a pattern around it.
         let base = background(insn);
-        let any = Insn::from(insn.clone());
-        let axes = suggest_axes(&any);
+        let axes = suggest_axes(insn);
         for axis in &axes {
             if is_amount(axis) {
                 for step in 0..axis.len() {
@@ -305,7 +304,7 @@ pub fn vectors(insn: &Instruction, opts: &Options) -> Vec<Vector> {
         }
         // Where clamping starts along one of the two main fields, the other at each edge
         // (first, so that these vectors keep their name when the edges below repeat one).
-        let (x, y) = default_axes(&any);
+        let (x, y) = default_axes(insn);
         let same = |p: &SweepAxis, q: &SweepAxis| (p.operand, p.lo) == (q.operand, q.lo);
         let pairs = axes.iter().filter(|a| !is_amount(a)).flat_map(|along| {
             [&x, &y]

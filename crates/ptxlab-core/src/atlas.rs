@@ -32,7 +32,8 @@
 
 use serde::Serialize;
 
-use crate::insn::{check, Insn};
+use crate::ast::Instruction;
+use crate::insn::check;
 use crate::isa::{self, ModGroup, Opcode};
 
 /// The architectures of the atlas, oldest first.
@@ -407,7 +408,7 @@ impl Atlas {
     /// The form of an instruction in the atlas, or the measured form of the same opcode most
     /// like it (its registers renamed as in the data: `d, a, b, c`); `None` when the atlas has no
     /// form of the opcode.
-    pub fn find(&self, insn: &Insn) -> Option<Found> {
+    pub fn find(&self, insn: &Instruction) -> Option<Found> {
         let text = insn.canonical();
         if let Some(k) = self.form(&text) {
             return Some(Found {

@@ -32,8 +32,8 @@
 
 use serde::Serialize;
 
+use crate::ast::Instruction;
 use crate::eval::Inputs;
-use crate::insn::Insn;
 use crate::readings::Reading;
 use crate::trace::{Flag, Views};
 
@@ -166,7 +166,7 @@ fn set(inputs: &mut Inputs, operand: usize, v: u64) {
 
 /// Read operand sets for `insn` from pasted text (see the module's description). Columns named
 /// after its destinations (`d`; `p`, `q`; `CC.CF_out`) are ignored.
-pub fn parse_batch(text: &str, insn: &Insn) -> Vec<BatchLine> {
+pub fn parse_batch(text: &str, insn: &Instruction) -> Vec<BatchLine> {
     let dsts: Vec<String> = (0..insn.dst_count()).map(|k| dst_column(insn, k)).collect();
     parse_for(text, &insn.register_sources(), &dsts)
 }
@@ -304,7 +304,7 @@ fn parse_line(
 /// the text reading where it differs; a program instruction's further destinations go to
 /// [`BatchRow::more`]. Each case is evaluated without stages, its flags those its stages would
 /// carry. Lines that could not be read give a row with their error.
-pub fn evaluate_batch(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
+pub fn evaluate_batch(insn: &Instruction, lines: &[BatchLine]) -> Vec<BatchRow> {
     let bits = insn.dst_bits(0);
     let may_differ = insn.readings_may_differ();
     lines
@@ -338,7 +338,7 @@ pub fn evaluate_batch(insn: &Insn, lines: &[BatchLine]) -> Vec<BatchRow> {
 
 /// The column of destination `k`: its role (`d`, `q`, `d1`), and for the carry flag a link of
 /// the carry chain writes, `CC.CF_out` (`CC.CF` is the column of the carry it reads).
-fn dst_column(insn: &Insn, k: usize) -> String {
+fn dst_column(insn: &Instruction, k: usize) -> String {
     if insn.writes_carry(k) {
         format!("{}_out", insn.dst_name(k))
     } else {
@@ -350,7 +350,7 @@ fn dst_column(insn: &Insn, k: usize) -> String {
 /// its role: `d`, `p`, `d0`), its `_unsigned` and `_signed` views, a column for each further
 /// destination (`q`, `d1`, `CC.CF_out`), `flags` (names separated by spaces), `text_d` (hex,
 /// when the text reading differs), `error`.
-pub fn batch_csv(insn: &Insn, rows: &[BatchRow]) -> String {
+pub fn batch_csv(insn: &Instruction, rows: &[BatchRow]) -> String {
     let regs = insn.register_sources();
     let bits = insn.dst_bits(0);
     let first = insn.dst_name(0);
@@ -559,7 +559,7 @@ mod tests {
                 "bfi.b64 d, a, b, c, e;",
                 "vadd d;",
             ] {
-                let insn = Insn::from(parse(ptx).unwrap());
+                let insn = parse(ptx).unwrap();
                 let lines = parse_batch(text, &insn);
                 let rows = evaluate_batch(&insn, &lines);
                 let _ = batch_csv(&insn, &rows);

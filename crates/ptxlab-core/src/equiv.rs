@@ -34,9 +34,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::ast::Instruction;
 use crate::atlas::Atlas;
 use crate::eval::Inputs;
-use crate::insn::{check, Insn};
+use crate::insn::check;
 use crate::plan::Plan;
 
 /// Random inputs a sampled proof tries, after the edge vectors.
@@ -125,7 +126,7 @@ pub enum Verdict {
 
 /// One form, ready to be evaluated many times.
 struct Runner {
-    insn: Insn,
+    insn: Instruction,
     plan: Plan,
     /// The width of each source position it reads from the inputs (0: not read).
     reads: [u32; 4],
@@ -133,7 +134,7 @@ struct Runner {
 }
 
 impl Runner {
-    fn new(insn: &Insn) -> Result<Runner, String> {
+    fn new(insn: &Instruction) -> Result<Runner, String> {
         let text = insn.canonical();
         if !named_by_position(&text) {
             return Err(format!(
@@ -353,14 +354,14 @@ fn prove_runners(rs: &[&Runner]) -> Result<Method, (usize, Verdict)> {
 }
 
 /// Whether two forms give the same `d` on every input, and how that was shown.
-pub fn prove(x: &Insn, y: &Insn) -> Verdict {
+pub fn prove(x: &Instruction, y: &Instruction) -> Verdict {
     prove_all(&[x.clone(), y.clone()])
 }
 
 /// Whether every form gives the same `d` as the first on every input (the inputs of every
 /// source any of them reads), and how that was shown; for a form that differs, the input and
 /// the two values.
-pub fn prove_all(forms: &[Insn]) -> Verdict {
+pub fn prove_all(forms: &[Instruction]) -> Verdict {
     let rs: Result<Vec<Runner>, String> = forms.iter().map(Runner::new).collect();
     match rs {
         Ok(rs) => match prove_runners(&rs.iter().collect::<Vec<_>>()) {

@@ -38,7 +38,7 @@ use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::differences::Reading;
 use crate::error::Diagnostic;
 use crate::eval::{evaluate_traced, mask64, Inputs};
-use crate::isa::{Mod, ModGroup, Type};
+use crate::isa::{Instr, Mod, ModGroup, Type};
 use crate::ops::OpInsn;
 use crate::plan::Plan;
 use crate::readings::{
@@ -46,9 +46,6 @@ use crate::readings::{
 };
 use crate::scan::Head;
 use crate::trace::{FlagSet, Trace};
-
-/// One instruction of either table: the one record, [`Instruction`].
-pub type Insn = Instruction;
 
 /// One destination's value after an evaluation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +72,7 @@ pub struct Evaluation {
 /// (`scan`: guard, opcode word, modifiers, operands); the row its words name gives it its
 /// meaning ([`crate::parse()`]), and [`crate::validate()`] judges a table row's combination (a
 /// program row is judged as it is read). An optional guard (`@p`, `@!p`) is read and kept.
-pub fn check(text: &str) -> Result<Insn, Diagnostic> {
+pub fn check(text: &str) -> Result<Instruction, Diagnostic> {
     read(text, true)
 }
 
@@ -83,23 +80,17 @@ pub fn check(text: &str) -> Result<Insn, Diagnostic> {
 /// for a program instruction that names one register twice where that is refused (the program
 /// reader checks registers across statements itself). A trailing `//` comment is not part of
 /// the statement.
-pub fn parse_unguarded(stmt: &str) -> Result<Insn, Diagnostic> {
+pub fn parse_unguarded(stmt: &str) -> Result<Instruction, Diagnostic> {
     read(stmt, false)
 }
 
-fn read(text: &str, conflicts: bool) -> Result<Insn, Diagnostic> {
-    let head = Head::read(text)?;
-    let insn = crate::parse::from_head(&head)?;
-    match insn.as_op() {
-        // A program row is checked as it is read.
-        Some(op) => {
-            if conflicts {
-                if let Some(m) = op.register_conflict() {
-                    return Err(Diagnostic::new(head.name_span.start..text.len(), m));
-                }
-            }
-        }
-        None => crate::validate(&insn)?,
+fn read(text: &str, conflicts: bool) -> Result<Instruction, Diagnostic> {
+    let insn = crate::parse::from_head(&Head::read(text)?)?;
+    match insn.instr {
+        // A program row is checked as it is read, but for its registers.
+        Instr::Program(_) if conflicts => crate::validate::program::register_conflict(&insn)?,
+        Instr::Program(_) => {}
+        Instr::Table(_) => crate::validate(&insn)?,
     }
     Ok(insn)
 }

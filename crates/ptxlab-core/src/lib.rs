@@ -30,16 +30,20 @@
 //! 1. [`isa`]: opcodes, families, types, modifiers, one row per opcode with its operands.
 //!    Knows nothing else. Beside it, [`bits`]: fields and sign extension.
 //! 2. [`differences`]: the entries of `docs/hardware-vs-spec.md` and [`Reading`].
-//! 3. [`ast`], [`error`], [`value`]: a parsed instruction, diagnostics, operand values;
+//! 3. [`ast`], [`error`], [`value`]: the one instruction record of both tables
+//!    ([`Instruction`], with the program rows' readers in [`ast::program`]), diagnostics,
+//!    operand values;
 //!    `scan`: the cursor over text that both instruction parsers read with.
-//! 4. [`parse`](mod@parse), [`validate`](mod@validate).
+//! 4. [`parse`](mod@parse), [`validate`](mod@validate): text to an [`Instruction`] of either
+//!    table, and what ptxas accepts ([`validate::program`] reads a program row's statement).
 //! 5. [`trace`]: stages and tracers. A tracer observes; it never chooses the semantics.
 //! 6. [`eval`]: the evaluators, generic over the semantics ([`eval::semantics`]) and a tracer;
-//!    beside it, [`ops`]: the logic, shift, move, compare and convert instructions of
-//!    [`isa::OP_ROWS`] (parsed, validated and evaluated with a trace).
+//!    beside it, [`ops`]: the evaluation of the logic, shift, move, compare, convert and
+//!    carry-chain instructions of [`isa::OP_ROWS`], with a trace.
 //! 7. [`readings`]: both readings of one case and where they part; [`plan`]: an instruction
-//!    decoded once for evaluating many cases; [`insn`]: one instruction of either kind (the 47
-//!    table opcodes or the 23 program instructions) behind one `check` and `evaluate`.
+//!    decoded once for evaluating many cases; [`insn`]: what any instruction (the 47 table
+//!    opcodes or the 23 program instructions) does with its values, behind one `check` and
+//!    `evaluate`.
 //! 8. [`sweep`], [`batch`], [`cuda`], [`sass`], and what builds on them.
 //!
 //! Invariants: every fact about an opcode lives in its row of [`isa::OPCODES`] (the rest of
@@ -88,7 +92,6 @@ pub use isa as table;
 pub use ast::{Instruction, Type};
 pub use error::Diagnostic;
 pub use eval::{evaluate, evaluate_traced, widths, Inputs, Widths};
-pub use insn::Insn;
 pub use isa::{Family, Opcode, Row, OPCODES};
 pub use parse::parse;
 pub use plan::Plan;

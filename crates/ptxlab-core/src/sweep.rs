@@ -4,7 +4,7 @@
 //! literal reading gives another value), gathered through [`Tracer::note`](crate::trace::Tracer)
 //! without building any stage.
 //!
-//! Every instruction sweeps the same way: [`Insn::plan`] decodes it once, and the plan's batch
+//! Every instruction sweeps the same way: [`Instruction::plan`] decodes it once, and the plan's batch
 //! loop fills each row of the grid. For a program instruction (`prmt`, `setp`...) `d` is its
 //! first destination (`p` for `setp`; a `_` sink reads 0).
 //!
@@ -34,7 +34,6 @@ use serde::Serialize;
 
 use crate::ast::{Instruction, OperandKind, SOURCE_NAMES};
 use crate::eval::{self, widths, Inputs};
-use crate::insn::Insn;
 use crate::isa::{lanes, Family, Instr, Opcode, Role};
 use crate::ops::OpInsn;
 use crate::plan::Plan;
@@ -270,18 +269,18 @@ fn rows(base: &Inputs, x: &SweepAxis, y: &SweepAxis, mut f: impl FnMut(usize, &[
 /// Evaluate `insn` over the grid of `x` by `y` (at most [`MAX_STEPS`] steps each), the other
 /// bits of every operand taken from `base`, with the ISA text's reading compared in every cell.
 /// Allocates the two result vectors and one row of inputs.
-pub fn sweep(insn: &Insn, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
+pub fn sweep(insn: &Instruction, base: &Inputs, x: &SweepAxis, y: &SweepAxis) -> Sweep {
     sweep_with(&insn.plan(), insn, base, x, y, true)
 }
 
-/// [`sweep`] on `insn`'s plan ([`Insn::plan`]) made beforehand (for redrawing the same
+/// [`sweep`] on `insn`'s plan ([`Instruction::plan`]) made beforehand (for redrawing the same
 /// instruction often). The values and notes come from the plan's batch loop, a row at a time.
 /// With `text` each cell is also evaluated on the ISA text's reading (one evaluator call per
 /// cell, where the two readings can differ at all) to set [`Flag::HardwareDiffersFromText`];
 /// without it that flag is never set.
 pub fn sweep_with(
     plan: &Plan,
-    insn: &Insn,
+    insn: &Instruction,
     base: &Inputs,
     x: &SweepAxis,
     y: &SweepAxis,
@@ -337,7 +336,7 @@ fn amount(label: String, operand: usize, lo: u32, width: u32, limit: u32) -> Swe
 /// - For a program instruction, from its row: a shift amount over `0..` a little past the
 ///   width, each selector nibble of `prmt`'s `c` (or `c & 3` in a mode), a predicate's two
 ///   values, and every other register source whole and by its low byte.
-pub fn suggest_axes(insn: &Insn) -> Vec<SweepAxis> {
+pub fn suggest_axes(insn: &Instruction) -> Vec<SweepAxis> {
     match insn.instr {
         Instr::Table(opcode) => table_axes(opcode, insn),
         Instr::Program(op) => program_axes(OpInsn { op, insn }),
@@ -539,7 +538,7 @@ fn program_axes(op: OpInsn) -> Vec<SweepAxis> {
 
 /// Two axes to start a heat map with: the first two distinct fields [`suggest_axes`] offers,
 /// or, for a single source, its low byte against its top byte.
-pub fn default_axes(insn: &Insn) -> (SweepAxis, SweepAxis) {
+pub fn default_axes(insn: &Instruction) -> (SweepAxis, SweepAxis) {
     let all = suggest_axes(insn);
     let mut it = all.iter();
     if let Some(x) = it.next() {
@@ -651,12 +650,12 @@ mod tests {
 
     #[test]
     fn ranges_are_bounded_and_odd_axes_do_not_panic() {
-        let insn = Insn::from(parse("vadd.u32.u32.u32 d, a, b;").unwrap());
+        let insn = parse("vadd.u32.u32.u32 d, a, b;").unwrap();
         let x = SweepAxis::field("a", 0, 0, 32, false).with_range(0, 1, u32::MAX);
         let y = SweepAxis::field("z", 9, 200, 0, true).with_range(u64::MAX, u64::MAX, 0);
         let s = sweep(&insn, &Inputs::default(), &x, &y);
         assert_eq!((s.width, s.height), (MAX_STEPS, 1));
-        let empty = Insn::from(parse("vadd d;").unwrap());
+        let empty = parse("vadd d;").unwrap();
         let (x, y) = default_axes(&empty);
         let _ = sweep(&empty, &Inputs::default(), &x, &y);
     }

@@ -4,8 +4,9 @@
 
 use ptxlab_core::atlas::Atlas;
 use ptxlab_core::equiv::{prove, prove_all, Equivalents, Method, Verdict, RANDOM, SEED};
-use ptxlab_core::insn::{check, Insn};
+use ptxlab_core::insn::check;
 use ptxlab_core::Inputs;
+use ptxlab_core::Instruction;
 
 const ATLAS: &str = include_str!("../../ptxlab-cli/src/atlas.txt");
 const DATA: &str = include_str!("../../ptxlab-cli/src/equivalents.txt");
@@ -18,7 +19,7 @@ fn arch(a: &Atlas, name: &str) -> usize {
     a.archs().iter().position(|x| *x == name).unwrap()
 }
 
-fn insn(text: &str) -> Insn {
+fn insn(text: &str) -> Instruction {
     check(text).unwrap()
 }
 
@@ -33,7 +34,7 @@ fn every_group_of_the_data_is_proven_again() {
         for half in [left, right] {
             s.spawn(move || {
                 for c in half {
-                    let forms: Vec<Insn> = c.forms.iter().map(|f| insn(f)).collect();
+                    let forms: Vec<Instruction> = c.forms.iter().map(|f| insn(f)).collect();
                     assert_eq!(prove_all(&forms), Verdict::Equal(c.method), "{:?}", c.forms);
                 }
             });

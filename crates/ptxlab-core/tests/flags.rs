@@ -20,7 +20,7 @@ use std::io::{BufRead, BufReader};
 use ptxlab_core::batch::{evaluate_batch, BatchLine};
 use ptxlab_core::differences::Reading;
 use ptxlab_core::trace::{Flag, FlagSet};
-use ptxlab_core::{check, eval, evaluate_traced, Inputs, Insn, Plan};
+use ptxlab_core::{check, eval, evaluate_traced, Inputs, Plan};
 
 fn hex(v: &serde_json::Value, key: &str) -> u64 {
     v.get(key)
@@ -68,7 +68,7 @@ fn trace_flagset_plan_and_batch_read_the_same_flags_on_every_h100_case() {
                 inputs: Ok(*i),
             })
             .collect();
-        let rows = evaluate_batch(&Insn::from(insn.clone()), &lines);
+        let rows = evaluate_batch(&insn, &lines);
         let mut plan_d = vec![0u64; inputs.len()];
         let mut plan_f = vec![0u16; inputs.len()];
         plan.eval_many_flags(inputs, &mut plan_d, &mut plan_f);
@@ -141,9 +141,8 @@ fn sweep_marks_are_the_trace_flags_of_each_cell() {
     for ptx in forms {
         let insn = check(ptx).unwrap_or_else(|e| panic!("{ptx}: {}", e.message));
         let base = Inputs::new(0x8000_0001, 0x21, 0x1f, 0x7);
-        let any = Insn::from(insn.clone());
-        let (x, y) = default_axes(&any);
-        let s = sweep(&any, &base, &x, &y);
+        let (x, y) = default_axes(&insn);
+        let s = sweep(&insn, &base, &x, &y);
         let mut seen = 0u32;
         // At most 64 by 64 cells of the grid (the edges of a clamp or wrap lie on every step
         // of a 64-step axis, and on a sample of a longer one).

@@ -10,9 +10,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 
-use ptxlab_core::insn::{check, Insn};
+use ptxlab_core::insn::check;
 use ptxlab_core::ops::CARRY_FLAG;
 use ptxlab_core::Inputs;
+use ptxlab_core::Instruction;
 
 /// The data's name for a register: the carry flag is `CF` there.
 fn data_name(name: &str) -> &str {
@@ -70,7 +71,7 @@ fn cases_in(path: &str) -> Vec<Case> {
 }
 
 /// Every destination by name, as ptxlab computes it for one case.
-fn ours(insn: &Insn, c: &Case) -> BTreeMap<String, u64> {
+fn ours(insn: &Instruction, c: &Case) -> BTreeMap<String, u64> {
     match insn.as_op() {
         Some(op) => {
             let mut v = [0u64; 4];
@@ -119,7 +120,7 @@ struct Compared {
 
 fn compare(cases: &[Case]) -> Compared {
     let mut r = Compared::default();
-    let mut checked: BTreeMap<String, Result<Insn, String>> = BTreeMap::new();
+    let mut checked: BTreeMap<String, Result<Instruction, String>> = BTreeMap::new();
     for c in cases {
         r.forms.insert(c.ptx.clone());
         let insn = checked

@@ -1,10 +1,11 @@
-//! One instruction of either kind behind `insn::check` and `Insn::evaluate`: the 47 table
+//! One instruction of either kind behind `insn::check` and `Instruction::evaluate`: the 47 table
 //! opcodes read as before, the 23 program instructions read by their own parser, their sources
 //! bound by position, and no text or value panics.
 
 use proptest::prelude::*;
-use ptxlab_core::insn::{check, op_sources, Insn};
+use ptxlab_core::insn::{check, op_sources};
 use ptxlab_core::isa::OP_ROWS;
+use ptxlab_core::Instruction;
 use ptxlab_core::{batch, evaluate, evaluate_traced, sweep, Inputs, OPCODES};
 
 const VALUES: Inputs = Inputs {
@@ -49,7 +50,7 @@ fn program_rows_evaluate_with_every_destination() {
 #[test]
 fn sources_bind_by_position_and_immediates_stand_for_themselves() {
     let prmt = check("prmt.b32 d, a, b, c;").unwrap();
-    let d = |i: &Insn, v: Inputs| i.evaluate(&v).values[0].value.unwrap();
+    let d = |i: &Instruction, v: Inputs| i.evaluate(&v).values[0].value.unwrap();
     let v = Inputs::new(0x1122_3344, 0x8899_aabb, 0x7c40, 0);
     assert_eq!(d(&prmt, v), 0x88ff_bb44);
     let imm = check("prmt.b32 d, a, b, 0x7c40;").unwrap();

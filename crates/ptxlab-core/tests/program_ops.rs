@@ -470,7 +470,7 @@ fn quiet_evaluation_agrees_on_every_accepted_form() {
 /// The sweep and the plan read a program instruction's sources once for all cases
 /// (immediates in place, register sources masked to the bits they read). On every form ptxas
 /// accepts, with register values wider than the operands, each cell of a sweep, each
-/// `Insn::value` and each case of the instruction's plan (`Insn::plan`) equals the traced evaluation's first destination and the quiet evaluation's
+/// `Instruction::value` and each case of the instruction's plan (`Instruction::plan`) equals the traced evaluation's first destination and the quiet evaluation's
 /// flags, which read the sources case by case.
 #[test]
 fn sources_read_once_agree_on_every_accepted_form() {

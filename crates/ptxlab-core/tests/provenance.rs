@@ -7,10 +7,11 @@
 use std::collections::HashMap;
 
 use ptxlab_core::gen::{self, Rng};
-use ptxlab_core::insn::{check, Insn};
+use ptxlab_core::insn::check;
 use ptxlab_core::provenance::Provenance;
 use ptxlab_core::trace::{StageKind, Trace};
 use ptxlab_core::Inputs;
+use ptxlab_core::Instruction;
 
 /// A stage's output, as raw bits.
 fn out_bits(s: &ptxlab_core::trace::Stage) -> u128 {
@@ -28,7 +29,7 @@ fn shape(t: &Trace) -> Vec<(StageKind, String, Option<u8>, u32)> {
 /// For one case: every bit of every register source, flipped. Where the flipped run has the
 /// same stages, every bit of every stage that changes must name the flipped bit; otherwise
 /// (the path changed) the result must. The failures are described in `out`.
-fn check_case(text: &str, insn: &Insn, inputs: &Inputs, out: &mut Vec<String>) {
+fn check_case(text: &str, insn: &Instruction, inputs: &Inputs, out: &mut Vec<String>) {
     let t = insn.trace(inputs);
     let Some(last) = t.stages.len().checked_sub(1) else {
         return;

@@ -5,12 +5,12 @@ use ptxlab_core::gen::{instruction, Rng};
 use ptxlab_core::sweep::{default_axes, suggest_axes, sweep};
 use ptxlab_core::{
     batch, compare_readings, evaluate, evaluate_reading, evaluate_traced, evaluate_traced_reading,
-    parse, sass, validate, Inputs, Insn, Reading,
+    parse, sass, validate, Inputs, Instruction, Reading,
 };
 
 /// The explorer's entry points on one instruction of either kind: axes, a small sweep, a batch
 /// read from `text` and its CSV.
-fn explore(any: &Insn, text: &str, inputs: &Inputs) {
+fn explore(any: &Instruction, text: &str, inputs: &Inputs) {
     let _ = suggest_axes(any);
     let (x, y) = default_axes(any);
     let s = sweep(

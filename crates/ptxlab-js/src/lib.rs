@@ -17,7 +17,7 @@ use ptxlab_core::intrinsics;
 use ptxlab_core::program::{parse_assignments, parse_program, Machine};
 use ptxlab_core::sweep::{self as sw, SweepAxis};
 use ptxlab_core::trace::Flag;
-use ptxlab_core::{Diagnostic, Inputs, Insn, Reading};
+use ptxlab_core::{Diagnostic, Inputs, Instruction, Reading};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -481,7 +481,7 @@ fn instruction_text(text: &JsValue) -> Result<String, JsValue> {
 
 /// The checked instruction (of either kind), or an `Error` with the message and caret line
 /// `ptxlab eval` prints (and `start`, `end` properties locating the token).
-fn instruction(text: &JsValue) -> Result<(String, Insn), JsValue> {
+fn instruction(text: &JsValue) -> Result<(String, Instruction), JsValue> {
     let text = instruction_text(text)?;
     match insn_check(&text) {
         Ok(insn) => Ok((text, insn)),
@@ -528,7 +528,7 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
 /// The source values in `inputs` (an object with keys among `a`, `b`, `c`, `e`, and `CC.CF`
 /// for the carry flag that `addc`, `subc` and `madc` read).
-fn read_inputs_for(insn: &Insn, inputs: &JsValue) -> Result<Inputs, JsValue> {
+fn read_inputs_for(insn: &Instruction, inputs: &JsValue) -> Result<Inputs, JsValue> {
     let mut out = read_inputs(inputs)?;
     if inputs.is_object() {
         let cf = Reflect::get(inputs, &JsValue::from_str("CC.CF"))?;

@@ -5,34 +5,34 @@
 use std::rc::Rc;
 
 use ptxlab_core::batch::{batch_csv, evaluate_batch, parse_batch, BatchRow};
-use ptxlab_core::insn::Insn;
 use ptxlab_core::trace::{Flag, Views};
+use ptxlab_core::Instruction;
 use yew::prelude::*;
 
 use crate::model::Action;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
     /// The operand sets as typed ([`crate::model::State::batch`]).
     pub text: String,
     pub dispatch: Callback<Action>,
 }
 
 /// The register sources of an instruction, as the table's columns: (index, name, bits).
-pub fn columns(insn: &Insn) -> Vec<(usize, String, u32)> {
+pub fn columns(insn: &Instruction) -> Vec<(usize, String, u32)> {
     insn.register_sources()
 }
 
 /// The destinations as the table names them: `d` (or `p`, `q` for `setp`), with their widths.
-pub fn destinations(insn: &Insn) -> Vec<(String, u32)> {
+pub fn destinations(insn: &Instruction) -> Vec<(String, u32)> {
     (0..insn.dst_count())
         .map(|k| (insn.dst_name(k), insn.dst_bits(k)))
         .collect()
 }
 
 /// A header and two example lines for the placeholder.
-pub fn placeholder(insn: &Insn) -> String {
+pub fn placeholder(insn: &Instruction) -> String {
     let cols = columns(insn);
     let names: Vec<&str> = cols.iter().map(|c| c.1.as_str()).collect();
     let ex1: Vec<&str> = cols.iter().map(|_| "0x7f").collect();

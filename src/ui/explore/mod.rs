@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::insn::Insn;
 use ptxlab_core::Inputs;
+use ptxlab_core::Instruction;
 use yew::prelude::*;
 
 use crate::model::Action;
@@ -43,7 +43,7 @@ impl Tab {
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The instruction of either kind: every view reads it.
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number.
     pub signed: bool,

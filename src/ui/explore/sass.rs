@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use ptxlab_core::atlas::{Atlas, Cost};
 use ptxlab_core::equiv::{Cheaper, Equivalents};
-use ptxlab_core::insn::Insn;
+use ptxlab_core::Instruction;
 
 use crate::fetched::fetch_text;
 use crate::ui::cost_table::{CostRow, CostTable};
@@ -81,7 +81,7 @@ fn row(c: &Cost) -> CostRow {
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub insn: Rc<Insn>,
+    pub insn: Rc<Instruction>,
 }
 
 #[function_component]

@@ -7,9 +7,9 @@
 
 use std::rc::Rc;
 
-use ptxlab_core::insn::Insn;
 use ptxlab_core::sweep::{Sweep, SweepAxis};
 use ptxlab_core::Inputs;
+use ptxlab_core::Instruction;
 use yew::prelude::*;
 
 use super::heat::{self, Overlay};
@@ -22,8 +22,8 @@ use crate::ui::perf;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// The instruction of either kind, swept on its plan ([`Insn::plan`]).
-    pub insn: Rc<Insn>,
+    /// The instruction of either kind, swept on its plan ([`Instruction::plan`]).
+    pub insn: Rc<Instruction>,
     pub inputs: Inputs,
     /// Whether `d` reads as a signed number (for the colour scale).
     pub signed: bool,

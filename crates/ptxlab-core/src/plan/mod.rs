@@ -12,7 +12,7 @@
 //! and [`Plan::eval_many_flags`] the same notable events as [`crate::eval::run`] with a
 //! [`FlagSet`]. Instructions that fail [`crate::validate()`] are not specialised: their plan calls
 //! the evaluator (the answer is still the same, only not faster). A plan of a program
-//! instruction ([`Plan::of_op`]) gives its first destination, as [`crate::Insn::value`] does,
+//! instruction ([`Plan::of_op`]) gives its first destination, as [`crate::Instruction::value`] does,
 //! and the flags its stages carry.
 //!
 //! ```
@@ -310,7 +310,7 @@ impl Plan {
     }
 
     /// The value written to `d` (a program instruction's first destination), zero-extended to
-    /// 64 bits: the same as [`crate::evaluate`] ([`crate::Insn::value`]).
+    /// 64 bits: the same as [`crate::evaluate`] ([`crate::Instruction::value`]).
     /// Runs the form's own code on one case.
     #[inline]
     pub fn eval(&self, inputs: &Inputs) -> u64 {

@@ -61,7 +61,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-use crate::insn::{parse_unguarded, Insn};
+use crate::ast::Instruction;
+use crate::insn::parse_unguarded;
 use crate::isa::Instr;
 use crate::ops::{width_fits, width_name};
 use crate::trace::Trace;
@@ -103,8 +104,8 @@ fn perr(line: usize, message: impl Into<String>) -> ProgramError {
 pub enum Body {
     /// An instruction that computes: one of the table's video and integer arithmetic
     /// instructions or a program row (`mov`, `prmt`, `setp`, the carry chain ...), the same
-    /// [`Insn`] `ptxlab eval` and the playground evaluate alone (its guard is the statement's).
-    Insn(Box<Insn>),
+    /// [`Instruction`] `ptxlab eval` and the playground evaluate alone (its guard is the statement's).
+    Insn(Box<Instruction>),
     /// `ld` or `st`.
     Access(Box<Access>),
     /// `cvta`: an address from one space's numbering to another's.

@@ -39,9 +39,32 @@ pub fn parse_op(text: &str) -> Result<Instruction, Diagnostic> {
     from_head(&head)
 }
 
-/// Check a program instruction built or changed by hand (a record read from text was checked
-/// as it was read): its canonical text, read again, must give the same instruction.
+/// A program instruction that names one register twice where one register cannot serve both
+/// uses (`selp.b32 r, r, r, r;`: `r` as a predicate and as 32 bits), refused from its opcode to
+/// its last operand. A program checks its registers across statements instead.
+pub fn register_conflict(insn: &Instruction) -> Result<(), Diagnostic> {
+    let Some(op) = insn.as_op() else {
+        return Ok(());
+    };
+    match op.register_conflict() {
+        None => Ok(()),
+        Some(m) => {
+            let end = insn
+                .dsts
+                .iter()
+                .chain(&insn.srcs)
+                .map(|o| o.span.end)
+                .fold(insn.opcode_span.end, usize::max);
+            Err(err(insn.opcode_span.start..end, m))
+        }
+    }
+}
+
+/// Check a program instruction, read from text or built or changed by hand: its canonical
+/// text, read again, must give the same instruction, and one register must serve all the
+/// uses it is named for ([`register_conflict`]).
 pub(crate) fn check_record(insn: &Instruction) -> Result<(), Diagnostic> {
+    register_conflict(insn)?;
     let mut plain = insn.clone();
     plain.guard = None;
     let text = plain.canonical();
