@@ -224,18 +224,7 @@ impl Instruction {
     pub fn widths(&self) -> Widths {
         match self.instr {
             Instr::Table(o) => isa::widths(o, &self.form, self.srcs.len()),
-            Instr::Program(p) => {
-                let op = program::OpInsn { op: p, insn: self };
-                let mut src = [32; 4];
-                for (k, s) in src.iter_mut().enumerate().take(self.srcs.len()) {
-                    *s = op.src_bits(k);
-                }
-                Widths {
-                    dst: op.dst_bits(0),
-                    src,
-                    sources: self.srcs.len().min(4),
-                }
-            }
+            Instr::Program(op) => program::OpInsn { op, insn: self }.widths(),
         }
     }
     /// Whether operand position `p` (0 = `d`, 1 = `a`, ...) is read as signed, from the row.
@@ -243,13 +232,7 @@ impl Instruction {
     pub fn signed(&self, p: usize) -> bool {
         match self.instr {
             Instr::Table(o) => isa::operand_signed(o, &self.form, p),
-            Instr::Program(op) => {
-                let op = program::OpInsn { op, insn: self };
-                match p {
-                    0 => op.dst_signed(0),
-                    _ => op.src_signed(p - 1),
-                }
-            }
+            Instr::Program(op) => program::OpInsn { op, insn: self }.signed(p),
         }
     }
     /// Whether each operand position is read as signed, as bits (bit 0 = `d`, bit 1 = `a`,
@@ -258,7 +241,7 @@ impl Instruction {
     pub fn signs(&self) -> u8 {
         match self.instr {
             Instr::Table(o) => isa::operand_signs(o, &self.form),
-            Instr::Program(_) => (0..5).fold(0, |s, p| s | u8::from(self.signed(p)) << p),
+            Instr::Program(op) => program::OpInsn { op, insn: self }.signs(),
         }
     }
     /// Canonical text: modifiers in the order ptxas documents them, single spaces, `;` at the end.

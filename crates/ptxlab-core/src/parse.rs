@@ -49,15 +49,9 @@ fn table_from_head(head: &Head, opcode: Opcode) -> Result<Instruction, Diagnosti
     let name = head.name;
     let op_span = head.name_span.clone();
     let mut mods = Vec::new();
-    for (k, w) in head.words.iter().enumerate() {
+    for (k, w) in crate::validate::known_words(head, 0)?.iter().enumerate() {
         let m = w.text;
         let span = w.span.clone();
-        if !crate::validate::known_word(m) {
-            return Err(Diagnostic::new(
-                span,
-                format!("unknown modifier '.{m}' on '{name}'"),
-            ));
-        }
         // A word the table's rows do not take (`Mod::TABLE` lists those): a type (`.s8`,
         // `.b128`), refused as the type checker refuses it where it stands, and a word of the
         // program rows (`.ltu`, `.rn`, `.l`), refused as one the row does not take. So

@@ -4,6 +4,7 @@
 //! flag) for this form. Parsing is `validate::program`'s, evaluation `ops`'s.
 
 use super::{Instruction, Operand, OperandKind};
+use crate::isa::Widths;
 use crate::isa::{
     ClampMode, FloatRule, HalfMode, LastSource, Mod, ModGroup, POp, ShiftDir, SignRule, Type,
     WidthRule,
@@ -95,6 +96,36 @@ pub fn width_name(bits: u32) -> String {
 }
 
 impl OpInsn<'_> {
+    // The three readers below are the program rows' side of `Instruction::widths`, `signed`
+    // and `signs`, kept out of line so that the table's side of each stays small enough to
+    // be inlined into the evaluators.
+
+    /// The widths of the first destination and the first four sources.
+    #[inline(never)]
+    pub(crate) fn widths(&self) -> Widths {
+        let mut src = [32; 4];
+        for (k, s) in src.iter_mut().enumerate().take(self.srcs.len()) {
+            *s = self.src_bits(k);
+        }
+        Widths {
+            dst: self.dst_bits(0),
+            src,
+            sources: self.srcs.len().min(4),
+        }
+    }
+    /// Whether operand position `p` (0 = the first destination, 1 = `a`, ...) is signed.
+    #[inline(never)]
+    pub(crate) fn signed(&self, p: usize) -> bool {
+        match p {
+            0 => self.dst_signed(0),
+            _ => self.src_signed(p - 1),
+        }
+    }
+    /// [`Self::signed`] of positions 0 to 4, as bits.
+    #[inline(never)]
+    pub(crate) fn signs(&self) -> u8 {
+        (0..5).fold(0, |s, p| s | u8::from(self.signed(p)) << p)
+    }
     /// Width in bits of destination `i` as the instruction writes it.
     pub fn dst_bits(&self, i: usize) -> u32 {
         if self.writes_carry(i) {

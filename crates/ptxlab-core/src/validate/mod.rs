@@ -100,6 +100,23 @@ pub(crate) fn known_word(s: &str) -> bool {
         })
 }
 
+/// The dotted words after the opcode, past the first `skip` (a word of the row's own name:
+/// `cvt.pack`'s `.pack`), each one that some instruction takes ([`known_word`]): the one
+/// refusal of a word no row knows, for both tables' readers.
+pub(crate) fn known_words<'h, 'a>(
+    head: &'h crate::scan::Head<'a>,
+    skip: usize,
+) -> Result<&'h [crate::scan::Word<'a>], Diagnostic> {
+    let words = head.words.get(skip..).unwrap_or(&[]);
+    match words.iter().find(|w| !known_word(w.text)) {
+        Some(w) => Err(Diagnostic::new(
+            w.span.clone(),
+            format!("unknown modifier '.{}' on '{}'", w.text, head.name),
+        )),
+        None => Ok(words),
+    }
+}
+
 /// A modifier group as the messages name it on `instr`, with the words its row takes:
 /// "result part (.hi, .lo or .wide)", "comparison" where the row takes more than four.
 fn group_phrase(instr: Instr, g: ModGroup) -> String {

@@ -107,16 +107,10 @@ pub(crate) fn from_head(head: &crate::scan::Head) -> Result<Instruction, Diagnos
     };
     // A word of the row's name that belongs to the opcode: cvt.pack's `.pack`.
     let skip = usize::from(op.name_word().is_some());
-    let mut mods: Vec<(Span, &str)> = Vec::new();
-    for w in head.words.iter().skip(skip) {
-        if !crate::validate::known_word(w.text) {
-            return Err(err(
-                w.span.clone(),
-                format!("unknown modifier '.{}' on '{name}'", w.text),
-            ));
-        }
-        mods.push((w.span.clone(), w.text));
-    }
+    let mods: Vec<(Span, &str)> = crate::validate::known_words(head, skip)?
+        .iter()
+        .map(|w| (w.span.clone(), w.text))
+        .collect();
     let name = op.name();
     let mut ops = head.operands()?;
     // `.b01`, `.b12`, `.b23` on a register: ptxas 13.5 reads the suffix and ignores it where
