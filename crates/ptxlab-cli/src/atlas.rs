@@ -61,7 +61,9 @@ fn describe(insn: &Instruction) -> Option<FormLine> {
     for (k, s) in insn.srcs.iter().enumerate() {
         match &s.kind {
             _ if insn.reads_carry(k) => {}
-            OperandKind::Reg(name) if !s.neg => {
+            // A table source's `-` (vmad's) changes what it computes; a program row's `-a, -b`
+            // cancel.
+            OperandKind::Reg(name) if !s.neg || insn.opcode().is_none() => {
                 if !srcs.iter().any(|x| &x.0 == name) {
                     srcs.push((name.clone(), insn.src_bits(k)));
                 }

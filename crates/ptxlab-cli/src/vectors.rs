@@ -480,6 +480,13 @@ pub fn command(args: &[String]) -> Result<String, String> {
     }
     let text = text.ok_or("vectors needs an instruction")?;
     let insn = ptxlab_core::check(&text).map_err(|d| d.render(&text))?;
+    if insn.opcode().is_none() {
+        // Its columns name the table's sources (a, b, c, e) and one d.
+        return Err(format!(
+            "'{}' is not one of the 47 video and integer arithmetic instructions that vectors are made for; for it, use ptxlab batch or ptxlab sweep",
+            insn.name()
+        ));
+    }
     // The flags pick groups: --edges the edge, field and boundary vectors, --count N random
     // ones; with neither, both (64 random).
     let opts = match (edges_only, count) {

@@ -197,3 +197,22 @@ int main(void) {
     assert!(run.status.success(), "{text}");
     assert!(text.starts_with("0 of "), "{text}");
 }
+
+/// Vectors name the table's sources (`a`, `b`, `c`, `e`) and one `d`: a program instruction,
+/// which the checker reads too, is refused with where to go instead, not written with columns
+/// that misname its carry flag or its parts.
+#[test]
+fn program_instructions_are_refused_with_a_pointer() {
+    for insn in [
+        "addc.u32 d, a, b;",
+        "setp.lt.s32 _|q, a, b;",
+        "mov.b32 d, {a, b};",
+    ] {
+        let (ok, out, err) = ptxlab(&["vectors", insn]);
+        assert!(!ok && out.is_empty(), "{insn}: {out}");
+        assert!(
+            err.contains("ptxlab batch or ptxlab sweep"),
+            "{insn}: {err}"
+        );
+    }
+}

@@ -177,7 +177,8 @@ impl Instruction {
                 out.push((r.clone(), self.dst_bits(k), true));
             }
         }
-        // A table instruction's fifth source (`bfi`'s `e`) is read as the fourth input.
+        // A table instruction reads four inputs at most (`a`, `b`, `c` and `bfi`'s `e`); a
+        // program row names every source it reads (a packing `mov`'s parts, the carry flag).
         let n = if self.as_op().is_some() {
             usize::MAX
         } else {
@@ -293,9 +294,8 @@ impl Instruction {
                 }
             }
             Some(op) => {
-                let out = op.eval(&op_sources(op, inputs));
-                let mut trace = out.trace;
-                trace.instruction = self.canonical();
+                let out = op.outcome(&inputs.as_array(), reading);
+                let trace = out.trace;
                 let values = out
                     .values
                     .iter()
@@ -461,17 +461,9 @@ impl Instruction {
 }
 
 /// The source values of a program instruction as it reads them: position `k` takes input `k`
-/// (`a`, `b`, `c`, `e`), an immediate its own value, a sink 0.
+/// (`a`, `b`, `c`, `e`), an immediate its own value, a sink 0 ([`OpInsn::sources`]).
 pub fn op_sources(op: OpInsn, inputs: &Inputs) -> Vec<u64> {
-    let mut v = vec![0; op.srcs.len()];
-    op_sources_into(op, inputs, &mut v);
-    v
-}
-
-/// [`op_sources`] into `dst`, one place per source (extra places are left alone).
-fn op_sources_into(op: OpInsn, inputs: &Inputs, dst: &mut [u64]) {
-    let given = inputs.as_array();
-    op_sources_with(op, |k, _| given.get(k).copied().unwrap_or(0), dst);
+    op.sources(&inputs.as_array())
 }
 
 /// The source values of a program instruction into `dst`: a register at position `k` named

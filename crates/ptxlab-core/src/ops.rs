@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::ast::program::{width_fits, width_name, OpInsn, CARRY_FLAG};
 pub use crate::ast::{Instruction, Operand, OperandKind};
 use crate::bits::sext;
+use crate::differences::Reading;
 pub use crate::isa::Row;
 use crate::isa::{ClampMode, Cmp, PrmtMode, Type};
 pub use crate::isa::{POp, OP_ROWS};
@@ -282,7 +283,9 @@ impl OpInsn<'_> {
             ));
         }
         let mut values = vec![None; self.dsts.len()];
-        self.run(&mut v, &mut rec, &mut values);
+        if self.runnable() {
+            self.run(&mut v, &mut rec, &mut values);
+        }
         st.append(&mut rec.stages);
         // The result stages and the trace's result (the first destination written).
         let mut result = None;
@@ -342,8 +345,35 @@ impl OpInsn<'_> {
         };
         self.read_into(src, v);
         let mut q = FlagSet::default();
-        self.run(v, &mut q, out);
+        if self.runnable() {
+            self.run(v, &mut q, out);
+        }
         q.bits as u16
+    }
+
+    /// The source values as the evaluation reads them: a register at position `k` reads
+    /// `given[k]` (`a`, `b`, `c`, `e`; 0 past the fourth), an immediate or a float literal its
+    /// own value, `_` 0.
+    pub fn sources(&self, given: &[u64; 4]) -> Vec<u64> {
+        (0..self.srcs.len())
+            .map(|k| match self.fixed_source(k) {
+                Some(fixed) => fixed,
+                None => given.get(k).copied().unwrap_or(0),
+            })
+            .collect()
+    }
+
+    /// Every destination and the stages for the sources `given` by position
+    /// ([`Self::sources`]), under one reading. A program row has one (the ISA text and the
+    /// measured GPU agree), so the reading only marks the trace: the text's names no GPU.
+    pub fn outcome(&self, given: &[u64; 4], reading: Reading) -> Outcome {
+        let mut out = self.eval(&self.sources(given));
+        out.trace.instruction = self.insn.canonical();
+        out.trace.reading = reading;
+        if reading == Reading::Text {
+            out.trace.measured = None;
+        }
+        out
     }
 
     /// The first destination's value (a sink reads 0) for the sources `given` by position
@@ -374,12 +404,15 @@ impl OpInsn<'_> {
             many.resize(self.dsts.len(), None);
             &mut many
         };
-        self.run(v, t, out);
+        if self.runnable() {
+            self.run(v, t, out);
+        }
         out.first().copied().flatten().unwrap_or(0)
     }
 
     /// The evaluation proper, on the values as read: `!p` applied, the operation, a value per
-    /// destination into `out` (None for `_`). Every stage goes to `st`.
+    /// destination into `out` (None for `_`). Every stage goes to `st`. The record must be
+    /// [`OpInsn::runnable`] (its callers check).
     pub(crate) fn run<S: Tracer>(&self, v: &mut [u64], st: &mut S, out: &mut [Option<u64>]) {
         // `!p` sources.
         for (i, s) in self.srcs.iter().enumerate() {

@@ -26,8 +26,8 @@ pub use crate::scan::MAX_LEN;
 
 /// Parse one instruction of either table. Accepts an optional guard (`@p`, `@!p`), an
 /// optional trailing `;` and a trailing `//` comment. A program row (`mov`, `prmt`, `setp`,
-/// the carry chain ...) is checked as it is read; a table row's combination is
-/// [`crate::validate()`]'s to judge.
+/// the carry chain ...) is checked as it is read, but for a register named for two widths; a
+/// table row's combination, and that, are [`crate::validate()`]'s to judge.
 pub fn parse(text: &str) -> Result<Instruction, Diagnostic> {
     from_head(&Head::read(text)?)
 }

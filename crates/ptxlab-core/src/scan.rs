@@ -331,6 +331,13 @@ impl Cursor<'_> {
             }
             let t = &self.s[st..self.i];
             return match crate::decimal::parse(t) {
+                // ptxas 13.5 refuses it as a constant overflow (1e400, 1.8e308).
+                Some(x) if x.is_infinite() => Err(Diagnostic::new(
+                    st..self.i,
+                    format!(
+                        "'{t}' is past the largest double (about 1.8e308): a constant overflow"
+                    ),
+                )),
                 Some(x) => Ok(Atom::Float(FloatLit::Dec(
                     (if neg { -x } else { x }).to_bits(),
                 ))),

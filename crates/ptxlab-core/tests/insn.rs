@@ -104,6 +104,18 @@ fn errors_point_at_the_text() {
     assert!(e.message.contains("one register cannot be both"), "{e}");
     let e = check("lop4.b32 d, a, b, c, 1;").unwrap_err();
     assert_eq!(e.allowed, ["lop3"]);
+    // A decimal literal past the largest double is a constant overflow to ptxas 13.5
+    // (`mov.f32 d, 1e400;`, `-1e400`, `mov.f64 d, 1.8e308;`), not infinity; 1e308 is taken.
+    for text in [
+        "mov.f32 d, 1e400;",
+        "mov.f32 d, -1e400;",
+        "mov.f64 d, 1.8e308;",
+    ] {
+        let e = check(text).unwrap_err();
+        assert!(e.message.contains("constant overflow"), "{text}: {e}");
+        assert!(text[e.span.clone()].ends_with("e400") || text[e.span].ends_with("e308"));
+    }
+    assert!(check("mov.f64 d, 1e308;").is_ok());
     // A word no row has: the checker suggests from both tables.
     let e = check("@p xyz.b32 d, a;").unwrap_err();
     assert_eq!(e.message, "unknown opcode 'xyz'");
@@ -383,4 +395,52 @@ fn cancelling_negations_are_kept_in_the_text_and_explained() {
         assert!(negation_note(&b).is_none(), "{without}");
     }
     assert!(negation_note(&check("vmad.s32.u32.u32 d, -a, -b, c;").unwrap()).is_none());
+}
+
+/// A program instruction's record changed by hand into a shape its row does not have (a
+/// source or a destination too few or too many, braces, a type its row lacks) is refused by
+/// `validate`, and every way to evaluate it gives an answer without a panic.
+#[test]
+fn program_records_changed_by_hand_are_refused_and_never_panic() {
+    use ptxlab_core::ast::{Operand, Type};
+    use ptxlab_core::{evaluate, evaluate_traced, validate};
+    let changes: [fn(&mut ptxlab_core::Instruction); 9] = [
+        |i| drop(i.srcs.pop()),
+        |i| i.srcs.clear(),
+        |i| i.srcs.push(Operand::reg("x")),
+        |i| i.dsts.clear(),
+        |i| i.dsts.extend([Operand::reg("y"), Operand::reg("z")]),
+        |i| i.pack = !i.pack,
+        |i| i.unpack = !i.unpack,
+        |i| i.form.types[0] = Some(Type::B128),
+        |i| i.form.types = [None; 3],
+    ];
+    let mut refused = 0;
+    for row in OP_ROWS {
+        let insn = check(row.example).unwrap();
+        assert!(validate(&insn).is_ok(), "{}", row.example);
+        for (k, change) in changes.iter().enumerate() {
+            let mut i = insn.clone();
+            change(&mut i);
+            if i == insn {
+                continue;
+            }
+            let ok = validate(&i).is_ok();
+            refused += usize::from(!ok);
+            // Whatever the verdict, nothing panics.
+            let d = evaluate(&i, &VALUES);
+            let _ = evaluate_traced(&i, &VALUES);
+            let _ = i.evaluate(&VALUES);
+            let _ = i.values_quiet(&VALUES);
+            let _ = i.canonical();
+            let plan = ptxlab_core::Plan::new(&i);
+            assert_eq!(plan.eval(&VALUES), d, "{} change {k}", row.example);
+            // What the evaluation cannot read, the validator refuses.
+            if !i.as_op().unwrap().runnable() {
+                assert!(!ok, "{} change {k}: {}", row.example, i.canonical());
+                assert!(i.evaluate(&VALUES).values.iter().all(|v| v.value.is_none()));
+            }
+        }
+    }
+    assert!(refused > 100, "only {refused} changed records refused");
 }

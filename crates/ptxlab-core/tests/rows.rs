@@ -74,7 +74,7 @@ fn every_program_row_checks_evaluates_and_lists_its_types() {
         assert_eq!(row.instr, Instr::Program(op));
         let read = parse_op(row.example).unwrap_or_else(|e| panic!("{}: {e}", row.example));
         let insn = read.as_op().expect("a program row");
-        assert_eq!(insn.op, op, "{}", row.example);
+        assert_eq!(insn.op(), op, "{}", row.example);
         assert!(row.types(0).contains(&insn.ty()), "{}", row.example);
         assert_eq!(POp::from_name(row.name), Some(op));
         assert!(!row.summary.is_empty() && row.measured.is_some());

@@ -15,13 +15,24 @@ use crate::value::mask as mask64;
 /// A program instruction seen through its row: an [`Instruction`] whose row is `op`. The
 /// record is the one of both tables; this view gives it the program rows' readers (widths,
 /// names, signs of each position) and their evaluation. It reads every field of the record
-/// through `Deref`.
+/// through `Deref`. Made by [`Instruction::as_op`] only, so its row is always the record's.
 #[derive(Clone, Copy, Debug)]
 pub struct OpInsn<'a> {
     /// The program row ([`Instruction::instr`] says the same).
-    pub op: POp,
+    pub(crate) op: POp,
     /// The instruction.
-    pub insn: &'a Instruction,
+    pub(crate) insn: &'a Instruction,
+}
+
+impl<'a> OpInsn<'a> {
+    /// The program row.
+    pub fn op(&self) -> POp {
+        self.op
+    }
+    /// The instruction it views.
+    pub fn insn(&self) -> &'a Instruction {
+        self.insn
+    }
 }
 
 impl std::ops::Deref for OpInsn<'_> {
@@ -100,6 +111,44 @@ impl OpInsn<'_> {
     // and `signs`, kept out of line so that the table's side of each stays small enough to
     // be inlined into the evaluators.
 
+    /// Whether the record has the shape its row's evaluation reads, as every record the reader
+    /// gives has: its types among its row's slots, as many sources as the row's positions
+    /// with the form's last source and the carry flag, one or two destinations (and the carry
+    /// flag), and braces only on `mov`, with one to as many parts as its type has bits. A
+    /// record built or changed by hand may not; the evaluation writes no value for one that
+    /// does not ([`crate::validate()`] says what is wrong with it).
+    pub fn runnable(&self) -> bool {
+        let row = self.op.row();
+        let pos = &row.operands;
+        for (k, slot) in row.syntax.slots.iter().enumerate().take(2) {
+            if !self.form.types[k].is_some_and(|t| slot.types.contains(&t)) {
+                return false;
+            }
+        }
+        let (nd, ns) = (self.dsts.len(), self.srcs.len());
+        if pos.parts() {
+            let parts = |n: usize| n >= 1 && n as u32 <= self.ty().bits();
+            return match (self.unpack, self.pack) {
+                (true, true) => false,
+                (true, false) => parts(nd) && ns == 1,
+                (false, true) => nd == 1 && parts(ns),
+                (false, false) => nd == 1 && ns == 1,
+            };
+        }
+        if self.unpack || self.pack {
+            return false;
+        }
+        let has_last = match pos.last {
+            LastSource::Always => true,
+            LastSource::WithCombine => self.form.bool_op.is_some(),
+            LastSource::WithThirdType => row.reads_third(self.ty()),
+            LastSource::Optional => ns == pos.srcs.len(),
+        };
+        let carry_in = usize::from(self.op.carry_in());
+        let carry_out = usize::from(self.form.cc);
+        ns == pos.srcs.len() - usize::from(!has_last) + carry_in
+            && (1 + carry_out..=2 + carry_out).contains(&nd)
+    }
     /// The widths of the first destination and the first four sources.
     #[inline(never)]
     pub(crate) fn widths(&self) -> Widths {
@@ -254,7 +303,8 @@ impl OpInsn<'_> {
     /// The instruction with modifier group `g` set to `m` (`None`: none of the group), and
     /// the operands that come with it: a Boolean operation reads a predicate `c`, a carry out
     /// is one more destination. Not validated: the pickers ask [`crate::insn::check`] about its text.
-    /// A modifier of another group, or one no program instruction takes, changes nothing.
+    /// A modifier of another group than `g` changes nothing; one of `g` that the row does not
+    /// take is set, and the checker refuses it.
     pub fn with_modifier(&self, g: ModGroup, m: Option<Mod>) -> Instruction {
         let mut c = self.insn.clone();
         match m {

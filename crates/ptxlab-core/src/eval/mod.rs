@@ -54,7 +54,8 @@ impl Inputs {
 
 pub use crate::isa::Widths;
 
-/// Operand widths of a (valid) instruction: the rows' width rules ([`crate::isa::widths`]).
+/// Operand widths of a (valid) instruction of either table, from its row
+/// ([`Instruction::widths`]).
 #[inline]
 pub fn widths(insn: &Instruction) -> Widths {
     insn.widths()
@@ -105,8 +106,9 @@ fn eval_with<S: Semantics, T: Tracer>(
     }
 }
 
-/// Evaluate a validated instruction: the value written to `d`, zero-extended to 64 bits.
-/// Allocates nothing.
+/// Evaluate a validated instruction: the value written to `d`, zero-extended to 64 bits (for a
+/// program row, its first destination: 0 when that is `_`, where its trace's `result` is the
+/// first destination written). Allocates nothing for a table row.
 #[inline]
 pub fn evaluate(insn: &Instruction, inputs: &Inputs) -> u64 {
     run_as::<Hardware, _>(insn, inputs, &mut NoTrace)
@@ -162,7 +164,10 @@ pub fn traced<S: Semantics>(insn: &Instruction, inputs: &Inputs) -> Trace {
     let opcode = match insn.instr {
         Instr::Table(o) => o,
         // A program row has one reading: its own evaluation's stages.
-        Instr::Program(_) => return insn.evaluate(inputs).trace,
+        Instr::Program(op) => {
+            let op = crate::ops::OpInsn { op, insn };
+            return op.outcome(&inputs.as_array(), S::READING).trace;
+        }
     };
     let hardware = run_as::<Hardware, _>(insn, inputs, &mut NoTrace);
     let text = run_as::<Text, _>(insn, inputs, &mut NoTrace);

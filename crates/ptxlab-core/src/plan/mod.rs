@@ -256,8 +256,9 @@ impl Kernel {
 }
 
 impl Plan {
-    /// Decode `insn` once. A valid instruction gets a specialised kernel; an invalid one a plan
-    /// that calls [`crate::evaluate`] (same answers, no speed-up).
+    /// Decode `insn` once. A valid table instruction, and a program instruction of the shape
+    /// its row's evaluation reads ([`crate::ops::OpInsn::runnable`]), gets a kernel of its
+    /// own; any other a plan that calls [`crate::evaluate`] (same answers, no speed-up).
     pub fn new(insn: &Instruction) -> Plan {
         let opcode = match insn.instr {
             Instr::Table(o) => o,
@@ -290,7 +291,13 @@ impl Plan {
     ///
     /// [`OpInsn::eval_quiet`]: crate::ops::OpInsn::eval_quiet
     pub fn of_op(op: crate::ops::OpInsn) -> Plan {
-        let kernel = Kernel::Program(op.op, Box::new(op.insn.clone()));
+        let kernel = if op.runnable() {
+            Kernel::Program(op.op(), Box::new(op.insn().clone()))
+        } else {
+            // A record of a shape its row's evaluation does not read (built by hand): the
+            // evaluator, which writes no value for it.
+            Kernel::Evaluator(Box::new(op.insn().clone()))
+        };
         Plan {
             ops: program::operands(op),
             fns: kernel.pick(),

@@ -68,7 +68,18 @@ pub(crate) fn check_record(insn: &Instruction) -> Result<(), Diagnostic> {
     let mut plain = insn.clone();
     plain.guard = None;
     let text = plain.canonical();
-    let again = parse_op(&text)?;
+    // The reader's message points into the text made here, so the refusal points at the
+    // record's opcode and quotes the text.
+    let again = parse_op(&text).map_err(|e| {
+        err(
+            insn.opcode_span.clone(),
+            format!(
+                "{} (at '{}' of its text '{text}')",
+                e.message,
+                text.get(e.span.clone()).unwrap_or("")
+            ),
+        )
+    })?;
     let same = |x: &[Operand], y: &[Operand]| {
         x.len() == y.len()
             && x.iter()
