@@ -594,6 +594,17 @@ def forms():
                 o = list(ops)
                 o[i] = lit
                 add(f"{head} {', '.join(o)};")
+    # Decimal float literals: an exponent with a sign and no fraction (1e-5, 1E+5), and past
+    # what a double holds, above (a constant overflow to ptxas: 1e400, 1.8e308) and below (1e-400,
+    # and 1e-320, which only a subnormal double holds); the smallest normal double is taken.
+    for lit in ("1e-5", "1E+5", "-1e-5", "1e5", "1.5e-3", "1e-45", "1e38", "1e39", "1e400",
+                "-1e400", "1.8e308", "1.7e308", "1e-400", "1e-320", "2.2250738585072014e-308",
+                "2.2e-308", "0e-400", "0.0", "0e5"):
+        add(f"mov.f32 d, {lit};")
+        add(f"mov.f64 d, {lit};")
+    for t in ("setp.lt.f32 p, a, 1e-5;", "setp.lt.f32 p, a, 1e400;", "selp.f32 d, 1E+5, b, p;",
+              "mov.b32 d, 1e-5;"):
+        add(t)
     seen, out = set(), []
     for t in f:
         if t not in seen:

@@ -124,6 +124,12 @@ def decide(texts, out, scope, ptxas):
     pending = list(texts)
     while pending:
         flagged, _, foreign = run(pending, scope, ptxas)
+        # After one "Constant overflow" of a float literal, ptxas 13.5 flags every later float
+        # literal of the file with it too (`mov.f32 d, 1e400;` then `mov.f32 d, 1.0;`: both),
+        # so only the first such flag of a run is believed; the later ones are asked again.
+        overflows = sorted(i for i, m in flagged.items() if m == ["Constant overflow"])
+        for i in overflows[1:]:
+            del flagged[i]
         if flagged:
             for i, msgs in flagged.items():
                 out[pending[i]] = (False, " | ".join(msgs))

@@ -129,6 +129,15 @@ fn binary_follows(s: &str) -> bool {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(s.len());
     let after = s[end..].trim_start();
+    // `1e-5`, `1E+5`: digits and an exponent's sign, a decimal float, not `1e` minus 5.
+    let word = &s[..end];
+    let mantissa = word.strip_suffix(['e', 'E']).unwrap_or("");
+    if !mantissa.is_empty()
+        && mantissa.bytes().all(|c| c.is_ascii_digit())
+        && s[end..].starts_with(['+', '-'])
+    {
+        return false;
+    }
     after.starts_with(['+', '-', '*', '/', '&', '|', '^', '<', '>', '?', '%'])
         || after.starts_with("==")
         || after.starts_with("!=")

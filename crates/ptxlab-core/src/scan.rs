@@ -330,7 +330,20 @@ impl Cursor<'_> {
                 self.word();
             }
             let t = &self.s[st..self.i];
+            // Any digit of the mantissa (before the exponent) not zero: the number is not 0.
+            let nonzero = t
+                .split(['e', 'E'])
+                .next()
+                .is_some_and(|m| m.bytes().any(|c| (b'1'..=b'9').contains(&c)));
             return match crate::decimal::parse(t) {
+                // And below the smallest normal double, where a double holds it only
+                // subnormal or as 0 (1e-320, 1e-400): ptxas 13.5 says the same.
+                Some(x) if nonzero && x.abs() < f64::MIN_POSITIVE => Err(Diagnostic::new(
+                    st..self.i,
+                    format!(
+                        "'{t}' is below the smallest normal double (about 2.2e-308): a constant overflow"
+                    ),
+                )),
                 // ptxas 13.5 refuses it as a constant overflow (1e400, 1.8e308).
                 Some(x) if x.is_infinite() => Err(Diagnostic::new(
                     st..self.i,
