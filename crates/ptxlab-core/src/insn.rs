@@ -219,7 +219,7 @@ impl Instruction {
             }
             Some(op) => {
                 let mut v = vec![0; op.srcs.len()];
-                op_sources_with(op, |k, name| read(name, op.src_bits(k)), &mut v);
+                op.sources_with(|k, name| read(name, op.src_bits(k)), &mut v);
                 v
             }
         }
@@ -464,15 +464,4 @@ impl Instruction {
 /// (`a`, `b`, `c`, `e`), an immediate its own value, a sink 0 ([`OpInsn::sources`]).
 pub fn op_sources(op: OpInsn, inputs: &Inputs) -> Vec<u64> {
     op.sources(&inputs.as_array())
-}
-
-/// The source values of a program instruction into `dst`: a register at position `k` named
-/// `name` reads `reg(k, name)`, an immediate its own value, a sink 0.
-fn op_sources_with(op: OpInsn, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
-    for (k, (s, d)) in op.srcs.iter().zip(dst.iter_mut()).enumerate() {
-        *d = match (&s.kind, op.fixed_source(k)) {
-            (OperandKind::Reg(name), _) => reg(k, name),
-            (_, v) => v.unwrap_or(0),
-        };
-    }
 }

@@ -355,12 +355,21 @@ impl OpInsn<'_> {
     /// `given[k]` (`a`, `b`, `c`, `e`; 0 past the fourth), an immediate or a float literal its
     /// own value, `_` 0.
     pub fn sources(&self, given: &[u64; 4]) -> Vec<u64> {
-        (0..self.srcs.len())
-            .map(|k| match self.fixed_source(k) {
-                Some(fixed) => fixed,
-                None => given.get(k).copied().unwrap_or(0),
-            })
-            .collect()
+        let mut v = vec![0; self.srcs.len()];
+        self.sources_with(|k, _| given.get(k).copied().unwrap_or(0), &mut v);
+        v
+    }
+
+    /// The source values into `dst` (one place per source; extra places are left alone): a
+    /// register at position `k` named `name` reads `reg(k, name)`, an immediate or a float
+    /// literal its own value, `_` 0.
+    pub fn sources_with(&self, reg: impl Fn(usize, &str) -> u64, dst: &mut [u64]) {
+        for (k, (s, d)) in self.srcs.iter().zip(dst.iter_mut()).enumerate() {
+            *d = match (&s.kind, self.fixed_source(k)) {
+                (OperandKind::Reg(name), _) => reg(k, name),
+                (_, v) => v.unwrap_or(0),
+            };
+        }
     }
 
     /// Every destination and the stages for the sources `given` by position

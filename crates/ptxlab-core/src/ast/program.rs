@@ -419,22 +419,20 @@ impl OpInsn<'_> {
             s.push('.');
             s.push_str(m.name());
         }
-        let dst = |d: &Operand| d.to_string();
-        let src = |x: &Operand| x.to_string();
         // The carry flag is read and written without being named.
         let ds: Vec<String> = self
             .dsts
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.writes_carry(*i))
-            .map(|(_, d)| dst(d))
+            .map(|(_, d)| d.to_string())
             .collect();
         let ss: Vec<String> = self
             .srcs
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.reads_carry(*i))
-            .map(|(_, x)| src(x))
+            .map(|(_, x)| x.to_string())
             .collect();
         let d = if self.unpack {
             format!("{{{}}}", ds.join(", "))
